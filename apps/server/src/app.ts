@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import formbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { Messages, ResultCode } from '@mes/contracts';
+import type { AppContext } from './app-context';
+import { registerAuthRoutes } from './modules/auth/auth-routes';
+import { registerHealthRoutes } from './modules/health/health-routes';
+import { registerDictRoutes } from './modules/system/dict-routes';
+import { registerMenuRoutes } from './modules/system/menu-routes';
+import { registerUserRoutes } from './modules/user/user-routes';
+import { bearerToken, toAuthContext } from './platform/auth/request-auth';
+import { fail, serializeJson } from './platform/http/envelope';
+import { HttpError, unauthorized } from './platform/http/errors';
+
+export interface BuildAppOptions {
+  /** Built web app to serve at `/` (omitted in API-only tests). */
+  webDist?: string;
+  logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
+}
+
+const isApi = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+
+/** Messages for the client errors Fastify itself raises (bad JSON, wrong content type, ...). */
+const CLIENT_ERROR_MESSAGES: Record<number, string> = {
+  400: Messages.badRequest,
+  404: Messages.notFound,
+  405: Messages.methodNotAllowed,
+  413: Messages.payloadTooLarge,
+  415: Messages.unsupportedMediaType,
+  429: Messages.tooManyRequests,
+};
+
+export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const loggerOption =
+    options.logger && typeof (options.logger as FastifyBaseLogger).child === 'function'
+      ? { loggerInstance: options.logger as FastifyBaseLogger }
+      : { logger: (options.logger as FastifyServerOptions['logger']) ?? false };
+  const app = Fastify({
+    ...loggerOption,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.decorateRequest('authContext', undefined);
+  app.setReplySerializer(serializeJson);
+  await app.register(formbody);
+
+  // Every /api route needs a valid access token unless it is marked public; unknown /api paths
+  // too, so that route existence is not revealed to anonymous callers.
+  app.addHook('onRequest', async (request) => {
+    if (!isApi(request.url) || request.routeOptions.config?.public) return;
+    const token = bearerToken(request);
+    const claims = token ? await ctx.tokens.verify(token, 'access_token') : undefined;
+    if (!claims) throw unauthorized();
+    request.authContext = toAuthContext(claims);
+  });
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'same-origin');
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof HttpError) return reply.code(error.code).send(fail(error.code, error.message));
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status && status >= 400 && status < 500) {
+      const msg = (error as { validation?: unknown }).validation
+        ? `${Messages.badRequest}: ${(error as Error).message}`
+        : (CLIENT_ERROR_MESSAGES[status] ?? Messages.badRequest);
+      return reply.code(status).send(fail(status, msg));
+    }
+    // Details go to the log, never to the client.
+    request.log.error({ err: error, url: request.url }, 'unhandled error');
+    return reply.code(ResultCode.INTERNAL_ERROR).send(fail(ResultCode.INTERNAL_ERROR, Messages.internalError));
+  });
+
+  const indexHtml = options.webDist ? path.join(options.webDist, 'index.html') : undefined;
+  const hasWeb = indexHtml !== undefined && fs.existsSync(indexHtml);
+  if (hasWeb && options.webDist) {
+    await app.register(fastifyStatic, {
+      root: options.webDist,
+      wildcard: false,
+      setHeaders(reply, filePath) {
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        reply.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const pathOnly = request.url.split('?')[0] ?? '';
+    if (isApi(request.url)) {
+      const otherMethod = METHODS.some((m) => m !== request.method && app.hasRoute({ method: m, url: pathOnly }));
+      const code = otherMethod ? ResultCode.METHOD_NOT_ALLOWED : ResultCode.NOT_FOUND;
+      return reply.code(code).send(fail(code, otherMethod ? Messages.methodNotAllowed : Messages.notFound));
+    }
+    // Client-side routes of the single-page app all load index.html.
+    if (hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
+      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+    }
+    return reply.code(404).send(fail(404, Messages.notFound));
+  });
+
+  registerHealthRoutes(app, ctx);
+  registerAuthRoutes(app, ctx);
+  registerMenuRoutes(app, ctx);
+  registerDictRoutes(app, ctx);
+  registerUserRoutes(app, ctx);
+  return app;
+}

@@ -1,0 +1,108 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { buildApp } from './app';
+import { ConfigError, loadConfig, type AppConfig } from './platform/config';
+import { claimDataDir, ensureDataDir, readOrCreateSecret, writePrivateFile } from './platform/data-dir';
+import { applyMigrations, connectDatabase, type Database } from './platform/db/database';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './platform/db/embedded-postgres';
+import { createAppContext } from './runtime';
+import { seedDatabase } from './seed/seed';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** apps/server/{src,dist} → apps/web/dist */
+const WEB_DIST = path.resolve(here, '../../web/dist');
+const PURGE_EVERY_MS = 10 * 60 * 1000;
+const SHUTDOWN_LIMIT_MS = 30_000;
+
+async function main(config: AppConfig): Promise<void> {
+  const log = pino({ level: config.logLevel });
+  const cleanups: (() => unknown)[] = [];
+  const cleanUp = async () => {
+    for (const step of cleanups.reverse()) {
+      try {
+        await step();
+      } catch (e) {
+        log.error({ err: e }, 'shutdown step failed');
+      }
+    }
+  };
+
+  try {
+    ensureDataDir(config.dataDir);
+    cleanups.push(claimDataDir(config.dataDir));
+
+    let embedded: EmbeddedPostgres | undefined;
+    let url = config.databaseUrl;
+    if (!url) {
+      embedded = await startEmbeddedPostgres(config.dataDir, log);
+      cleanups.push(() => embedded?.stop());
+      url = await embedded.ensureDatabase('mes');
+    }
+    const database: Database = connectDatabase(url);
+    cleanups.push(() => database.close());
+    await applyMigrations(database);
+
+    const seeded = await seedDatabase(database.db, config.adminPassword);
+    if (seeded.generatedAdminPassword) announceAdminPassword(config.dataDir, seeded.generatedAdminPassword);
+
+    const jwtSecret = config.jwtSecret ?? readOrCreateSecret(config.dataDir, 'jwt-secret');
+    const ctx = createAppContext({ database, jwtSecret, redisUrl: config.redisUrl });
+    cleanups.push(() => ctx.store.close());
+    const purge = setInterval(() => void ctx.store.purgeExpired().catch(() => undefined), PURGE_EVERY_MS);
+    purge.unref();
+    cleanups.push(() => clearInterval(purge));
+
+    const app = await buildApp(ctx, { webDist: WEB_DIST, logger: log });
+    cleanups.push(() => app.close());
+    await app.listen({ port: config.port, host: config.host });
+    log.info(`MES Console listening on http://localhost:${config.port}`);
+  } catch (e) {
+    log.fatal({ err: e }, `start failed: ${(e as Error).message}`);
+    await cleanUp();
+    process.exit(1);
+  }
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal}: finishing in-flight requests and stopping`);
+    setTimeout(() => {
+      log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS).unref();
+    void cleanUp().then(() => process.exit(0));
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/** Shown once, at the start that created the account; also kept owner-readable in DATA_DIR. */
+function announceAdminPassword(dataDir: string, password: string): void {
+  const file = path.join(dataDir, 'admin-password.txt');
+  writePrivateFile(file, `tenant 000000, account admin, password ${password}\n`);
+  process.stdout.write(
+    [
+      '',
+      '================================================================',
+      ' MES Console created the administrator account:',
+      `   tenant 000000   account admin   password ${password}`,
+      ` (also saved, readable only by you, in ${file})`,
+      '================================================================',
+      '',
+    ].join('\n'),
+  );
+}
+
+let config: AppConfig;
+try {
+  config = loadConfig();
+} catch (e) {
+  if (e instanceof ConfigError) {
+    process.stderr.write(`${e.message}\n`);
+    process.exit(1);
+  }
+  throw e;
+}
+void main(config);

@@ -1,0 +1,94 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AuthMessages, DEFAULT_TENANT_ID, GRANT_TYPES, type GrantType, type OAuthUserInfo } from '@mes/contracts';
+import type { AppContext } from '../../app-context';
+import { requireAuth } from '../../platform/auth/request-auth';
+import { ok } from '../../platform/http/envelope';
+import { notFound } from '../../platform/http/errors';
+import { findUserById, rolesOf } from '../user/user-repository';
+import { consumeCaptcha, createCaptcha } from './captcha';
+import { authenticateClient } from './client-auth';
+import { OAuthError } from './oauth-error';
+import { signInWithPassword, signInWithRefreshToken } from './sign-in';
+
+/** Token parameters may come in the query string or a form body; the body wins. */
+function tokenParams(request: FastifyRequest): Record<string, string> {
+  const merged: Record<string, string> = {};
+  for (const source of [request.query, request.body]) {
+    if (source && typeof source === 'object') {
+      for (const [k, v] of Object.entries(source as Record<string, unknown>)) {
+        if (typeof v === 'string') merged[k] = v;
+      }
+    }
+  }
+  return merged;
+}
+
+const header = (request: FastifyRequest, name: string): string => {
+  const v = request.headers[name];
+  return typeof v === 'string' ? v.trim() : '';
+};
+
+export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.post('/api/blade-auth/oauth/token', { config: { public: true } }, async (request, reply) => {
+    const params = tokenParams(request);
+    try {
+      const grant = params.grant_type as GrantType;
+      if (!GRANT_TYPES.includes(grant)) throw new OAuthError(400, AuthMessages.unsupportedGrant);
+      const client = await authenticateClient(ctx.db, request.headers.authorization, grant);
+      const tenantId = params.tenantId || header(request, 'tenant-id') || DEFAULT_TENANT_ID;
+      switch (grant) {
+        case 'captcha':
+          if (!(await consumeCaptcha(ctx.store, header(request, 'captcha-key'), header(request, 'captcha-code')))) {
+            throw new OAuthError(400, AuthMessages.badCaptcha);
+          }
+          return await signInWithPassword(ctx, client, tenantId, params.username ?? '', params.password ?? '');
+        case 'password':
+          return await signInWithPassword(ctx, client, tenantId, params.username ?? '', params.password ?? '');
+        case 'refresh_token':
+          return await signInWithRefreshToken(ctx, client, params.refresh_token ?? '', params.tenantId);
+        default:
+          // sms, social and qr arrive with their own issue.
+          throw new OAuthError(400, AuthMessages.notConfigured);
+      }
+    } catch (e) {
+      if (e instanceof OAuthError) return reply.code(e.status).send(e.toBody());
+      throw e;
+    }
+  });
+
+  app.get('/api/blade-auth/oauth/captcha', { config: { public: true } }, async () => createCaptcha(ctx.store));
+
+  app.get('/api/blade-auth/oauth/user-info', async (request) => {
+    const auth = requireAuth(request);
+    const u = await findUserById(ctx.db, auth.tenantId, auth.userId);
+    if (!u) throw notFound();
+    const roles = await rolesOf(ctx.db, u);
+    const info: OAuthUserInfo = {
+      tenantId: u.tenantId,
+      userId: u.id,
+      account: u.account,
+      userName: u.name,
+      realName: u.realName,
+      nickName: u.name,
+      avatar: u.avatar,
+      deptId: u.deptId,
+      postId: u.postId,
+      roleId: roles.map((r) => r.id).join(','),
+      roleName: roles.map((r) => r.roleAlias).join(','),
+      roles: roles.map((r) => r.roleAlias),
+    };
+    return ok(info);
+  });
+
+  const logout = async (request: FastifyRequest) => {
+    await ctx.tokens.revoke(requireAuth(request).claims);
+    return ok(null);
+  };
+  app.get('/api/blade-auth/oauth/logout', logout);
+  app.post('/api/blade-auth/oauth/logout', logout);
+
+  app.get('/api/blade-auth/oauth/clear-cache', async () => {
+    await ctx.caches.clearAll();
+    return ok(null);
+  });
+}

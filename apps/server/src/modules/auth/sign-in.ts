@@ -1,0 +1,121 @@
+import { AuthMessages, type TokenResponse } from '@mes/contracts';
+import type { AppContext } from '../../app-context';
+import { verifyAgainstDummy, verifyPassword } from '../../platform/auth/passwords';
+import type { TokenClaims } from '../../platform/auth/tokens';
+import { readIntParam } from '../system/params';
+import {
+  findTenant,
+  findUserByAccount,
+  findUserById,
+  isTenantExpired,
+  rolesOf,
+  type UserRow,
+} from '../user/user-repository';
+import type { ClientRow } from './client-auth';
+import { OAuthError } from './oauth-error';
+
+/** How long an account stays locked after too many failed sign-ins. */
+export const LOCK_MS = 30 * 60 * 1000;
+const DEFAULT_FAIL_COUNT = 5;
+const failKey = (tenantId: string, account: string) => `sign-in-failures:${tenantId}:${account.toLowerCase()}`;
+
+/** Clears an account's failure counter (used by the administrators' unlock). */
+export const unlockAccount = (ctx: AppContext, tenantId: string, account: string) =>
+  ctx.store.delete(failKey(tenantId, account));
+
+/**
+ * Checks an account and its md5 password. Locked accounts are refused before the password is
+ * looked at, so a lock also stops guessing; an unknown account costs as much time as a known one.
+ */
+export async function signInWithPassword(
+  ctx: AppContext,
+  client: ClientRow,
+  tenantId: string,
+  account: string,
+  md5: string,
+): Promise<TokenResponse> {
+  if (!account) throw new OAuthError(400, AuthMessages.missingUsername);
+  if (!md5) throw new OAuthError(400, AuthMessages.missingPassword);
+  const limit = await readIntParam(ctx.db, 'account.failCount', DEFAULT_FAIL_COUNT);
+  const key = failKey(tenantId, account);
+  if (Number((await ctx.store.get(key)) ?? 0) >= limit) throw new OAuthError(400, AuthMessages.locked);
+
+  const found = await findUserByAccount(ctx.db, tenantId, account);
+  const passwordOk = found ? await verifyPassword(found.password, md5) : await verifyAgainstDummy(md5);
+  if (!found || !passwordOk) {
+    const failures = await ctx.store.increment(key, LOCK_MS);
+    if (failures >= limit) {
+      await ctx.store.set(key, String(failures), LOCK_MS); // the lock lasts 30 min from the last failure
+      throw new OAuthError(400, AuthMessages.locked);
+    }
+    throw new OAuthError(400, AuthMessages.badCredentials);
+  }
+  const response = await issueFor(ctx, client, found);
+  await ctx.store.delete(key);
+  return response;
+}
+
+/** Trades a valid refresh token for a new pair; the old session ends (refreshed-away tokens get 401). */
+export async function signInWithRefreshToken(
+  ctx: AppContext,
+  client: ClientRow,
+  refreshToken: string,
+  tenantId: string | undefined,
+): Promise<TokenResponse> {
+  const claims = refreshToken ? await ctx.tokens.verify(refreshToken, 'refresh_token') : undefined;
+  if (!claims || claims.client_id !== client.clientId || (tenantId && tenantId !== claims.tenant_id)) {
+    throw new OAuthError(400, AuthMessages.invalidRefreshToken);
+  }
+  const found = await findUserById(ctx.db, claims.tenant_id, claims.user_id);
+  if (!found) throw new OAuthError(400, AuthMessages.invalidRefreshToken);
+  const response = await issueFor(ctx, client, found);
+  await ctx.tokens.revoke(claims satisfies TokenClaims);
+  return response;
+}
+
+async function issueFor(ctx: AppContext, client: ClientRow, u: UserRow): Promise<TokenResponse> {
+  const tenantRow = await findTenant(ctx.db, u.tenantId);
+  if (!tenantRow || tenantRow.status !== 1) throw new OAuthError(400, AuthMessages.noTenant);
+  if (isTenantExpired(tenantRow, ctx.clock.now())) throw new OAuthError(400, AuthMessages.tenantExpired);
+  if (u.status !== 1) throw new OAuthError(400, AuthMessages.accountDisabled);
+  const roles = await rolesOf(ctx.db, u);
+  if (!roles.length) throw new OAuthError(400, AuthMessages.noRole);
+
+  const roleId = roles.map((r) => r.id).join(',');
+  const roleName = roles.map((r) => r.roleAlias).join(',');
+  const issued = await ctx.tokens.issue(
+    {
+      tenantId: u.tenantId,
+      userId: u.id,
+      deptId: u.deptId,
+      postId: u.postId,
+      roleId,
+      roleName,
+      account: u.account,
+      userName: u.name,
+      clientId: client.clientId,
+    },
+    client.accessTokenValidity,
+    client.refreshTokenValidity,
+  );
+  return {
+    access_token: issued.accessToken,
+    refresh_token: issued.refreshToken,
+    token_type: 'bearer',
+    expires_in: issued.expiresIn,
+    tenant_id: u.tenantId,
+    user_id: u.id,
+    dept_id: u.deptId,
+    post_id: u.postId,
+    role_id: roleId,
+    oauth_id: '',
+    account: u.account,
+    user_name: u.name,
+    nick_name: u.name,
+    real_name: u.realName,
+    role_name: roleName,
+    avatar: u.avatar,
+    detail: { type: String(u.userType === 1 ? 'web' : u.userType) },
+    license: 'MES Console',
+  };
+}

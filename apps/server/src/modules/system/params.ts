@@ -1,0 +1,18 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../platform/db/database';
+import { param } from '../../platform/db/schema';
+
+/** The value of a platform parameter (`account.failCount`, ...), or undefined when absent. */
+export async function readParam(db: Db, key: string): Promise<string | undefined> {
+  const rows = await db
+    .select({ value: param.paramValue })
+    .from(param)
+    .where(and(eq(param.paramKey, key), eq(param.isDeleted, 0)))
+    .limit(1);
+  return rows[0]?.value;
+}
+
+export async function readIntParam(db: Db, key: string, fallback: number): Promise<number> {
+  const value = Number.parseInt((await readParam(db, key)) ?? '', 10);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+}

@@ -1,0 +1,61 @@
+import type { FastifyRequest } from 'fastify';
+import { unauthorized } from '../http/errors';
+import type { TokenClaims } from './tokens';
+
+/** The signed-in caller of a request, as the authentication hook found it. */
+export interface AuthContext {
+  tenantId: string;
+  userId: string;
+  deptId: string;
+  roleIds: string[];
+  roleAliases: string[];
+  account: string;
+  clientId: string;
+  claims: TokenClaims;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    authContext: AuthContext | undefined;
+  }
+  interface FastifyContextConfig {
+    /** The route answers without a token (sign-in, captcha, health). */
+    public?: boolean;
+  }
+}
+
+export const splitIds = (text: string): string[] =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+export function toAuthContext(claims: TokenClaims): AuthContext {
+  return {
+    tenantId: claims.tenant_id,
+    userId: claims.user_id,
+    deptId: claims.dept_id,
+    roleIds: splitIds(claims.role_id),
+    roleAliases: splitIds(claims.role_name),
+    account: claims.account,
+    clientId: claims.client_id,
+    claims,
+  };
+}
+
+/** The caller of a route behind sign-in; the hook has already refused requests without one. */
+export function requireAuth(request: FastifyRequest): AuthContext {
+  if (!request.authContext) throw unauthorized();
+  return request.authContext;
+}
+
+/** Reads `Blade-Auth: bearer <token>`. */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers['blade-auth'];
+  if (typeof header !== 'string') return undefined;
+  const m = /^bearer\s+(\S+)$/i.exec(header.trim());
+  return m?.[1];
+}
+
+export const ADMINISTRATOR_ROLE = 'administrator';
+export const isAdministrator = (auth: AuthContext) => auth.roleAliases.includes(ADMINISTRATOR_ROLE);

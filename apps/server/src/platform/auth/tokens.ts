@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import type { Clock, EphemeralStore } from '../store/ephemeral-store';
+
+const ISSUER = 'mes-console';
+
+export type TokenType = 'access_token' | 'refresh_token';
+
+/** Who a token speaks for; copied into both tokens of a session. */
+export interface TokenSubject {
+  tenantId: string;
+  userId: string;
+  deptId: string;
+  postId: string;
+  roleId: string;
+  roleName: string;
+  account: string;
+  userName: string;
+  clientId: string;
+}
+
+export interface TokenClaims {
+  tenant_id: string;
+  user_id: string;
+  dept_id: string;
+  post_id: string;
+  role_id: string;
+  role_name: string;
+  account: string;
+  user_name: string;
+  client_id: string;
+  token_type: TokenType;
+  /** Session id shared by an access token and its refresh token: revoking it ends both. */
+  sid: string;
+  /** When the session's refresh token expires (seconds); revocations are kept until then. */
+  session_exp: number;
+  jti: string;
+  exp: number;
+  iat: number;
+}
+
+export interface IssuedTokens {
+  accessToken: string;
+  refreshToken: string;
+  expiresIn: number;
+  sid: string;
+}
+
+const revokedKey = (sid: string) => `revoked-session:${sid}`;
+
+/**
+ * Signs and checks tokens with the installation's secret (HS256). Logout and refresh revoke the
+ * session id in the shared store, so a revoked token stops working at once on every process.
+ */
+export class TokenService {
+  private readonly key: Uint8Array;
+
+  constructor(
+    secret: string,
+    private readonly clock: Clock,
+    private readonly store: EphemeralStore,
+  ) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  async issue(subject: TokenSubject, accessValidity: number, refreshValidity: number): Promise<IssuedTokens> {
+    const sid = randomUUID();
+    const issuedAt = Math.floor(this.clock.now() / 1000);
+    const base = {
+      tenant_id: subject.tenantId,
+      user_id: subject.userId,
+      dept_id: subject.deptId,
+      post_id: subject.postId,
+      role_id: subject.roleId,
+      role_name: subject.roleName,
+      account: subject.account,
+      user_name: subject.userName,
+      client_id: subject.clientId,
+      sid,
+      session_exp: issuedAt + refreshValidity,
+    };
+    const sign = (type: TokenType, validity: number) =>
+      new SignJWT({ ...base, token_type: type })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuer(ISSUER)
+        .setJti(randomUUID())
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + validity)
+        .sign(this.key);
+    const [accessToken, refreshToken] = await Promise.all([
+      sign('access_token', accessValidity),
+      sign('refresh_token', refreshValidity),
+    ]);
+    return { accessToken, refreshToken, expiresIn: accessValidity, sid };
+  }
+
+  /** The claims of a valid, unexpired, unrevoked token of the expected type, else undefined. */
+  async verify(token: string, expected: TokenType): Promise<TokenClaims | undefined> {
+    let claims: TokenClaims;
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        issuer: ISSUER,
+        algorithms: ['HS256'],
+        currentDate: new Date(this.clock.now()),
+        clockTolerance: 0,
+      });
+      claims = payload as unknown as TokenClaims;
+    } catch (e) {
+      if (e instanceof joseErrors.JOSEError || e instanceof TypeError) return undefined;
+      throw e;
+    }
+    if (claims.token_type !== expected || typeof claims.sid !== 'string') return undefined;
+    if (await this.store.get(revokedKey(claims.sid))) return undefined;
+    return claims;
+  }
+
+  /** Ends a session: its access and refresh tokens are refused from now on. */
+  async revoke(claims: Pick<TokenClaims, 'sid' | 'session_exp'>): Promise<void> {
+    const remainingMs = claims.session_exp * 1000 - this.clock.now();
+    if (remainingMs > 0) await this.store.set(revokedKey(claims.sid), '1', remainingMs + 1000);
+  }
+}

@@ -1,0 +1,81 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const optionalText = z
+  .string()
+  .transform((v) => v.trim())
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const urlWithScheme = (schemes: string[], example: string) =>
+  optionalText.refine(
+    (v) => {
+      if (v === undefined) return true;
+      try {
+        return schemes.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL like ${example}` },
+  );
+
+/**
+ * Every setting of the server, all from environment variables, checked once at start.
+ * A bad value stops the start with a message that names the variable.
+ */
+const ConfigSchema = z.object({
+  PORT: z
+    .string()
+    .default('8080')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535, {
+      message: 'must be a whole number from 1 to 65535',
+    })
+    .transform(Number),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: urlWithScheme(['postgres:', 'postgresql:'], 'postgres://user@127.0.0.1:5432/mes'),
+  REDIS_URL: urlWithScheme(['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
+  JWT_SECRET: optionalText.refine((v) => v === undefined || v.length >= 32, {
+    message: 'must be at least 32 characters (or leave it unset to generate one into DATA_DIR)',
+  }),
+  ADMIN_PASSWORD: optionalText.refine((v) => v === undefined || v.length >= 8, {
+    message: 'must be at least 8 characters',
+  }),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+});
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** Absolute path of the data directory (secrets, embedded database, uploads). */
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  jwtSecret: string | undefined;
+  adminPassword: string | undefined;
+  logLevel: (typeof LOG_LEVELS)[number];
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  return {
+    port: c.PORT,
+    host: c.HOST,
+    dataDir: path.resolve(c.DATA_DIR),
+    databaseUrl: c.DATABASE_URL,
+    redisUrl: c.REDIS_URL,
+    jwtSecret: c.JWT_SECRET,
+    adminPassword: c.ADMIN_PASSWORD,
+    logLevel: c.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,31 @@
+import type { AppContext } from './app-context';
+import { TokenService } from './platform/auth/tokens';
+import { CacheRegistry } from './platform/cache/cache-registry';
+import type { Database } from './platform/db/database';
+import { createPostgresStore } from './platform/store/postgres-store';
+import { createRedisStore } from './platform/store/redis-store';
+import { systemClock, type Clock, type EphemeralStore } from './platform/store/ephemeral-store';
+
+export interface ContextOptions {
+  database: Database;
+  jwtSecret: string;
+  redisUrl?: string | undefined;
+  clock?: Clock;
+  store?: EphemeralStore;
+}
+
+/** Wires the platform services every route module uses. */
+export function createAppContext(options: ContextOptions): AppContext {
+  const clock = options.clock ?? systemClock;
+  const store =
+    options.store ??
+    (options.redisUrl ? createRedisStore(options.redisUrl) : createPostgresStore(options.database.db, clock));
+  return {
+    db: options.database.db,
+    database: options.database,
+    store,
+    clock,
+    tokens: new TokenService(options.jwtSecret, clock, store),
+    caches: new CacheRegistry(),
+  };
+}

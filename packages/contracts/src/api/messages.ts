@@ -1,0 +1,39 @@
+/**
+ * Server messages that reach the UI. Chinese first, as the BladeX clients expect them verbatim
+ * (the web app may translate them by key for English users).
+ */
+export const Messages = {
+  success: '操作成功',
+  badRequest: '请求参数错误',
+  missingParam: (name: string) => `缺少必要的请求参数: ${name}`,
+  invalidParam: (name: string, why: string) => `请求参数 ${name} 不正确: ${why}`,
+  unknownFilter: (name: string) => `不支持的查询条件: ${name}`,
+  unknownSort: (name: string) => `不支持的排序字段: ${name}`,
+  unauthorized: '请求未授权',
+  forbidden: '请求被拒绝',
+  notFound: '请求的资源不存在',
+  methodNotAllowed: '请求方法不支持',
+  unsupportedMediaType: '不支持的请求内容类型',
+  payloadTooLarge: '请求内容过大',
+  tooManyRequests: '请求过于频繁,请稍后再试',
+  internalError: '服务器异常,请联系管理员',
+  notReady: '服务正在启动,请稍候',
+} as const;
+
+/** Messages of the OAuth token endpoint, returned as `error_description`. */
+export const AuthMessages = {
+  badCredentials: '用户名或密码不正确',
+  badCaptcha: '验证码不正确',
+  locked: '登录错误次数过多,请稍后再试',
+  tenantExpired: '租户授权已过期,请联系管理员',
+  noTenant: '未获得用户的租户信息',
+  noRole: '未获得用户的角色信息',
+  accountDisabled: '账号已被禁用,请联系管理员',
+  unknownClient: '客户端认证失败',
+  grantNotAllowed: '客户端不支持该授权类型',
+  unsupportedGrant: '不支持的授权类型',
+  invalidRefreshToken: '刷新令牌无效或已过期',
+  missingUsername: '请输入账号',
+  missingPassword: '请输入密码',
+  notConfigured: '该登录方式尚未配置',
+} as const;

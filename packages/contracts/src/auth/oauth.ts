@@ -1,0 +1,60 @@
+/** Grant types of `POST /api/blade-auth/oauth/token`. */
+export const GRANT_TYPES = ['password', 'captcha', 'refresh_token', 'sms', 'social', 'qr'] as const;
+export type GrantType = (typeof GRANT_TYPES)[number];
+
+/** The success body of the token endpoint (raw JSON, not the envelope). */
+export interface TokenResponse {
+  access_token: string;
+  refresh_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+  tenant_id: string;
+  user_id: string;
+  dept_id: string;
+  post_id: string;
+  role_id: string;
+  oauth_id: string;
+  account: string;
+  user_name: string;
+  nick_name: string;
+  real_name: string;
+  /** Comma-joined role aliases. */
+  role_name: string;
+  avatar: string;
+  detail: { type: string };
+  license: string;
+}
+
+/** The failure body of the token endpoint (raw JSON, with a 4xx status). */
+export interface TokenError {
+  error_code: number;
+  error_description: string;
+}
+
+/** The header that carries the access token on every other call. */
+export const TOKEN_HEADER = 'Blade-Auth';
+export const DEFAULT_TENANT_ID = '000000';
+
+/** The captcha reply of `GET /api/blade-auth/oauth/captcha`. */
+export interface CaptchaResponse {
+  key: string;
+  /** A `data:image/svg+xml;base64,...` URL. */
+  image: string;
+}
+
+/** Data of `GET /api/blade-auth/oauth/user-info`. */
+export interface OAuthUserInfo {
+  tenantId: string;
+  userId: string;
+  account: string;
+  userName: string;
+  realName: string;
+  nickName: string;
+  avatar: string;
+  deptId: string;
+  postId: string;
+  roleId: string;
+  roleName: string;
+  /** Role aliases; the shell shows a menu item with `meta.roles` only when one matches. */
+  roles: string[];
+}

@@ -1,0 +1,5 @@
+export * from './api';
+export * from './auth';
+export * from './query';
+export * from './system';
+export * from './format/date-time';
