@@ -11,4 +11,6 @@ export interface AppContext {
   clock: Clock;
   tokens: TokenService;
   caches: CacheRegistry;
+  /** Releases the store and the revocation listener. */
+  close(): Promise<void>;
 }

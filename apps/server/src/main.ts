@@ -47,8 +47,8 @@ async function main(config: AppConfig): Promise<void> {
     if (seeded.generatedAdminPassword) announceAdminPassword(config.dataDir, seeded.generatedAdminPassword);
 
     const jwtSecret = config.jwtSecret ?? readOrCreateSecret(config.dataDir, 'jwt-secret');
-    const ctx = createAppContext({ database, jwtSecret, redisUrl: config.redisUrl });
-    cleanups.push(() => ctx.store.close());
+    const ctx = await createAppContext({ database, databaseUrl: url, jwtSecret, redisUrl: config.redisUrl });
+    cleanups.push(() => ctx.close());
     const purge = setInterval(() => void ctx.store.purgeExpired().catch(() => undefined), PURGE_EVERY_MS);
     purge.unref();
     cleanups.push(() => clearInterval(purge));

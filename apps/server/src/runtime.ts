@@ -1,4 +1,5 @@
 import type { AppContext } from './app-context';
+import { postgresRevocationList, storeRevocationList } from './platform/auth/revocation-list';
 import { TokenService } from './platform/auth/tokens';
 import { CacheRegistry } from './platform/cache/cache-registry';
 import type { Database } from './platform/db/database';
@@ -8,6 +9,8 @@ import { systemClock, type Clock, type EphemeralStore } from './platform/store/e
 
 export interface ContextOptions {
   database: Database;
+  /** URL of `database`, for the connection that listens for revoked sessions. */
+  databaseUrl: string;
   jwtSecret: string;
   redisUrl?: string | undefined;
   clock?: Clock;
@@ -15,17 +18,24 @@ export interface ContextOptions {
 }
 
 /** Wires the platform services every route module uses. */
-export function createAppContext(options: ContextOptions): AppContext {
+export async function createAppContext(options: ContextOptions): Promise<AppContext> {
   const clock = options.clock ?? systemClock;
   const store =
     options.store ??
     (options.redisUrl ? createRedisStore(options.redisUrl) : createPostgresStore(options.database.db, clock));
+  const revocations = options.redisUrl
+    ? storeRevocationList(store, clock)
+    : await postgresRevocationList(options.database, options.databaseUrl, clock);
   return {
     db: options.database.db,
     database: options.database,
     store,
     clock,
-    tokens: new TokenService(options.jwtSecret, clock, store),
+    tokens: new TokenService(options.jwtSecret, clock, revocations),
     caches: new CacheRegistry(),
+    async close() {
+      await revocations.close();
+      await store.close();
+    },
   };
 }

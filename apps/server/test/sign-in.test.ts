@@ -87,15 +87,13 @@ describe('password sign-in', () => {
     await t.ctx.db
       .insert(tenant)
       .values({ id: '9100', tenantId: '555555', tenantName: 'expired', expireTime: new Date(Date.now() - 1000) });
-    await t.ctx.db
-      .insert(user)
-      .values({
-        id: '9101',
-        tenantId: '555555',
-        account: 'ops',
-        password: (await t.ctx.db.select().from(user).where(eq(user.account, 'admin')))[0]!.password,
-        roleId: '1',
-      });
+    await t.ctx.db.insert(user).values({
+      id: '9101',
+      tenantId: '555555',
+      account: 'ops',
+      password: (await t.ctx.db.select().from(user).where(eq(user.account, 'admin')))[0]!.password,
+      roleId: '1',
+    });
     const res = await t.token(passwordGrant('ops', ADMIN_PASSWORD, { tenantId: '555555' }));
     expect(res.statusCode).toBe(400);
     expect(res.json().error_description).toBe(AuthMessages.tenantExpired);

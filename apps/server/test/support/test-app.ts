@@ -30,6 +30,7 @@ export interface TestApp {
   ctx: AppContext;
   clock: ManualClock;
   database: Database;
+  databaseUrl: string;
   jwtSecret: string;
   /** POSTs the token endpoint with form parameters. */
   token(params: Record<string, string>, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
@@ -48,7 +49,7 @@ export async function createTestApp(options: { beforeReady?: (app: FastifyInstan
   await seedDatabase(database.db, ADMIN_PASSWORD);
   const clock = new ManualClock();
   const jwtSecret = randomBytes(32).toString('hex');
-  const ctx = createAppContext({ database, jwtSecret, clock });
+  const ctx = await createAppContext({ database, databaseUrl: url, jwtSecret, clock });
   const app = await buildApp(ctx);
   options.beforeReady?.(app);
   await app.ready();
@@ -71,6 +72,7 @@ export async function createTestApp(options: { beforeReady?: (app: FastifyInstan
     ctx,
     clock,
     database,
+    databaseUrl: url,
     jwtSecret,
     token,
     async signIn(account = 'admin', password = ADMIN_PASSWORD, tenantId = '000000') {
@@ -89,7 +91,7 @@ export async function createTestApp(options: { beforeReady?: (app: FastifyInstan
     },
     async close() {
       await app.close();
-      await ctx.store.close();
+      await ctx.close();
       await database.close();
       await drop();
     },

@@ -4,7 +4,7 @@ import type { AppContext } from '../../app-context';
 import { requireAuth } from '../../platform/auth/request-auth';
 import { ok } from '../../platform/http/envelope';
 import { notFound } from '../../platform/http/errors';
-import { findUserById, rolesOf } from '../user/user-repository';
+import { findUserView } from '../user/user-view';
 import { consumeCaptcha, createCaptcha } from './captcha';
 import { authenticateClient } from './client-auth';
 import { OAuthError } from './oauth-error';
@@ -60,9 +60,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
 
   app.get('/api/blade-auth/oauth/user-info', async (request) => {
     const auth = requireAuth(request);
-    const u = await findUserById(ctx.db, auth.tenantId, auth.userId);
+    const u = await findUserView(ctx.db, auth.tenantId, auth.userId);
     if (!u) throw notFound();
-    const roles = await rolesOf(ctx.db, u);
     const info: OAuthUserInfo = {
       tenantId: u.tenantId,
       userId: u.id,
@@ -73,9 +72,9 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
       avatar: u.avatar,
       deptId: u.deptId,
       postId: u.postId,
-      roleId: roles.map((r) => r.id).join(','),
-      roleName: roles.map((r) => r.roleAlias).join(','),
-      roles: roles.map((r) => r.roleAlias),
+      roleId: u.roleId,
+      roleName: u.roleAlias,
+      roles: u.roleAlias ? u.roleAlias.split(',') : [],
     };
     return ok(info);
   });

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
-import { dept, post, role, tenant, user } from '../../platform/db/schema';
+import { role, tenant, user } from '../../platform/db/schema';
 import { splitIds } from '../../platform/auth/request-auth';
 
 export type UserRow = typeof user.$inferSelect;
@@ -42,38 +42,6 @@ export async function rolesOf(db: Db, u: Pick<UserRow, 'tenantId' | 'roleId'>) {
     .from(role)
     .where(and(eq(role.tenantId, u.tenantId), inArray(role.id, ids), eq(role.isDeleted, 0)));
   return ids.flatMap((id) => rows.filter((r) => r.id === id));
-}
-
-function namesOf<T extends { id: string }>(rows: T[], ids: string[], name: (r: T) => string): string {
-  return ids
-    .map((id) => rows.find((r) => r.id === id))
-    .filter((r): r is T => r !== undefined)
-    .map(name)
-    .join(',');
-}
-
-/** Department and post names for the user view (comma-joined, like the ids). */
-export async function orgNamesOf(db: Db, u: Pick<UserRow, 'tenantId' | 'deptId' | 'postId'>) {
-  const deptIds = splitIds(u.deptId);
-  const postIds = splitIds(u.postId);
-  const [depts, posts] = await Promise.all([
-    deptIds.length
-      ? db
-          .select({ id: dept.id, deptName: dept.deptName })
-          .from(dept)
-          .where(and(eq(dept.tenantId, u.tenantId), inArray(dept.id, deptIds)))
-      : [],
-    postIds.length
-      ? db
-          .select({ id: post.id, postName: post.postName })
-          .from(post)
-          .where(and(eq(post.tenantId, u.tenantId), inArray(post.id, postIds)))
-      : [],
-  ]);
-  return {
-    deptName: namesOf(depts, deptIds, (d) => d.deptName),
-    postName: namesOf(posts, postIds, (p) => p.postName),
-  };
 }
 
 export function isTenantExpired(t: TenantRow, nowMs: number): boolean {

@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import type { Clock, EphemeralStore } from '../store/ephemeral-store';
+import type { Clock } from '../store/ephemeral-store';
+import type { RevocationList } from './revocation-list';
 
 const ISSUER = 'mes-console';
 
@@ -46,21 +47,20 @@ export interface IssuedTokens {
   sid: string;
 }
 
-const revokedKey = (sid: string) => `revoked-session:${sid}`;
-
 /**
  * Signs and checks tokens with the installation's secret (HS256). Logout and refresh revoke the
- * session id in the shared store, so a revoked token stops working at once on every process.
+ * session id in the revocation list, so a revoked token stops working at once on every process.
  */
 export class TokenService {
-  private readonly key: Uint8Array;
+  /** Imported once: jose would otherwise import raw key bytes on every sign and verify. */
+  private readonly key: KeyObject;
 
   constructor(
     secret: string,
     private readonly clock: Clock,
-    private readonly store: EphemeralStore,
+    private readonly revocations: RevocationList,
   ) {
-    this.key = new TextEncoder().encode(secret);
+    this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
   async issue(subject: TokenSubject, accessValidity: number, refreshValidity: number): Promise<IssuedTokens> {
@@ -110,13 +110,12 @@ export class TokenService {
       throw e;
     }
     if (claims.token_type !== expected || typeof claims.sid !== 'string') return undefined;
-    if (await this.store.get(revokedKey(claims.sid))) return undefined;
+    if (await this.revocations.isRevoked(claims.sid)) return undefined;
     return claims;
   }
 
   /** Ends a session: its access and refresh tokens are refused from now on. */
   async revoke(claims: Pick<TokenClaims, 'sid' | 'session_exp'>): Promise<void> {
-    const remainingMs = claims.session_exp * 1000 - this.clock.now();
-    if (remainingMs > 0) await this.store.set(revokedKey(claims.sid), '1', remainingMs + 1000);
+    await this.revocations.revoke(claims.sid, claims.session_exp * 1000 + 1000);
   }
 }

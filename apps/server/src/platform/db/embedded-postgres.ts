@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -36,10 +37,9 @@ const READY = 'database system is ready to accept connections';
 
 export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedPostgres> {
   const bins = await loadBinaries();
-  const pgDir = path.join(dataDir, 'pg');
   const password = readOrCreateSecret(dataDir, 'pg-password', 24);
   const owner = serviceAccount();
-  if (owner) makeTraversable(dataDir, owner);
+  const pgDir = clusterDir(dataDir, owner, log);
 
   await stopStaleServer(pgDir, log);
   if (!fs.existsSync(path.join(pgDir, 'PG_VERSION'))) {
@@ -109,22 +109,35 @@ function serviceAccount(): { uid: number; gid: number } | undefined {
 }
 
 /**
- * The service account must be able to walk into DATA_DIR/pg. DATA_DIR itself gets search
- * permission (not read) for others; a parent that blocks the way is reported, not changed.
+ * Where the cluster lives: `DATA_DIR/pg`, unless we run as root and the service account cannot
+ * walk into DATA_DIR (a clone under a 0700 home such as /root). Then it lives under
+ * /var/lib/mes-console, and `DATA_DIR/pg-location` says where, so nothing of the user's home
+ * is opened up to other accounts.
  */
-function makeTraversable(dataDir: string, owner: { uid: number; gid: number }): void {
+function clusterDir(dataDir: string, owner: { uid: number; gid: number } | undefined, log: Logger): string {
+  const inDataDir = path.join(dataDir, 'pg');
+  if (!owner) return inDataDir;
+  // DATA_DIR itself only gets search permission for others (not read): it holds secrets.
   fs.chmodSync(dataDir, fs.statSync(dataDir).mode | 0o011);
+  if (fs.existsSync(path.join(inDataDir, 'PG_VERSION')) || ancestorsPassable(dataDir, owner)) return inDataDir;
+  const outside = path.join(
+    '/var/lib/mes-console',
+    createHash('sha256').update(dataDir).digest('hex').slice(0, 16),
+    'pg',
+  );
+  fs.mkdirSync(path.dirname(outside), { recursive: true, mode: 0o711 });
+  fs.writeFileSync(path.join(dataDir, 'pg-location'), `${outside}\n`, { mode: 0o600 });
+  log.warn(`the "postgres" account cannot enter ${dataDir}; the embedded database lives in ${outside}`);
+  return outside;
+}
+
+function ancestorsPassable(dataDir: string, owner: { uid: number; gid: number }): boolean {
   for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
     const st = fs.statSync(dir);
-    const canPass =
+    const passable =
       (st.mode & 0o001) !== 0 || st.uid === owner.uid || (st.gid === owner.gid && (st.mode & 0o010) !== 0);
-    if (!canPass) {
-      throw new Error(
-        `The embedded PostgreSQL runs as the "postgres" account, which cannot enter ${dir}. ` +
-          'Choose a DATA_DIR outside it, or set DATABASE_URL.',
-      );
-    }
-    if (dir === path.dirname(dir)) break;
+    if (!passable) return false;
+    if (dir === path.dirname(dir)) return true;
   }
 }
 

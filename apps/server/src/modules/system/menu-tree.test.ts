@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { buildMenuForest, type MenuRowLike } from './menu-tree';
+
+const row = (id: string, parentId: string, sort: number): MenuRowLike => ({
+  id,
+  parentId,
+  code: `c${id}`,
+  name: `n${id}`,
+  alias: '',
+  path: `/p${id}`,
+  source: '',
+  sort,
+  category: 1,
+  action: 0,
+  isOpen: 1,
+  remark: '',
+});
+
+describe('buildMenuForest', () => {
+  it('nests by parent, sorts siblings by sort then id, and omits empty children', () => {
+    const forest = buildMenuForest([
+      row('3', '0', 2),
+      row('1', '0', 1),
+      row('5', '3', 1),
+      row('4', '3', 1),
+      row('9', '77', 0),
+    ]);
+    expect(forest.map((n) => n.id)).toEqual(['9', '1', '3']);
+    expect(forest[2]?.children?.map((n) => n.id)).toEqual(['4', '5']);
+    expect(forest[2]?.hasChildren).toBe(true);
+    expect(forest[1]).not.toHaveProperty('children');
+  });
+});

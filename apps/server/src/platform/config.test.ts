@@ -1,0 +1,51 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('has working defaults for an empty environment', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ port: 8080, logLevel: 'info', databaseUrl: undefined, redisUrl: undefined });
+    expect(c.dataDir).toBe(path.resolve('./data'));
+  });
+
+  it('reads every variable', () => {
+    const c = loadConfig({
+      PORT: '9000',
+      DATA_DIR: '/srv/mes',
+      DATABASE_URL: 'postgresql://u:p@db:5432/mes',
+      REDIS_URL: 'redis://cache:6379',
+      JWT_SECRET: 'x'.repeat(32),
+      ADMIN_PASSWORD: 'long enough',
+      LOG_LEVEL: 'debug',
+    });
+    expect(c).toEqual({
+      port: 9000,
+      host: '0.0.0.0',
+      dataDir: '/srv/mes',
+      databaseUrl: 'postgresql://u:p@db:5432/mes',
+      redisUrl: 'redis://cache:6379',
+      jwtSecret: 'x'.repeat(32),
+      adminPassword: 'long enough',
+      logLevel: 'debug',
+    });
+  });
+
+  it('treats blank values as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '  ', JWT_SECRET: '' })).toMatchObject({
+      databaseUrl: undefined,
+      jwtSecret: undefined,
+    });
+  });
+
+  it('names every bad variable at once', () => {
+    try {
+      loadConfig({ PORT: '0', LOG_LEVEL: 'loud' });
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      expect((e as Error).message).toContain('PORT: must be a whole number from 1 to 65535');
+      expect((e as Error).message).toContain('LOG_LEVEL: must be one of');
+    }
+  });
+});
