@@ -36,9 +36,9 @@ interface Logger {
 const READY = 'database system is ready to accept connections';
 
 export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedPostgres> {
-  const bins = await loadBinaries();
   const password = readOrCreateSecret(dataDir, 'pg-password', 24);
   const owner = serviceAccount();
+  const bins = reachableBinaries(await loadBinaries(), owner, log);
   const pgDir = clusterDir(dataDir, owner, log);
 
   await stopStaleServer(pgDir, log);
@@ -94,6 +94,32 @@ async function loadBinaries(): Promise<Binaries> {
         'Set DATABASE_URL to use an external PostgreSQL server instead.',
     );
   }
+}
+
+/**
+ * As root the binaries run as the service account, which may not be able to reach them inside
+ * the checkout (a clone in a 0700 folder). Then the package's `native` tree (bin, lib, share) is
+ * copied once to /var/lib/mes-console, where that account can run it.
+ */
+function reachableBinaries(bins: Binaries, owner: { uid: number; gid: number } | undefined, log: Logger): Binaries {
+  const nativeDir = path.dirname(path.dirname(bins.postgres));
+  if (!owner || ancestorsPassable(path.join(nativeDir, 'bin'), owner)) return bins;
+  const version =
+    fs.readFileSync(path.join(nativeDir, '..', 'package.json'), 'utf8').match(/"version":\s*"([^"]+)"/)?.[1] ??
+    'unknown';
+  const target = path.join('/var/lib/mes-console', `postgres-${version}`);
+  if (!fs.existsSync(path.join(target, 'bin', 'postgres'))) {
+    log.info(`copying the PostgreSQL binaries to ${target}, where the "postgres" account can run them`);
+    fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o755 });
+    fs.chmodSync(path.dirname(target), 0o755);
+    const staging = `${target}.${process.pid}.tmp`;
+    fs.rmSync(staging, { recursive: true, force: true });
+    fs.cpSync(nativeDir, staging, { recursive: true, verbatimSymlinks: true });
+    fs.chmodSync(staging, 0o755);
+    fs.rmSync(target, { recursive: true, force: true });
+    fs.renameSync(staging, target);
+  }
+  return { postgres: path.join(target, 'bin', 'postgres'), initdb: path.join(target, 'bin', 'initdb') };
 }
 
 /** PostgreSQL refuses to run as root: as root we run it as the `postgres` account. */
