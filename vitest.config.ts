@@ -20,6 +20,17 @@ export default defineConfig({
           pool: 'forks',
         },
       },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/specs/**/*.e2e.test.ts'],
+          // The real server with the built web app, driven in Debian's Chromium.
+          globalSetup: ['e2e/support/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

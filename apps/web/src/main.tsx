@@ -1,6 +1,8 @@
+import '@ant-design/v5-patch-for-react-19';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app';
+import './i18n';
+import { App } from './shell/app';
 
 const root = document.getElementById('root');
 if (root) {

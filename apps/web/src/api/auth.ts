@@ -1,0 +1,53 @@
+import { md5 } from 'js-md5';
+import type { CaptchaResponse, MenuNode, OAuthUserInfo, TokenResponse } from '@mes/contracts';
+import { website } from '../config/website';
+import { request, requestData } from './http';
+
+export interface PasswordSignIn {
+  tenantId: string;
+  username: string;
+  /** As typed: hashed here, never sent in clear. */
+  password: string;
+  captcha?: { key: string; code: string };
+}
+
+export function signInWithPassword(form: PasswordSignIn): Promise<TokenResponse> {
+  const headers: Record<string, string> = { 'Tenant-Id': form.tenantId, 'User-Type': 'web' };
+  if (form.captcha) {
+    headers['Captcha-Key'] = form.captcha.key;
+    headers['Captcha-Code'] = form.captcha.code;
+  }
+  return request<TokenResponse>('/blade-auth/oauth/token', {
+    method: 'POST',
+    noToken: true,
+    headers,
+    form: true,
+    data: {
+      tenantId: form.tenantId,
+      username: form.username,
+      password: md5(form.password),
+      grant_type: website.captchaMode ? 'captcha' : 'password',
+      scope: 'all',
+      type: 'account',
+    },
+  });
+}
+
+export function refreshSession(refreshToken: string, tenantId: string): Promise<TokenResponse> {
+  return request<TokenResponse>('/blade-auth/oauth/token', {
+    method: 'POST',
+    noToken: true,
+    silent: true,
+    headers: { 'Tenant-Id': tenantId, 'User-Type': 'web' },
+    form: true,
+    data: { tenantId, refresh_token: refreshToken, grant_type: 'refresh_token', scope: 'all' },
+  });
+}
+
+export const fetchCaptcha = () => request<CaptchaResponse>('/blade-auth/oauth/captcha', { noToken: true });
+export const fetchUserInfo = () => requestData<OAuthUserInfo>('/blade-auth/oauth/user-info');
+export const signOutOnServer = () => requestData<null>('/blade-auth/oauth/logout', { silent: true });
+export const clearServerCache = () => requestData<null>('/blade-auth/oauth/clear-cache');
+export const fetchMenuRoutes = (topMenuId?: string) =>
+  requestData<MenuNode[]>('/blade-system/menu/routes', { params: { topMenuId } });
+export const fetchButtons = () => requestData<MenuNode[]>('/blade-system/menu/buttons');

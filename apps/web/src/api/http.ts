@@ -1,0 +1,98 @@
+import { message } from 'antd';
+import type { ApiResult } from '@mes/contracts';
+import { website } from '../config/website';
+import { getStore } from '../storage/local-store';
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST';
+  /** Query parameters; empty values are dropped. */
+  params?: Record<string, string | number | undefined | null>;
+  /** JSON body, or form fields when `form` is set. */
+  data?: unknown;
+  form?: boolean;
+  headers?: Record<string, string>;
+  /** Leave out the bearer token (sign-in calls). */
+  noToken?: boolean;
+  /** Do not toast errors (the caller shows them). */
+  silent?: boolean;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: unknown,
+  ) {
+    super(message);
+  }
+}
+
+let onUnauthorized: () => void = () => undefined;
+/** The session registers what a 401 does (sign out and go to /login). */
+export function setUnauthorizedHandler(handler: () => void): void {
+  onUnauthorized = handler;
+}
+
+let translateUnknown: () => string = () => '未知错误';
+export function setUnknownErrorText(fn: () => string): void {
+  translateUnknown = fn;
+}
+
+const basic = () => `Basic ${btoa(`${website.clientId}:${website.clientSecret}`)}`;
+
+/**
+ * Calls `/api…` as spec section 8 says: the status is the body's `code` or the HTTP status; a 401
+ * signs the user out; any other non-200 toasts `msg` / `error_description` and rejects.
+ */
+export async function request<T>(url: string, options: RequestOptions = {}): Promise<T> {
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(options.params ?? {})) {
+    if (v !== undefined && v !== null && v !== '') query.set(k, String(v));
+  }
+  const headers: Record<string, string> = { Authorization: basic(), ...options.headers };
+  const token = getStore<string>('token');
+  if (token && !options.noToken) headers[website.tokenHeader] = `bearer ${token}`;
+  let body: BodyInit | undefined;
+  if (options.data !== undefined) {
+    if (options.form) {
+      body = new URLSearchParams(options.data as Record<string, string>);
+      headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    } else {
+      body = JSON.stringify(options.data);
+      headers['Content-Type'] = 'application/json';
+    }
+  }
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), website.requestTimeoutMs);
+  let res: Response;
+  try {
+    const qs = query.toString();
+    res = await fetch(`/api${url}${qs ? `?${qs}` : ''}`, {
+      method: options.method ?? 'GET',
+      headers,
+      body,
+      credentials: 'include',
+      signal: controller.signal,
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+  const parsed: unknown = await res.json().catch(() => undefined);
+  const envelope = parsed as (Partial<ApiResult<unknown>> & { error_description?: string }) | undefined;
+  const status = typeof envelope?.code === 'number' ? envelope.code : res.status;
+  if (status === 401) {
+    onUnauthorized();
+    throw new ApiError(401, envelope?.msg ?? '', parsed);
+  }
+  if (status !== 200) {
+    const text = envelope?.msg || envelope?.error_description || translateUnknown();
+    if (!options.silent) void message.error(text);
+    throw new ApiError(status, text, parsed);
+  }
+  return parsed as T;
+}
+
+/** Calls an enveloped route and returns its `data`. */
+export async function requestData<T>(url: string, options: RequestOptions = {}): Promise<T> {
+  return (await request<ApiResult<T>>(url, options)).data;
+}

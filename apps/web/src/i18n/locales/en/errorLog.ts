@@ -1,0 +1,3 @@
+import type { errorLog as zh } from '../zh/errorLog';
+
+export const errorLog: typeof zh = {};

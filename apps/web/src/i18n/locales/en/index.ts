@@ -1,0 +1,11 @@
+import { common } from './common';
+import { errorLog } from './errorLog';
+import { layout } from './layout';
+import { lock } from './lock';
+import { login } from './login';
+import { profile } from './profile';
+import { register } from './register';
+import { tabs } from './tabs';
+
+/** One namespace per area; the `en` file of each area is typed by its `zh` file, so both stay complete. */
+export const resources = { common, login, layout, tabs, lock, errorLog, profile, register };

@@ -1,0 +1,26 @@
+import type { login as zh } from '../zh/login';
+
+export const login: typeof zh = {
+  pageTitle: 'Sign in',
+  heading: 'Welcome',
+  accountTab: 'Account',
+  phoneTab: 'Phone',
+  qrTab: 'QR code',
+  socialTab: 'Third-party',
+  tenantId: 'Tenant code',
+  tenantRequired: 'Enter the tenant code',
+  username: 'Account',
+  usernameRequired: 'Enter your account',
+  password: 'Password',
+  passwordRequired: 'Enter your password',
+  captcha: 'Captcha',
+  captchaRequired: 'Enter the captcha',
+  refreshCaptcha: 'Click for a new captcha',
+  submit: 'Sign in',
+  signingIn: 'Signing in...',
+  phone: 'Phone number',
+  smsCode: 'SMS code',
+  sendCode: 'Send code',
+  notConfigured: 'This sign-in method is not configured yet; use your account and password',
+  register: 'Register',
+};

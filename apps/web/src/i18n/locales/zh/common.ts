@@ -1,0 +1,21 @@
+/** Strings shared by every screen. */
+export const common = {
+  title: 'MES 制造执行系统',
+  dashboard: '首页',
+  console: '控制台',
+  info: '个人信息',
+  lock: '锁屏',
+  ok: '确定',
+  cancel: '取消',
+  submit: '提交',
+  reset: '重置',
+  tip: '提示',
+  unknownError: '未知错误',
+  notFound: '页面不存在',
+  forbidden: '抱歉,你无权访问该页面',
+  serverError: '抱歉,服务器出错了',
+  backHome: '返回首页',
+  loading: '加载中',
+  chunkFailed: '页面加载失败 (Loading chunk {{name}} failed),请刷新重试',
+  notBuilt: '该页面尚未开放',
+};

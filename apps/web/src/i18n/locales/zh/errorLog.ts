@@ -1,0 +1,2 @@
+/** Strings of the errorLog area. */
+export const errorLog = {};

@@ -1,0 +1,2 @@
+/** Strings of the lock area. */
+export const lock = {};

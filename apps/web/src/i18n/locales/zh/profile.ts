@@ -1,0 +1,2 @@
+/** Strings of the profile area. */
+export const profile = {};

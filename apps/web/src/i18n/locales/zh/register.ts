@@ -1,0 +1,2 @@
+/** Strings of the register area. */
+export const register = {};

@@ -1,0 +1,53 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Outlet, useLocation, useMatches, useNavigate } from 'react-router';
+import { website } from '../config/website';
+import { useSession } from '../session/session-store';
+import { getStoreItem } from '../storage/local-store';
+import type { RouteMeta } from './route-meta';
+
+/**
+ * The navigation guard of spec section 2, as a wrapper around every route:
+ * locked → /lock; signed in on /login → /; empty stored token → local sign-out; no token on a
+ * route that needs one → /login; `?target` opens the page in a new window; sets the page title.
+ */
+export function Guard() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const matches = useMatches();
+  const { t, i18n } = useTranslation();
+  const token = useSession((s) => s.token);
+  const isLock = useSession((s) => s.isLock);
+  const signOutLocally = useSession((s) => s.signOutLocally);
+  const meta = matches.reduce<RouteMeta>((acc, m) => ({ ...acc, ...(m.handle as RouteMeta | undefined) }), {});
+  const needsAuth = meta.isAuth !== false;
+  const storedToken = getStoreItem<string>('token');
+  const emptyToken = storedToken !== undefined && !storedToken.content;
+
+  useEffect(() => {
+    if (emptyToken) signOutLocally();
+  }, [emptyToken, signOutLocally]);
+
+  useEffect(() => {
+    const title = location.pathname === '/login' ? t('login:pageTitle') : meta.i18n ? t(meta.i18n) : '';
+    document.title = title ? `${title} - ${t('common:title')}` : t('common:title');
+  }, [location.pathname, meta.i18n, t, i18n.language]);
+
+  const opensNewWindow = new URLSearchParams(location.search).has('target');
+  useEffect(() => {
+    if (!opensNewWindow) return;
+    const params = new URLSearchParams(location.search);
+    params.delete('target');
+    const rest = params.toString();
+    window.open(`${location.pathname}${rest ? `?${rest}` : ''}`, '_blank');
+    // The page opens in the new window; this one stays where it was.
+    if (window.history.length > 1) void navigate(-1);
+    else void navigate('/', { replace: true });
+  }, [opensNewWindow, location.pathname, location.search, navigate]);
+
+  if (opensNewWindow) return null;
+  if (isLock && location.pathname !== website.lockPage) return <Navigate to={website.lockPage} replace />;
+  if (token && location.pathname === '/login') return <Navigate to="/" replace />;
+  if ((!token || emptyToken) && needsAuth) return <Navigate to="/login" replace />;
+  return <Outlet />;
+}

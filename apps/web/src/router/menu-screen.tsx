@@ -1,0 +1,30 @@
+import { Result } from 'antd';
+import { lazy, Suspense, useMemo, type ComponentType } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation } from 'react-router';
+import { useSession } from '../session/session-store';
+import { menuEntries, pageModuleKey } from './menu-paths';
+
+/** Screens are code-split: each page folder is its own chunk, loaded on first visit. */
+const screens: Record<string, ComponentType> = Object.fromEntries(
+  Object.entries(import.meta.glob<{ default: ComponentType }>('../pages/**/index.tsx')).map(([key, load]) => [
+    key,
+    lazy(load),
+  ]),
+);
+
+/** Shows the screen of the menu entry at the current URL; unknown URLs go to /404. */
+export function MenuScreen() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const menuAll = useSession((s) => s.menuAll);
+  const entry = useMemo(() => menuEntries(menuAll).find((e) => e.url === pathname), [menuAll, pathname]);
+  if (!entry) return <Navigate to="/404" replace />;
+  const Screen = screens[pageModuleKey(entry.url)];
+  if (!Screen) return <Result status="info" title={entry.node.name} subTitle={t('notBuilt')} />;
+  return (
+    <Suspense fallback={null}>
+      <Screen />
+    </Suspense>
+  );
+}

@@ -1,0 +1,9 @@
+/** What a route declares about itself (react-router `handle`). */
+export interface RouteMeta {
+  /** False for routes that need no sign-in. */
+  isAuth?: boolean;
+  /** False for routes that never become a tab. */
+  isTab?: boolean;
+  /** i18n key of the tab and page title. */
+  i18n?: string;
+}

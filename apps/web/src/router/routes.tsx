@@ -1,0 +1,49 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { Guard } from './guard';
+import { MenuScreen } from './menu-screen';
+import type { RouteMeta } from './route-meta';
+
+const page = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
+
+const publicRoute = (meta: RouteMeta = {}): RouteMeta => ({ isAuth: false, isTab: false, ...meta });
+
+/** The fixed routes of spec section 2; menu screens resolve through `MenuScreen`. */
+export const routes: RouteObject[] = [
+  {
+    element: <Guard />,
+    children: [
+      { path: '/login', handle: publicRoute(), lazy: page(() => import('../pages/login/index')) },
+      { path: '/lock', handle: publicRoute({ i18n: 'lock' }), lazy: page(() => import('../pages/lock/index')) },
+      {
+        path: '/404',
+        handle: publicRoute({ i18n: 'notFound' }),
+        lazy: page(() => import('../pages/errors/not-found')),
+      },
+      {
+        path: '/403',
+        handle: publicRoute({ i18n: 'forbidden' }),
+        lazy: page(() => import('../pages/errors/forbidden')),
+      },
+      {
+        path: '/500',
+        handle: publicRoute({ i18n: 'serverError' }),
+        lazy: page(() => import('../pages/errors/server-error')),
+      },
+      { path: '/', element: <Navigate to="/wel" replace /> },
+      { path: '/wel', element: <Navigate to="/wel/index" replace /> },
+      {
+        lazy: page(() => import('../shell/layout/main-layout')),
+        children: [
+          { path: '/wel/index', handle: { i18n: 'dashboard' }, lazy: page(() => import('../pages/wel/index')) },
+          { path: '/wel/dashboard', handle: { i18n: 'console' }, lazy: page(() => import('../pages/wel/dashboard')) },
+          { path: '/info/index', handle: { i18n: 'info' }, lazy: page(() => import('../pages/info/index')) },
+          { path: '/myiframe/*', lazy: page(() => import('../pages/myiframe/index')) },
+          { path: '*', element: <MenuScreen /> },
+        ],
+      },
+    ],
+  },
+];
+
+export const createRouter = () => createBrowserRouter(routes);

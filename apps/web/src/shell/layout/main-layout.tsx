@@ -1,0 +1,45 @@
+import { Layout } from 'antd';
+import { useSettings } from '../themes/settings-store';
+import { Header } from '../header/header';
+import { KeepAliveOutlet } from '../tabs/keep-alive';
+import { TabBar } from '../tabs/tab-bar';
+import { SideMenu } from './side-menu';
+import { useMenuLoader } from './use-menu-loader';
+import { useScreenSize } from './use-screen-size';
+import './layout.css';
+
+/** Header, side menu, tab bar and the content area with the open tabs' screens. */
+export default function MainLayout() {
+  useMenuLoader();
+  const screen = useScreenSize();
+  const collapsed = useSettings((s) => s.collapsed);
+  const theme = useSettings((s) => s.theme);
+  const collapsedNow = collapsed || screen === 0;
+  return (
+    <Layout className={`mes-layout ${theme}`} data-screen-size={screen} data-testid="main-layout">
+      <Layout.Sider
+        className="mes-sider"
+        collapsed={collapsedNow}
+        collapsedWidth={screen === 0 ? 0 : 64}
+        width={230}
+        trigger={null}
+      >
+        <div className="mes-logo" data-testid="logo">
+          <LogoText collapsed={collapsedNow} />
+        </div>
+        <SideMenu collapsed={collapsedNow} />
+      </Layout.Sider>
+      <Layout className="mes-main">
+        <Header />
+        <TabBar />
+        <Layout.Content className="mes-content">
+          <KeepAliveOutlet />
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}
+
+function LogoText({ collapsed }: { collapsed: boolean }) {
+  return <span>{collapsed ? 'MES' : 'MES Console'}</span>;
+}

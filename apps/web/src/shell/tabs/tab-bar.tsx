@@ -1,0 +1,82 @@
+import { Dropdown, Modal, Tabs, message } from 'antd';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useMatches, useNavigate } from 'react-router';
+import { clearServerCache } from '../../api/auth';
+import { website } from '../../config/website';
+import type { RouteMeta } from '../../router/route-meta';
+import { menuEntries } from '../../router/menu-paths';
+import { useSession } from '../../session/session-store';
+import { useTabs } from './tabs-store';
+
+/** The tab bar: every visited page becomes a tab unless its route says not (spec sections 2, 4). */
+export function TabBar() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { pathname, search } = useLocation();
+  const matches = useMatches();
+  const tabs = useTabs();
+  const menuAll = useSession((s) => s.menuAll);
+  const meta = matches.reduce<RouteMeta>((acc, m) => ({ ...acc, ...(m.handle as RouteMeta | undefined) }), {});
+
+  useEffect(() => {
+    if (meta.isTab === false || pathname === '/404') return;
+    const fromMenu = menuEntries(menuAll).find((e) => e.url === pathname)?.node.name;
+    const label = meta.i18n ?? fromMenu ?? pathname;
+    const query = Object.fromEntries(new URLSearchParams(search));
+    tabs.open({ label, value: pathname, query, meta: { i18n: meta.i18n } });
+  }, [pathname, search, meta.isTab, meta.i18n, menuAll, tabs]);
+
+  const go = (value: string) => {
+    const tab = tabs.tabs.find((x) => x.value === value);
+    const qs = new URLSearchParams(tab?.query ?? {}).toString();
+    void navigate(`${value}${qs ? `?${qs}` : ''}`);
+  };
+
+  const menuItems = [
+    { key: 'clearCache', label: t('tabs:clearCache') },
+    { key: 'closeOthers', label: t('tabs:closeOthers') },
+    { key: 'closeAll', label: t('tabs:closeAll') },
+  ];
+  const onMenu = (key: string) => {
+    if (key === 'clearCache') {
+      Modal.confirm({
+        title: t('tip'),
+        content: t('tabs:clearCacheConfirm'),
+        onOk: async () => {
+          await clearServerCache();
+          void message.success(t('tabs:cacheCleared'));
+        },
+      });
+    } else if (key === 'closeOthers') {
+      tabs.closeOthers(pathname);
+    } else if (key === 'closeAll') {
+      tabs.closeAll();
+      void navigate(website.firstPage.value);
+    }
+  };
+
+  return (
+    <Dropdown menu={{ items: menuItems, onClick: ({ key }) => onMenu(key) }} trigger={['contextMenu']}>
+      <div className="mes-tabs" data-testid="tab-bar">
+        <Tabs
+          type="editable-card"
+          hideAdd
+          size="small"
+          activeKey={pathname}
+          onChange={go}
+          onEdit={(key, action) => {
+            if (action !== 'remove' || typeof key !== 'string') return;
+            const next = tabs.close(key, pathname);
+            if (next) go(next);
+          }}
+          items={tabs.tabs.map((tab) => ({
+            key: tab.value,
+            label: tab.meta?.i18n ? t(tab.meta.i18n) : t(tab.label, { defaultValue: tab.label }),
+            closable: tab.close !== false && tab.value !== website.firstPage.value && tabs.tabs.length > 1,
+          }))}
+        />
+      </div>
+    </Dropdown>
+  );
+}

@@ -1,0 +1,99 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newPage, screenshot, signIn } from '../support/browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser.close());
+
+describe('sign-in page', () => {
+  it('is titled 登录, refuses a wrong password with the server message, and signs in', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto('/login');
+    await expect.poll(() => page.title()).toContain('登录');
+    await screenshot(page, 'login');
+    await page.getByTestId('login-username').fill('admin');
+    await page.getByTestId('login-password').fill('wrong-password');
+    await page.getByTestId('login-submit').click();
+    await expect.poll(() => page.getByTestId('login-error').textContent()).toContain('用户名或密码不正确');
+    expect(page.url()).toContain('/login');
+
+    await signIn(page);
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('mes-token') ?? '{}'));
+    expect(stored).toMatchObject({ dataType: 'string' });
+    expect(typeof stored.datetime).toBe('number');
+    expect(stored.content.length).toBeGreaterThan(20);
+    await screenshot(page, 'home');
+    await context.close();
+  });
+
+  it('the password never travels in clear', async () => {
+    const { context, page } = await newPage(browser);
+    const bodies: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/oauth/token')) bodies.push(r.postData() ?? '');
+    });
+    await signIn(page);
+    expect(bodies.join('')).not.toContain('E2e#Admin123');
+    expect(bodies.join('')).toMatch(/password=[0-9a-f]{32}/);
+    await context.close();
+  });
+
+  it('the other sign-in methods say they are not configured', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto('/login');
+    await page.getByRole('tab', { name: '手机号' }).click();
+    await expect.poll(() => page.getByTestId('method-not-configured').first().isVisible()).toBe(true);
+    await context.close();
+  });
+});
+
+describe('navigation guard', () => {
+  it('without a token every route goes to /login; public routes stay', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto('/wel/index');
+    await page.waitForURL('**/login');
+    await page.goto('/404');
+    expect(page.url()).toMatch(/\/404$/);
+    await context.close();
+  });
+
+  it('signed in: / goes to /wel/index, /login goes home, unknown paths go to /404', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page);
+    await page.goto('/');
+    await page.waitForURL('**/wel/index');
+    await page.goto('/login');
+    await page.waitForURL('**/wel/index');
+    await page.goto('/no/such/screen');
+    await page.waitForURL('**/404');
+    await context.close();
+  });
+
+  it('an empty stored token signs out locally', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page);
+    await page.evaluate(() =>
+      localStorage.setItem('mes-token', JSON.stringify({ dataType: 'string', content: '', datetime: Date.now() })),
+    );
+    await page.goto('/wel/index');
+    await page.waitForURL('**/login');
+    await context.close();
+  });
+
+  it('a 401 from the server signs out and opens /login', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page);
+    // Revoke the session behind the page's back, then make it call the API.
+    await page.evaluate(async () => {
+      const token = JSON.parse(localStorage.getItem('mes-token') ?? '{}').content as string;
+      await fetch('/api/blade-auth/oauth/logout', { headers: { 'Blade-Auth': `bearer ${token}` } });
+    });
+    await page.reload();
+    await page.waitForURL('**/login');
+    expect(await page.evaluate(() => localStorage.getItem('mes-token'))).toBeNull();
+    await context.close();
+  });
+});

@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+
+const screenshots = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../screenshots');
+
+/** Debian's Chromium; never a downloaded browser. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-dev-shm-usage',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
+  });
+}
+
+export const baseUrl = () => inject('baseUrl');
+
+export async function newPage(
+  browser: Browser,
+  viewport = { width: 1440, height: 900 },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: baseUrl(), viewport, locale: 'zh-CN' });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Signs in through the sign-in page as the admin and waits for home. */
+export async function signIn(page: Page, password = inject('adminPassword')): Promise<void> {
+  await page.goto('/login');
+  await page.getByTestId('login-username').fill('admin');
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL('**/wel/index');
+  await page.getByTestId('welcome').waitFor();
+}
+
+/** Saves a screenshot into e2e/screenshots (git-ignored) for a person to look at. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(screenshots, { recursive: true });
+  await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: true });
+}

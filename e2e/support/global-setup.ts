@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    adminPassword: string;
+  }
+}
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const ADMIN_PASSWORD = 'E2e#Admin123';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** One real server for the browser tests: built web app, embedded PostgreSQL in a temp DATA_DIR. */
+export default async function setup(project: TestProject) {
+  if (!fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) {
+    throw new Error('Build the web app first (npm run build -w @mes/web); `npm test` does it.');
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mes-e2e-'));
+  fs.chmodSync(dir, 0o755);
+  const port = await freePort();
+  const { DATABASE_URL: _ignored, REDIS_URL: _alsoIgnored, ...env } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: path.join(root, 'apps/server'),
+    env: { ...env, PORT: String(port), DATA_DIR: path.join(dir, 'data'), ADMIN_PASSWORD, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const end = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error('the server exited during start');
+    try {
+      if ((await fetch(`${baseUrl}/api/health`)).ok) break;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > end) throw new Error('the server did not become healthy');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  project.provide('baseUrl', baseUrl);
+  project.provide('adminPassword', ADMIN_PASSWORD);
+  return async () => {
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+}
