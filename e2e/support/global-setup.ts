@@ -27,8 +27,10 @@ async function freePort(): Promise<number> {
 
 /** One real server for the browser tests: built web app, embedded PostgreSQL in a temp DATA_DIR. */
 export default async function setup(project: TestProject) {
-  if (!fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) {
-    throw new Error('Build the web app first (npm run build -w @mes/web); `npm test` does it.');
+  // WEB_DIST lets a run use a web build of its own (several builds can then run side by side).
+  const webDist = process.env.WEB_DIST ? path.resolve(process.env.WEB_DIST) : path.join(root, 'apps/web/dist');
+  if (!fs.existsSync(path.join(webDist, 'index.html'))) {
+    throw new Error(`No web build in ${webDist}: run npm run build -w @mes/web (npm test does it).`);
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mes-e2e-'));
   fs.chmodSync(dir, 0o755);
@@ -36,7 +38,14 @@ export default async function setup(project: TestProject) {
   const { DATABASE_URL: _ignored, REDIS_URL: _alsoIgnored, ...env } = process.env;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: path.join(root, 'apps/server'),
-    env: { ...env, PORT: String(port), DATA_DIR: path.join(dir, 'data'), ADMIN_PASSWORD, LOG_LEVEL: 'warn' },
+    env: {
+      ...env,
+      PORT: String(port),
+      DATA_DIR: path.join(dir, 'data'),
+      ADMIN_PASSWORD,
+      LOG_LEVEL: 'warn',
+      WEB_DIST: webDist,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -11,6 +11,8 @@ export interface AppContext {
   clock: Clock;
   tokens: TokenService;
   caches: CacheRegistry;
+  /** DATA_DIR: uploaded files live under it. */
+  dataDir: string;
   /** Releases the store and the revocation listener. */
   close(): Promise<void>;
 }

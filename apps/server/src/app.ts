@@ -7,8 +7,11 @@ import { Messages, ResultCode } from '@mes/contracts';
 import type { AppContext } from './app-context';
 import { registerAuthRoutes } from './modules/auth/auth-routes';
 import { registerHealthRoutes } from './modules/health/health-routes';
+import { registerErrorLogRoutes } from './modules/log/error-log-routes';
 import { registerDictRoutes } from './modules/system/dict-routes';
 import { registerMenuRoutes } from './modules/system/menu-routes';
+import { registerTopMenuRoutes } from './modules/system/top-menu-routes';
+import { registerProfileRoutes } from './modules/user/profile-routes';
 import { registerUserRoutes } from './modules/user/user-routes';
 import { bearerToken, toAuthContext } from './platform/auth/request-auth';
 import { fail, serializeJson } from './platform/http/envelope';
@@ -109,5 +112,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerMenuRoutes(app, ctx);
   registerDictRoutes(app, ctx);
   registerUserRoutes(app, ctx);
+  registerTopMenuRoutes(app, ctx);
+  registerErrorLogRoutes(app, ctx);
+  registerProfileRoutes(app, ctx);
   return app;
 }

@@ -11,7 +11,8 @@ import { seedDatabase } from './seed/seed';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** apps/server/{src,dist} → apps/web/dist */
-const WEB_DIST = path.resolve(here, '../../web/dist');
+/** apps/server/{src,dist} → apps/web/dist; `WEB_DIST` points elsewhere (tests build to their own folder). */
+const WEB_DIST = process.env.WEB_DIST ? path.resolve(process.env.WEB_DIST) : path.resolve(here, '../../web/dist');
 const PURGE_EVERY_MS = 10 * 60 * 1000;
 const SHUTDOWN_LIMIT_MS = 30_000;
 
@@ -47,7 +48,13 @@ async function main(config: AppConfig): Promise<void> {
     if (seeded.generatedAdminPassword) announceAdminPassword(config.dataDir, seeded.generatedAdminPassword);
 
     const jwtSecret = config.jwtSecret ?? readOrCreateSecret(config.dataDir, 'jwt-secret');
-    const ctx = await createAppContext({ database, databaseUrl: url, jwtSecret, redisUrl: config.redisUrl });
+    const ctx = await createAppContext({
+      database,
+      databaseUrl: url,
+      jwtSecret,
+      dataDir: config.dataDir,
+      redisUrl: config.redisUrl,
+    });
     cleanups.push(() => ctx.close());
     const purge = setInterval(() => void ctx.store.purgeExpired().catch(() => undefined), PURGE_EVERY_MS);
     purge.unref();

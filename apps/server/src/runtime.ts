@@ -12,6 +12,7 @@ export interface ContextOptions {
   /** URL of `database`, for the connection that listens for revoked sessions. */
   databaseUrl: string;
   jwtSecret: string;
+  dataDir: string;
   redisUrl?: string | undefined;
   clock?: Clock;
   store?: EphemeralStore;
@@ -33,6 +34,7 @@ export async function createAppContext(options: ContextOptions): Promise<AppCont
     clock,
     tokens: new TokenService(options.jwtSecret, clock, revocations),
     caches: new CacheRegistry(),
+    dataDir: options.dataDir,
     async close() {
       await revocations.close();
       await store.close();

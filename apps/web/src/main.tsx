@@ -3,6 +3,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './i18n';
 import { App } from './shell/app';
+import { installErrorCapture } from './shell/error-log/error-capture';
+
+installErrorCapture();
 
 const root = document.getElementById('root');
 if (root) {

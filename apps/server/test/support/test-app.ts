@@ -1,4 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { TokenResponse } from '@mes/contracts';
 import type { AppContext } from '../../src/app-context';
@@ -49,7 +52,8 @@ export async function createTestApp(options: { beforeReady?: (app: FastifyInstan
   await seedDatabase(database.db, ADMIN_PASSWORD);
   const clock = new ManualClock();
   const jwtSecret = randomBytes(32).toString('hex');
-  const ctx = await createAppContext({ database, databaseUrl: url, jwtSecret, clock });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mes-test-data-'));
+  const ctx = await createAppContext({ database, databaseUrl: url, jwtSecret, clock, dataDir });
   const app = await buildApp(ctx);
   options.beforeReady?.(app);
   await app.ready();
@@ -94,6 +98,7 @@ export async function createTestApp(options: { beforeReady?: (app: FastifyInstan
       await ctx.close();
       await database.close();
       await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -8,6 +8,7 @@ import { fetchCaptcha, signInWithPassword } from '../../api/auth';
 import { ApiError } from '../../api/http';
 import { website } from '../../config/website';
 import { useSession } from '../../session/session-store';
+import { RegisterLink } from '../../shell/register/register-link';
 import { useTabs } from '../../shell/tabs/tabs-store';
 import './login.css';
 
@@ -111,6 +112,7 @@ export default function LoginPage() {
             { key: 'social', label: t('socialTab'), children: <NotConfigured /> },
           ]}
         />
+        <RegisterLink />
       </Card>
     </div>
   );

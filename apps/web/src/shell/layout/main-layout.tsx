@@ -4,6 +4,7 @@ import { Header } from '../header/header';
 import { KeepAliveOutlet } from '../tabs/keep-alive';
 import { TabBar } from '../tabs/tab-bar';
 import { SideMenu } from './side-menu';
+import { useTokenRefresh } from '../session-refresh/use-token-refresh';
 import { useMenuLoader } from './use-menu-loader';
 import { useScreenSize } from './use-screen-size';
 import './layout.css';
@@ -11,6 +12,7 @@ import './layout.css';
 /** Header, side menu, tab bar and the content area with the open tabs' screens. */
 export default function MainLayout() {
   useMenuLoader();
+  useTokenRefresh();
   const screen = useScreenSize();
   const collapsed = useSettings((s) => s.collapsed);
   const theme = useSettings((s) => s.theme);

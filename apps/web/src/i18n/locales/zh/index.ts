@@ -1,5 +1,6 @@
 import { common } from './common';
 import { errorLog } from './errorLog';
+import { header } from './header';
 import { layout } from './layout';
 import { lock } from './lock';
 import { login } from './login';
@@ -8,4 +9,4 @@ import { register } from './register';
 import { tabs } from './tabs';
 
 /** One namespace per area; the `en` file of each area is typed by its `zh` file, so both stay complete. */
-export const resources = { common, login, layout, tabs, lock, errorLog, profile, register };
+export const resources = { common, login, layout, header, tabs, lock, errorLog, profile, register };

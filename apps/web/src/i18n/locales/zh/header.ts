@@ -1,0 +1,2 @@
+/** Strings of the header tools. */
+export const header = {};

