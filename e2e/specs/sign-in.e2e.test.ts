@@ -44,7 +44,7 @@ describe('sign-in page', () => {
   it('the other sign-in methods say they are not configured', async () => {
     const { context, page } = await newPage(browser);
     await page.goto('/login');
-    await page.getByRole('tab', { name: '手机号' }).click();
+    await page.getByTestId('login-methods').getByText('手机号').click();
     await expect.poll(() => page.getByTestId('method-not-configured').first().isVisible()).toBe(true);
     await context.close();
   });

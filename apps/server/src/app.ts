@@ -86,6 +86,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     await app.register(fastifyStatic, {
       root: options.webDist,
       wildcard: false,
+      // The build writes .br and .gz beside each asset; the client's Accept-Encoding picks one.
+      preCompressed: true,
       setHeaders(reply, filePath) {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
         reply.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -2,6 +2,7 @@ import '@ant-design/v5-patch-for-react-19';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './i18n';
+import './index.css';
 import { App } from './shell/app';
 import { installErrorCapture } from './shell/error-log/error-capture';
 

@@ -1,4 +1,3 @@
-import { md5 } from 'js-md5';
 import type { CaptchaResponse, MenuNode, OAuthUserInfo, TokenResponse } from '@mes/contracts';
 import { website } from '../config/website';
 import { request, requestData } from './http';
@@ -11,7 +10,10 @@ export interface PasswordSignIn {
   captcha?: { key: string; code: string };
 }
 
-export function signInWithPassword(form: PasswordSignIn): Promise<TokenResponse> {
+/** md5 is needed only when the form is sent, so it stays out of the sign-in page's first load. */
+const md5Of = async (text: string) => (await import('js-md5')).md5(text);
+
+export async function signInWithPassword(form: PasswordSignIn): Promise<TokenResponse> {
   const headers: Record<string, string> = { 'Tenant-Id': form.tenantId, 'User-Type': 'web' };
   if (form.captcha) {
     headers['Captcha-Key'] = form.captcha.key;
@@ -25,7 +27,7 @@ export function signInWithPassword(form: PasswordSignIn): Promise<TokenResponse>
     data: {
       tenantId: form.tenantId,
       username: form.username,
-      password: md5(form.password),
+      password: await md5Of(form.password),
       grant_type: website.captchaMode ? 'captcha' : 'password',
       scope: 'all',
       type: 'account',
@@ -51,3 +53,13 @@ export const clearServerCache = () => requestData<null>('/blade-auth/oauth/clear
 export const fetchMenuRoutes = (topMenuId?: string) =>
   requestData<MenuNode[]>('/blade-system/menu/routes', { params: { topMenuId } });
 export const fetchButtons = () => requestData<MenuNode[]>('/blade-system/menu/buttons');
+
+/** A top menu of the header (GET /blade-system/menu/top-menu). */
+export interface TopMenuItem {
+  id: string;
+  code: string;
+  name: string;
+  source: string;
+  sort: number;
+}
+export const fetchTopMenus = () => requestData<TopMenuItem[]>('/blade-system/menu/top-menu', { silent: true });

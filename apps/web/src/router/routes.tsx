@@ -1,7 +1,6 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { Guard } from './guard';
-import { MenuScreen } from './menu-screen';
 import type { RouteMeta } from './route-meta';
 
 const page = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
@@ -39,7 +38,7 @@ export const routes: RouteObject[] = [
           { path: '/wel/dashboard', handle: { i18n: 'console' }, lazy: page(() => import('../pages/wel/dashboard')) },
           { path: '/info/index', handle: { i18n: 'info' }, lazy: page(() => import('../pages/info/index')) },
           { path: '/myiframe/*', lazy: page(() => import('../pages/myiframe/index')) },
-          { path: '*', element: <MenuScreen /> },
+          { path: '*', lazy: async () => ({ Component: (await import('./menu-screen')).MenuScreen }) },
         ],
       },
     ],

@@ -84,7 +84,15 @@ export const useSession = create<SessionState>()((set) => ({
   },
   setUserInfo(info) {
     set((s) => {
-      const userInfo = { ...s.userInfo, ...info };
+      // The sign-in reply's snake_case names are what the header shows: keep them in step.
+      const userInfo = {
+        ...s.userInfo,
+        ...info,
+        user_name: info.userName,
+        nick_name: info.nickName,
+        real_name: info.realName,
+        avatar: info.avatar,
+      };
       setStore('userInfo', userInfo);
       setStore('roles', info.roles);
       return { userInfo, roles: info.roles };

@@ -1,38 +1,101 @@
-import { Button, Input, Typography } from 'antd';
+import { ArrowRightOutlined, LockOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { App, Avatar, Button, Input, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Navigate, useNavigate } from 'react-router';
+import { signOutOnServer } from '../../api/auth';
 import { website } from '../../config/website';
 import { useSession } from '../../session/session-store';
+import { useTokenRefresh } from '../../shell/session-refresh/use-token-refresh';
+import { useTabs } from '../../shell/tabs/tabs-store';
+import './lock.css';
 
 /** The lock screen: shows the user; only the lock password unlocks. */
 export default function LockPage() {
   const { t } = useTranslation();
+  const { message, modal } = App.useApp();
   const navigate = useNavigate();
   const user = useSession((s) => s.userInfo);
+  const isLock = useSession((s) => s.isLock);
+  const token = useSession((s) => s.token);
   const [value, setValue] = useState('');
   const [wrong, setWrong] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+  // The session stays alive behind the lock, so unlocking after a long pause needs no new sign-in.
+  useTokenRefresh();
+
+  // Nothing is locked (e.g. /lock typed by hand): there is nothing to unlock here.
+  if (!isLock && !leaving) return <Navigate to={token ? '/' : '/login'} replace />;
+
   const unlock = () => {
-    if (value !== useSession.getState().lockPasswd) {
+    if (!value || value !== useSession.getState().lockPasswd) {
       setWrong(true);
+      void message.error(t('lock:wrongPassword'));
       return;
     }
+    setLeaving(true);
     useSession.getState().unlock();
     setTimeout(() => void navigate('/', { replace: true }), website.lockDelayMs);
   };
+
+  const signOut = () =>
+    modal.confirm({
+      title: t('tip'),
+      content: t('lock:logoutConfirm'),
+      onOk: async () => {
+        setLeaving(true);
+        // The server call needs the token, so it goes before the local sign-out.
+        await signOutOnServer().catch(() => undefined);
+        useSession.getState().signOutLocally();
+        useTabs.getState().reset();
+        void navigate('/login', { replace: true });
+      },
+    });
+
+  const name = user.nick_name || user.user_name || user.userName || user.account || '';
+
   return (
-    <div style={{ maxWidth: 320, margin: '20vh auto', textAlign: 'center' }} data-testid="lock-page">
-      <Typography.Title level={4}>{user.user_name ?? user.userName ?? ''}</Typography.Title>
-      <Input.Password
-        value={value}
-        onChange={(e) => setValue(e.target.value)}
-        onPressEnter={unlock}
-        status={wrong ? 'error' : undefined}
-        data-testid="unlock-password"
-      />
-      <Button type="primary" block style={{ marginTop: 12 }} onClick={unlock} data-testid="unlock-submit">
-        {t('lock')}
-      </Button>
+    <div className="mes-lock" data-testid="lock-page">
+      <div className="mes-lock-card">
+        <Avatar size={88} src={user.avatar || undefined} icon={<UserOutlined />} className="mes-lock-avatar" />
+        <Typography.Title level={4} className="mes-lock-name" data-testid="lock-user">
+          {name}
+        </Typography.Title>
+        <Typography.Text className="mes-lock-hint">
+          <LockOutlined /> {t('lock:locked')}
+        </Typography.Text>
+        <Space.Compact block className="mes-lock-form">
+          <Input.Password
+            autoFocus
+            value={value}
+            onChange={(e) => {
+              setValue(e.target.value);
+              setWrong(false);
+            }}
+            onPressEnter={unlock}
+            status={wrong ? 'error' : undefined}
+            placeholder={t('lock:unlockPlaceholder')}
+            autoComplete="off"
+            data-testid="unlock-password"
+          />
+          <Button
+            type="primary"
+            icon={<ArrowRightOutlined />}
+            onClick={unlock}
+            aria-label={t('lock:unlock')}
+            data-testid="unlock-submit"
+          />
+        </Space.Compact>
+        <Button
+          type="link"
+          icon={<LogoutOutlined />}
+          onClick={signOut}
+          className="mes-lock-logout"
+          data-testid="lock-logout"
+        >
+          {t('lock:logout')}
+        </Button>
+      </div>
     </div>
   );
 }

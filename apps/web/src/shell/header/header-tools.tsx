@@ -1,12 +1,30 @@
 import { ErrorLogButton } from '../error-log/error-log-button';
 import { LockButton } from '../lock/lock-button';
+import { useThemeCssVars } from '../themes/use-theme-css-vars';
+import { ColorPicker } from './color-picker';
+import { FullscreenToggle } from './fullscreen-toggle';
+import { MenuSearch } from './menu-search';
+import { NoticePopover } from './notice-popover';
+import { ThemePicker } from './theme-picker';
+import { TopMenu } from './top-menu';
+import './header-tools.css';
 
-/** Header tools (top menu, search, theme, colour, notices, full screen) plus the lock and error-log buttons. */
+/**
+ * Header tools in the spec's order (section 2): top menu, menu search, error log, lock, theme,
+ * colour, notice, full screen. Below 768 px only search, error log and lock stay (mes-hide-xs).
+ */
 export function HeaderTools() {
+  useThemeCssVars();
   return (
     <>
+      <TopMenu />
+      <MenuSearch />
       <ErrorLogButton />
       <LockButton />
+      <ThemePicker />
+      <ColorPicker />
+      <NoticePopover />
+      <FullscreenToggle />
     </>
   );
 }

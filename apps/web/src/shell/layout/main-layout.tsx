@@ -1,4 +1,6 @@
 import { Layout } from 'antd';
+import { useLocation } from 'react-router';
+import { ErrorBoundary } from '../error-log/error-boundary';
 import { useSettings } from '../themes/settings-store';
 import { Header } from '../header/header';
 import { KeepAliveOutlet } from '../tabs/keep-alive';
@@ -12,6 +14,7 @@ import './layout.css';
 /** Header, side menu, tab bar and the content area with the open tabs' screens. */
 export default function MainLayout() {
   useMenuLoader();
+  const { pathname } = useLocation();
   useTokenRefresh();
   const screen = useScreenSize();
   const collapsed = useSettings((s) => s.collapsed);
@@ -35,7 +38,10 @@ export default function MainLayout() {
         <Header />
         <TabBar />
         <Layout.Content className="mes-content">
-          <KeepAliveOutlet />
+          {/* A screen that fails to render is reported and shown as an error, not a blank page. */}
+          <ErrorBoundary resetKey={pathname}>
+            <KeepAliveOutlet />
+          </ErrorBoundary>
         </Layout.Content>
       </Layout>
     </Layout>

@@ -1,4 +1,88 @@
+import { LockOutlined } from '@ant-design/icons';
+import { Form, Input, Modal, Tooltip } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { website } from '../../config/website';
+import { useSession } from '../../session/session-store';
+
+interface LockForm {
+  password: string;
+}
+
 /** Header icon that opens the lock dialog (lock password required), then goes to /lock. */
 export function LockButton() {
-  return null;
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const [form] = Form.useForm<LockForm>();
+
+  const goToLock = () =>
+    setTimeout(() => {
+      // The guard may already have moved to /lock as soon as the lock was set.
+      if (window.location.pathname !== website.lockPage) void navigate(website.lockPage);
+    }, website.lockDelayMs);
+
+  // Spec: /lock only once a lock password exists; otherwise the password dialog comes first.
+  const start = () => {
+    const { lockPasswd } = useSession.getState();
+    if (!lockPasswd) {
+      setOpen(true);
+      return;
+    }
+    useSession.getState().lock(lockPasswd);
+    goToLock();
+  };
+
+  const submit = ({ password }: LockForm) => {
+    setOpen(false);
+    form.resetFields();
+    useSession.getState().lock(password);
+    goToLock();
+  };
+
+  return (
+    <>
+      <Tooltip title={t('lock:button')}>
+        <span
+          className="mes-header-tool"
+          role="button"
+          aria-label={t('lock:button')}
+          onClick={start}
+          data-testid="lock-button"
+        >
+          <LockOutlined />
+        </span>
+      </Tooltip>
+      <Modal
+        open={open}
+        title={t('lock:dialogTitle')}
+        width={400}
+        onOk={() => form.submit()}
+        onCancel={() => {
+          setOpen(false);
+          form.resetFields();
+        }}
+        okText={t('ok')}
+        cancelText={t('cancel')}
+        okButtonProps={{ 'data-testid': 'lock-submit' } as Record<string, string>}
+        forceRender
+      >
+        <Form<LockForm> form={form} layout="vertical" onFinish={submit} data-testid="lock-form">
+          <Form.Item
+            name="password"
+            label={t('lock:password')}
+            rules={[{ required: true, whitespace: false, message: t('lock:passwordRequired') }]}
+          >
+            <Input.Password
+              autoFocus
+              autoComplete="new-password"
+              placeholder={t('lock:passwordPlaceholder')}
+              data-testid="lock-password"
+            />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </>
+  );
 }

@@ -19,13 +19,15 @@ export function TabBar() {
   const menuAll = useSession((s) => s.menuAll);
   const meta = matches.reduce<RouteMeta>((acc, m) => ({ ...acc, ...(m.handle as RouteMeta | undefined) }), {});
 
+  // Only a visit opens a tab: this must not re-run when the tab list changes, or closing the
+  // current tab would re-open it before the navigation away lands.
   useEffect(() => {
     if (meta.isTab === false || pathname === '/404') return;
     const fromMenu = menuEntries(menuAll).find((e) => e.url === pathname)?.node.name;
     const label = meta.i18n ?? fromMenu ?? pathname;
     const query = Object.fromEntries(new URLSearchParams(search));
-    tabs.open({ label, value: pathname, query, meta: { i18n: meta.i18n } });
-  }, [pathname, search, meta.isTab, meta.i18n, menuAll, tabs]);
+    useTabs.getState().open({ label, value: pathname, query, meta: { i18n: meta.i18n } });
+  }, [pathname, search, meta.isTab, meta.i18n, menuAll]);
 
   const go = (value: string) => {
     const tab = tabs.tabs.find((x) => x.value === value);

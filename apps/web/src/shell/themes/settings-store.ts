@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { website } from '../../config/website';
 import { getStore, setStore } from '../../storage/local-store';
+import { isThemeName } from './themes';
 
 /** Look-and-feel choices, remembered in local storage. */
 interface SettingsState {
@@ -12,9 +13,13 @@ interface SettingsState {
   toggleCollapsed(): void;
 }
 
+// A theme name stored by an older build (or typed by hand) would leave the layout unstyled.
+const storedTheme = getStore<string>('themeName');
+const storedColor = getStore<string>('colorName');
+
 export const useSettings = create<SettingsState>()((set) => ({
-  theme: getStore<string>('themeName') ?? website.defaultTheme,
-  color: getStore<string>('colorName') ?? website.defaultColor,
+  theme: isThemeName(storedTheme) ? storedTheme : website.defaultTheme,
+  color: typeof storedColor === 'string' && /^#[0-9a-f]{6}$/i.test(storedColor) ? storedColor : website.defaultColor,
   collapsed: getStore<boolean>('isCollapse') ?? false,
   setTheme(theme) {
     setStore('themeName', theme);

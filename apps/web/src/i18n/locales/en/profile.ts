@@ -1,3 +1,30 @@
 import type { profile as zh } from '../zh/profile';
 
-export const profile: typeof zh = {};
+export const profile: typeof zh = {
+  infoTab: 'Personal info',
+  passwordTab: 'Change password',
+  avatar: 'Avatar',
+  upload: 'Upload avatar',
+  uploading: 'Uploading',
+  avatarHint: 'jpg/png files only, at most 500 KB',
+  avatarType: 'The avatar must be a JPG or PNG image!',
+  avatarSize: 'The avatar must not be larger than 500 KB!',
+  avatarAlt: 'User avatar',
+  name: 'Nickname',
+  realName: 'Real name',
+  phone: 'Phone number',
+  email: 'Email',
+  phoneEmpty: 'Phone number cannot be empty',
+  phoneLength: 'Phone number length is not 11',
+  phoneFormat: 'Phone number format is incorrect',
+  emailFormat: 'Email format is incorrect',
+  tooLong: 'At most {{max}} characters',
+  saved: 'Saved',
+  oldPassword: 'Old password',
+  newPassword: 'New password',
+  newPassword1: 'Confirm password',
+  oldPasswordRequired: 'Enter the old password',
+  newPasswordRequired: 'Enter the new password',
+  newPassword1Required: 'Enter the new password again',
+  passwordMismatch: 'The two passwords do not match',
+};

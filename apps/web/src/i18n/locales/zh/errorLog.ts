@@ -1,2 +1,21 @@
 /** Strings of the errorLog area. */
-export const errorLog = {};
+export const errorLog = {
+  button: '错误日志',
+  title: '错误日志',
+  type: '类型',
+  url: '地址',
+  message: '内容',
+  stack: '错误堆栈',
+  time: '时间',
+  upload: '上传服务器',
+  clear: '清空本地日志',
+  uploadConfirm: '确定上传本地日志到服务器?',
+  uploadSuccess: '发送成功!',
+  clearConfirm: '确定清空本地日志记录?',
+  clearSuccess: '清空成功!',
+  empty: '暂无错误日志',
+  total: '共 {{count}} 条',
+  boundaryTitle: '页面出错了',
+  boundaryHint: '错误已记录到本地错误日志,可在顶栏的错误日志中查看和上传',
+  retry: '重试',
+};

@@ -1,0 +1,141 @@
+import { Alert, App, Button, Form, Input, Modal } from 'antd';
+import { md5 } from 'js-md5';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import type { ApiResult } from '@mes/contracts';
+import { ApiError, request } from '../../api/http';
+import { website } from '../../config/website';
+import { useSession } from '../../session/session-store';
+import { useTabs } from '../tabs/tabs-store';
+import { registrationProblem, type RegisterForm } from './register-check';
+
+/** What the tenant lookup by domain answers (only `tenantId` matters here). */
+interface TenantInfo {
+  tenantId?: string;
+}
+
+/**
+ * The tenant that owns this host, if any. Failures are ignored: the lookup is a convenience and
+ * the route may not exist on every server.
+ */
+async function tenantOfHost(): Promise<string | undefined> {
+  try {
+    const info = await request<ApiResult<TenantInfo | null>>('/blade-system/tenant/info', {
+      params: { domain: window.location.host },
+      noToken: true,
+      silent: true,
+    });
+    return info.data?.tenantId || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The reply's `msg` when it says `success: false`, else the generic failure text. */
+function failureText(e: unknown, fallback: string): string {
+  if (e instanceof ApiError) {
+    const body = e.body as Partial<ApiResult<unknown>> | undefined;
+    if (body && body.success === false && body.msg) return body.msg;
+  }
+  return fallback;
+}
+
+/** The 账号注册 dialog; its own chunk, loaded when the link is first clicked. */
+export default function RegisterDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation('register');
+  const { modal } = App.useApp();
+  const navigate = useNavigate();
+  const [form] = Form.useForm<RegisterForm>();
+  const [hostTenant, setHostTenant] = useState<string>();
+  const [problem, setProblem] = useState('');
+  const [busy, setBusy] = useState(false);
+  const tenantShown = website.tenantMode && !hostTenant;
+
+  useEffect(() => {
+    let live = true;
+    void tenantOfHost().then((found) => live && setHostTenant(found));
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const submit = async () => {
+    const values = form.getFieldsValue();
+    const found = registrationProblem(values, tenantShown);
+    if (found) {
+      setProblem(t(found));
+      return;
+    }
+    setProblem('');
+    setBusy(true);
+    try {
+      await request<ApiResult<unknown>>('/blade-user/register-guest', {
+        method: 'POST',
+        noToken: true,
+        silent: true,
+        form: true,
+        data: {
+          tenantId: (tenantShown ? values.tenantId?.trim() : hostTenant) ?? website.tenantId,
+          name: values.name ?? '',
+          account: values.account?.trim() ?? '',
+          password: md5(values.password ?? ''),
+          oauthId: '',
+        },
+      });
+      onClose();
+      modal.info({
+        title: t('doneTitle'),
+        content: t('doneContent'),
+        onOk: () => {
+          useSession.getState().signOutLocally();
+          useTabs.getState().reset();
+          void navigate('/login', { replace: true });
+        },
+      });
+    } catch (e) {
+      setProblem(failureText(e, t('submitFailed')));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      open
+      title={t('title')}
+      onCancel={onClose}
+      destroyOnHidden
+      maskClosable={false}
+      footer={
+        <Button type="primary" loading={busy} onClick={() => void submit()} data-testid="register-submit">
+          {t('submit')}
+        </Button>
+      }
+      data-testid="register-dialog"
+    >
+      <Form<RegisterForm> form={form} layout="vertical" onFinish={() => void submit()}>
+        {problem && (
+          <Alert type="error" showIcon message={problem} style={{ marginBottom: 16 }} data-testid="register-error" />
+        )}
+        {tenantShown && (
+          <Form.Item name="tenantId" label={t('tenantId')} required>
+            <Input data-testid="register-tenant" />
+          </Form.Item>
+        )}
+        <Form.Item name="name" label={t('name')}>
+          <Input data-testid="register-name" />
+        </Form.Item>
+        <Form.Item name="account" label={t('account')} required>
+          <Input autoComplete="username" data-testid="register-account" />
+        </Form.Item>
+        <Form.Item name="password" label={t('password')} required>
+          <Input.Password autoComplete="new-password" data-testid="register-password" />
+        </Form.Item>
+        <Form.Item name="password2" label={t('password2')} required>
+          <Input.Password autoComplete="new-password" data-testid="register-password2" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,295 @@
+import type { MenuNode } from '@mes/contracts';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newPage, screenshot, signIn } from '../support/browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser.close());
+
+const menuNode = (id: string, parentId: string, name: string, path: string, children?: MenuNode[]): MenuNode =>
+  ({
+    id,
+    parentId,
+    code: id,
+    name,
+    path,
+    source: '',
+    sort: Number(id),
+    category: 1,
+    action: 0,
+    isOpen: 1,
+    alias: '',
+    remark: '',
+    hasChildren: Boolean(children?.length),
+    ...(children?.length ? { children } : {}),
+  }) as MenuNode;
+
+const FULL_MENU = [
+  menuNode('10', '0', '系统管理', '/system', [
+    menuNode('11', '10', '用户管理', '/system/user'),
+    menuNode('12', '10', '角色管理', '/system/role'),
+  ]),
+  menuNode('20', '0', '设备管理', '/device', [
+    menuNode('21', '20', 'PLC变量', '/device/plc'),
+    menuNode('22', '20', '设备PLC', '/device/list'),
+  ]),
+];
+const OFFICE_MENU = [FULL_MENU[1]];
+
+/**
+ * The seed has no menus or top menus yet and the browser tests cannot reach the database, so these
+ * two reads are answered here; every other call (sign-in, user info, buttons) goes to the real server.
+ */
+async function serveMenus(page: Page): Promise<string[]> {
+  const routeCalls: string[] = [];
+  await page.route('**/api/blade-system/menu/routes*', (route) => {
+    const topMenuId = new URL(route.request().url()).searchParams.get('topMenuId') ?? '';
+    routeCalls.push(topMenuId);
+    const data = topMenuId === '851' ? OFFICE_MENU : FULL_MENU;
+    return route.fulfill({ json: { code: 200, success: true, data, msg: '操作成功' } });
+  });
+  await page.route('**/api/blade-system/menu/top-menu', (route) =>
+    route.fulfill({
+      json: {
+        code: 200,
+        success: true,
+        data: [{ id: '851', code: 'office', name: '办公', source: '', sort: 1 }],
+        msg: '操作成功',
+      },
+    }),
+  );
+  return routeCalls;
+}
+
+const background = (page: Page, selector: string) =>
+  page.evaluate((s) => {
+    const el = document.querySelector(s);
+    return el ? getComputedStyle(el).backgroundColor : 'missing';
+  }, selector);
+const layoutClass = (page: Page) => page.getByTestId('main-layout').getAttribute('class');
+
+async function chooseTheme(page: Page, theme: string): Promise<void> {
+  await page.getByTestId('theme-picker').click();
+  await page.getByTestId(`theme-option-${theme}`).click();
+  await expect.poll(() => page.getByTestId(`theme-option-${theme}`).getAttribute('aria-pressed')).toBe('true');
+  await page.getByTestId('theme-done').click();
+  await page.getByTestId('theme-list').waitFor({ state: 'hidden' });
+}
+
+describe('header tools', () => {
+  it('switches the theme, repaints header, sidebar and tabs, and keeps it after a reload', async () => {
+    const { context, page } = await newPage(browser);
+    await serveMenus(page);
+    await signIn(page);
+    // A screen of the side menu, so the screenshots show the themed menu with an active item.
+    await page.goto('/system/user');
+    await page.getByTestId('main-layout').waitFor();
+    expect(await layoutClass(page)).toContain('theme-vip');
+    // theme-vip: dark header and sidebar with the gold active tab.
+    expect(await background(page, '.mes-header')).toBe('rgb(32, 34, 42)');
+    expect(await background(page, '.mes-sider')).toBe('rgb(32, 34, 42)');
+    expect(await background(page, '.mes-tabs .ant-tabs-tab-active')).toBe('rgb(255, 193, 7)');
+    const activeItem = page.locator('.mes-sider .ant-menu-item-selected');
+    await expect.poll(() => activeItem.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(255, 193, 7)');
+    await screenshot(page, 'theme-vip');
+
+    await page.getByTestId('theme-picker').click();
+    // Every theme of the spec is offered, the current one marked.
+    for (const name of ['default', 'white', 'dark', 'star', 'smart', 'iview', 'vip', 'cool', 'd2', 'hey', 'lte']) {
+      await page.getByTestId(`theme-option-theme-${name}`).waitFor();
+    }
+    expect(await page.getByTestId('theme-option-theme-vip').getAttribute('aria-pressed')).toBe('true');
+    await page.getByTestId('theme-done').click();
+
+    await chooseTheme(page, 'theme-dark');
+    expect(await layoutClass(page)).toContain('theme-dark');
+    expect(await layoutClass(page)).not.toContain('theme-vip');
+    expect(await background(page, '.mes-header')).toBe('rgb(20, 20, 20)');
+    expect(await background(page, '.mes-sider')).toBe('rgb(20, 20, 20)');
+    expect(await background(page, '.mes-tabs')).toBe('rgb(31, 31, 31)');
+    await screenshot(page, 'theme-dark');
+
+    await chooseTheme(page, 'theme-white');
+    expect(await background(page, '.mes-header')).toBe('rgb(255, 255, 255)');
+    expect(await background(page, '.mes-sider')).toBe('rgb(255, 255, 255)');
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('mes-themeName') ?? '{}'));
+    expect(stored.content).toBe('theme-white');
+
+    await page.reload();
+    await page.getByTestId('main-layout').waitFor();
+    expect(await layoutClass(page)).toContain('theme-white');
+    expect(await background(page, '.mes-sider')).toBe('rgb(255, 255, 255)');
+
+    // Every theme paints the header or the sidebar differently from every other.
+    const looks = new Set<string>();
+    for (const name of ['default', 'white', 'dark', 'star', 'smart', 'iview', 'vip', 'cool', 'd2', 'hey', 'lte']) {
+      await chooseTheme(page, `theme-${name}`);
+      const look = await page.evaluate(() => {
+        const paint = (s: string) => {
+          const style = getComputedStyle(document.querySelector(s) as Element);
+          return `${style.backgroundColor} ${style.backgroundImage}`;
+        };
+        return `${paint('.mes-header')} | ${paint('.mes-sider')} | ${paint('.mes-tabs')}`;
+      });
+      looks.add(look);
+    }
+    expect(looks.size).toBe(11);
+    await context.close();
+  });
+
+  it('the colour picker changes the primary colour of antd buttons and is remembered', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page);
+    await page.getByTestId('theme-picker').click();
+    const done = page.getByTestId('theme-done');
+    expect(await done.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(64, 158, 255)');
+    await done.click();
+
+    await page.getByTestId('color-picker').click();
+    const panel = page.getByTestId('color-panel');
+    // The fourth preset is #722ED1.
+    await panel.locator('.ant-color-picker-presets-color').nth(3).click();
+    await expect
+      .poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('mes-colorName') ?? '{}').content))
+      .toBe('#722ED1');
+    const reset = page.getByTestId('color-reset');
+    await expect.poll(() => reset.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(114, 46, 209)');
+    await page.keyboard.press('Escape');
+
+    await page.getByTestId('theme-picker').click();
+    await expect.poll(() => done.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(114, 46, 209)');
+    await done.click();
+
+    await page.reload();
+    await page.getByTestId('welcome').waitFor();
+    await page.getByTestId('theme-picker').click();
+    await expect.poll(() => done.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(114, 46, 209)');
+    await done.click();
+
+    await page.getByTestId('color-picker').click();
+    await page.getByTestId('color-reset').click();
+    await expect
+      .poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('mes-colorName') ?? '{}').content))
+      .toBe('#409EFF');
+    await context.close();
+  });
+
+  it('the menu search is titled 菜单搜索, matches by name prefix ignoring case, opens the screen, Esc closes it', async () => {
+    const { context, page } = await newPage(browser);
+    await serveMenus(page);
+    await signIn(page);
+
+    await page.getByTestId('menu-search').click();
+    const dialog = page.locator('.mes-menu-search');
+    await expect.poll(() => dialog.locator('.ant-modal-title').textContent()).toBe('菜单搜索');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+
+    await page.getByTestId('menu-search').click();
+    await dialog.getByRole('combobox').fill('plc');
+    const options = page.getByTestId('menu-search-option');
+    await expect.poll(() => options.allTextContents()).toEqual(['PLC变量 /device/plc']);
+    await dialog.getByRole('combobox').fill('用户');
+    await expect.poll(() => options.allTextContents()).toEqual(['用户管理 /system/user']);
+    await options.first().click();
+    await page.waitForURL('**/system/user');
+    await dialog.waitFor({ state: 'hidden' });
+    await context.close();
+  });
+
+  it('the top menu narrows the side menu; home brings every screen back and opens /wel/index', async () => {
+    const { context, page } = await newPage(browser);
+    const routeCalls = await serveMenus(page);
+    await signIn(page);
+    const side = page.locator('.mes-sider');
+    await expect.poll(() => side.textContent()).toContain('系统管理');
+
+    await page.getByTestId('top-menu-851').click();
+    await expect.poll(() => side.textContent()).not.toContain('系统管理');
+    expect(await side.textContent()).toContain('设备管理');
+    expect(routeCalls).toContain('851');
+    expect(await page.getByTestId('top-menu-851').getAttribute('aria-current')).toBe('true');
+
+    // The search still offers screens outside the chosen top menu.
+    await page.getByTestId('menu-search').click();
+    await page.locator('.mes-menu-search').getByRole('combobox').fill('角色');
+    await expect
+      .poll(() => page.getByTestId('menu-search-option').allTextContents())
+      .toEqual(['角色管理 /system/role']);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+
+    await page.goto('/system/user');
+    await page.getByTestId('top-menu-home').click();
+    await page.waitForURL('**/wel/index');
+    await expect.poll(() => side.textContent()).toContain('系统管理');
+    await context.close();
+  });
+
+  it('the notice popover shows the notices and warnings tabs, each with a sample entry', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page);
+    await page.getByTestId('notice').click();
+    const tabs = page.getByTestId('notice-tabs');
+    await expect.poll(() => tabs.getByRole('tab').allTextContents()).toEqual(['通知', '告警']);
+    // offsetWidth: the opening zoom animation scales the box, the layout width is what the spec sets.
+    expect(await page.locator('.mes-notice-popover').evaluate((el) => (el as HTMLElement).offsetWidth)).toBe(350);
+    await expect.poll(() => page.getByTestId('notice-sample-notice').textContent()).toContain('示例');
+    await tabs.getByRole('tab', { name: '告警' }).click();
+    await expect.poll(() => page.getByTestId('notice-sample-warning').isVisible()).toBe(true);
+    expect(await page.getByTestId('notice-sample-warning').textContent()).toContain('示例告警');
+    await context.close();
+  });
+
+  it('the full-screen toggle enters and leaves full screen', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page);
+    const toggle = page.getByTestId('fullscreen');
+    expect(await toggle.getAttribute('data-fullscreen')).toBe('false');
+    await toggle.click();
+    await expect.poll(() => page.evaluate(() => Boolean(document.fullscreenElement))).toBe(true);
+    await expect.poll(() => toggle.getAttribute('data-fullscreen')).toBe('true');
+    await toggle.click();
+    await expect.poll(() => page.evaluate(() => Boolean(document.fullscreenElement))).toBe(false);
+    await expect.poll(() => toggle.getAttribute('data-fullscreen')).toBe('false');
+    await context.close();
+  });
+
+  it('the language switch turns the header tools into English and back', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page);
+    const home = page.getByTestId('top-menu-home');
+    expect(await home.textContent()).toBe('首页');
+
+    await page.getByTestId('language').hover();
+    await page.getByRole('menuitem', { name: 'English' }).click();
+    await expect.poll(() => home.textContent()).toBe('Home');
+    expect(await page.getByTestId('menu-search').getAttribute('aria-label')).toBe('Menu search');
+    await page.getByTestId('menu-search').click();
+    await expect.poll(() => page.locator('.mes-menu-search .ant-modal-title').textContent()).toBe('Menu search');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('notice').click();
+    await expect
+      .poll(() => page.getByTestId('notice-tabs').getByRole('tab').allTextContents())
+      .toEqual(['Notices', 'Warnings']);
+    await page.getByTestId('notice').click();
+
+    await page.getByTestId('language').hover();
+    await page.getByRole('menuitem', { name: '中文' }).click();
+    await expect.poll(() => home.textContent()).toBe('首页');
+    await context.close();
+  });
+
+  it('on a narrow screen only the essential tools stay', async () => {
+    const { context, page } = await newPage(browser, { width: 600, height: 900 });
+    await signIn(page);
+    expect(await page.getByTestId('menu-search').isVisible()).toBe(true);
+    for (const id of ['top-menu', 'theme-picker', 'color-picker', 'notice', 'fullscreen']) {
+      expect(await page.getByTestId(id).isVisible(), id).toBe(false);
+    }
+    await context.close();
+  });
+});

@@ -1,0 +1,136 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newPage, screenshot, signIn } from '../support/browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser.close());
+
+/** In-app navigation (no reload), as a menu click does it. */
+async function goInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    window.history.pushState({}, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await page.waitForURL(`**${path}`);
+  const pathname = path.split('?')[0] ?? path;
+  if (!path.includes('target=')) await page.locator(`[data-screen="${pathname}"]`).waitFor({ state: 'attached' });
+}
+
+/** Right-clicks a tab and picks an entry of the context menu that opens (not an older, hidden one). */
+async function contextMenu(page: Page, tabLabel: string, item: string): Promise<void> {
+  await tab(page, tabLabel).click({ button: 'right' });
+  await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name: item }).click();
+}
+
+const tabLabels = (page: Page) => page.locator('[data-testid="tab-bar"] .ant-tabs-tab').allInnerTexts();
+const tab = (page: Page, label: string) => page.locator('[data-testid="tab-bar"] .ant-tabs-tab', { hasText: label });
+
+describe('tab bar', () => {
+  it('each visited screen becomes a tab; close others keeps current and home; close all keeps home', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page);
+    await goInApp(page, '/wel/dashboard');
+    await goInApp(page, '/info/index');
+    await expect.poll(() => tabLabels(page)).toEqual(['首页', '控制台', '个人信息']);
+    // Home cannot be closed.
+    expect(await tab(page, '首页').locator('.ant-tabs-tab-remove').count()).toBe(0);
+
+    await tab(page, '控制台').click();
+    await page.waitForURL('**/wel/dashboard');
+    await contextMenu(page, '控制台', '关闭其他');
+    await expect.poll(() => tabLabels(page)).toEqual(['首页', '控制台']);
+
+    await goInApp(page, '/info/index');
+    await contextMenu(page, '个人信息', '关闭全部');
+    await expect.poll(() => tabLabels(page)).toEqual(['首页']);
+    await page.waitForURL('**/wel/index');
+    await context.close();
+  });
+
+  it('closing the active tab opens the previous one', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page);
+    await goInApp(page, '/wel/dashboard');
+    await goInApp(page, '/info/index');
+    await tab(page, '个人信息').locator('.ant-tabs-tab-remove').click();
+    await page.waitForURL('**/wel/dashboard');
+    await expect.poll(() => tabLabels(page)).toEqual(['首页', '控制台']);
+    await context.close();
+  });
+
+  it('an open tab keeps typed input when you switch away and back; closing drops it', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page);
+    await goInApp(page, '/info/index');
+    const input = page
+      .locator('[data-screen="/info/index"] input[type="text"], [data-screen="/info/index"] input:not([type])')
+      .first();
+    await input.waitFor();
+    await input.fill('kept across tabs');
+    await tab(page, '首页').click();
+    await page.waitForURL('**/wel/index');
+    await expect.poll(() => page.locator('[data-screen="/info/index"]').isVisible()).toBe(false);
+    await tab(page, '个人信息').click();
+    await page.waitForURL('**/info/index');
+    await expect.poll(() => input.inputValue()).toBe('kept across tabs');
+
+    await tab(page, '个人信息').locator('.ant-tabs-tab-remove').click();
+    await page.waitForURL('**/wel/index');
+    await goInApp(page, '/info/index');
+    const fresh = page
+      .locator('[data-screen="/info/index"] input[type="text"], [data-screen="/info/index"] input:not([type])')
+      .first();
+    await fresh.waitFor();
+    expect(await fresh.inputValue()).not.toBe('kept across tabs');
+    await context.close();
+  });
+
+  it('clear cache asks first, calls the server and says 清除完毕', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page);
+    const cleared = page.waitForResponse((r) => r.url().includes('/oauth/clear-cache') && r.status() === 200);
+    await contextMenu(page, '首页', '清除缓存');
+    await page.getByText('是否需要清除缓存?').waitFor();
+    await page.getByRole('button', { name: /确\s*定|OK/ }).click();
+    await cleared;
+    await page.getByText('清除完毕').waitFor();
+    await context.close();
+  });
+
+  it('a target query opens the page in a new window', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page);
+    const popup = context.waitForEvent('page');
+    await goInApp(page, '/wel/dashboard?target=1');
+    const opened = await popup;
+    await opened.waitForURL('**/wel/dashboard');
+    expect(opened.url()).not.toContain('target');
+    await context.close();
+  });
+});
+
+describe('responsive layout', () => {
+  it('on a 375-px phone the sidebar folds away and nothing overflows sideways', async () => {
+    const { context, page } = await newPage(browser, { width: 375, height: 740 });
+    await signIn(page);
+    expect(await page.getByTestId('main-layout').getAttribute('data-screen-size')).toBe('0');
+    const siderWidth = await page.locator('.mes-sider').evaluate((el) => el.getBoundingClientRect().width);
+    expect(siderWidth).toBe(0);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(1);
+    await screenshot(page, 'phone-home');
+    await context.close();
+  });
+
+  it('on a 1920-px desktop the sidebar is open and the size class is 3', async () => {
+    const { context, page } = await newPage(browser, { width: 1920, height: 1080 });
+    await signIn(page);
+    expect(await page.getByTestId('main-layout').getAttribute('data-screen-size')).toBe('3');
+    const siderWidth = await page.locator('.mes-sider').evaluate((el) => el.getBoundingClientRect().width);
+    expect(siderWidth).toBeGreaterThan(200);
+    await context.close();
+  });
+});
