@@ -7,7 +7,7 @@ export interface RequestOptions {
   method?: 'GET' | 'POST';
   /** Query parameters; empty values are dropped. */
   params?: Record<string, string | number | undefined | null>;
-  /** JSON body, or form fields when `form` is set. */
+  /** JSON body, form fields when `form` is set, or a `FormData` sent as multipart. */
   data?: unknown;
   form?: boolean;
   headers?: Record<string, string>;
@@ -54,7 +54,9 @@ export async function request<T>(url: string, options: RequestOptions = {}): Pro
   if (token && !options.noToken) headers[website.tokenHeader] = `bearer ${token}`;
   let body: BodyInit | undefined;
   if (options.data !== undefined) {
-    if (options.form) {
+    if (options.data instanceof FormData) {
+      body = options.data; // the browser sets the multipart boundary
+    } else if (options.form) {
       body = new URLSearchParams(options.data as Record<string, string>);
       headers['Content-Type'] = 'application/x-www-form-urlencoded';
     } else {

@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Outlet, useLocation, useMatches, useNavigate } from 'react-router';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { website } from '../config/website';
 import { useSession } from '../session/session-store';
 import { getStoreItem } from '../storage/local-store';
-import type { RouteMeta } from './route-meta';
+import { useRouteMeta } from './route-meta';
 
 /**
  * The navigation guard of spec section 2, as a wrapper around every route:
@@ -14,12 +14,11 @@ import type { RouteMeta } from './route-meta';
 export function Guard() {
   const location = useLocation();
   const navigate = useNavigate();
-  const matches = useMatches();
   const { t, i18n } = useTranslation();
   const token = useSession((s) => s.token);
   const isLock = useSession((s) => s.isLock);
   const signOutLocally = useSession((s) => s.signOutLocally);
-  const meta = matches.reduce<RouteMeta>((acc, m) => ({ ...acc, ...(m.handle as RouteMeta | undefined) }), {});
+  const meta = useRouteMeta();
   const needsAuth = meta.isAuth !== false;
   const storedToken = getStoreItem<string>('token');
   const emptyToken = storedToken !== undefined && !storedToken.content;

@@ -1,3 +1,5 @@
+import { useMatches } from 'react-router';
+
 /** What a route declares about itself (react-router `handle`). */
 export interface RouteMeta {
   /** False for routes that need no sign-in. */
@@ -6,4 +8,9 @@ export interface RouteMeta {
   isTab?: boolean;
   /** i18n key of the tab and page title. */
   i18n?: string;
+}
+
+/** The merged `handle` of the matched routes: the deepest route's values win. */
+export function useRouteMeta(): RouteMeta {
+  return useMatches().reduce<RouteMeta>((acc, m) => ({ ...acc, ...(m.handle as RouteMeta | undefined) }), {});
 }

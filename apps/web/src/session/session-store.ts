@@ -30,6 +30,10 @@ export interface SessionState {
   signOutLocally(): void;
 }
 
+/** The name the shell shows for the signed-in user. */
+export const displayName = (user: SessionState['userInfo']): string =>
+  user.user_name || user.userName || user.account || '';
+
 /** Leaf button codes of a nested forest, as `{code: true}`. */
 export function flattenButtons(forest: MenuNode[]): Record<string, boolean> {
   const out: Record<string, boolean> = {};

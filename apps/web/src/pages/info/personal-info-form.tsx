@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { fetchUserInfo } from '../../api/auth';
 import { useSession } from '../../session/session-store';
 import { AvatarUpload } from './avatar-upload';
-import { fetchProfile, updateProfile, withSignInNames, type UserProfile } from './profile-api';
+import { fetchProfile, updateProfile, type UserProfile } from './profile-api';
 import { phoneProblem } from './profile-rules';
 
 const EMPTY: UserProfile = { avatar: '', name: '', realName: '', phone: '', email: '' };
@@ -49,7 +49,7 @@ export function PersonalInfoForm() {
       await updateProfile(profile);
       setLoaded(profile);
       void message.success(t('saved'));
-      useSession.getState().setUserInfo(withSignInNames(await fetchUserInfo()));
+      useSession.getState().setUserInfo(await fetchUserInfo());
     } catch {
       // The client has already shown the server's message.
     } finally {

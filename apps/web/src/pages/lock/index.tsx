@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
 import { signOutOnServer } from '../../api/auth';
 import { website } from '../../config/website';
-import { useSession } from '../../session/session-store';
+import { displayName, useSession } from '../../session/session-store';
 import { useTokenRefresh } from '../../shell/session-refresh/use-token-refresh';
 import { useTabs } from '../../shell/tabs/tabs-store';
 import './lock.css';
@@ -52,7 +52,7 @@ export default function LockPage() {
       },
     });
 
-  const name = user.nick_name || user.user_name || user.userName || user.account || '';
+  const name = displayName(user);
 
   return (
     <div className="mes-lock" data-testid="lock-page">

@@ -1,6 +1,6 @@
 import { Card, Descriptions, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../session/session-store';
+import { displayName, useSession } from '../../session/session-store';
 
 /** Home. The device and disinfection figures arrive with the business modules. */
 export default function Welcome() {
@@ -10,7 +10,7 @@ export default function Welcome() {
   return (
     <div data-testid="welcome">
       <Typography.Title level={4}>
-        {t('dashboard')} · {user.user_name ?? user.userName ?? ''}
+        {t('dashboard')} · {displayName(user)}
       </Typography.Title>
       <Card style={{ maxWidth: 640 }}>
         <Descriptions column={1} size="small">

@@ -1,5 +1,5 @@
 import { BugOutlined, CloudUploadOutlined, DeleteOutlined } from '@ant-design/icons';
-import { App, Badge, Button, Modal, Space, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
+import { App, Badge, Button, Modal, Space, Table, Tag, type TableColumnsType } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@mes/contracts';
@@ -8,6 +8,7 @@ import type { ErrorLogEntry } from './error-entry';
 import { uploadLocalLogs } from './error-log-api';
 import { useErrorLog } from './error-log-store';
 import './error-log.css';
+import { HeaderToolButton } from '../header/header-tool-button';
 
 function ErrorLogDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const { t } = useTranslation();
@@ -126,20 +127,16 @@ export function ErrorLogButton() {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Tooltip title={t('errorLog:button')}>
-        <span
-          className="mes-header-tool"
-          role="button"
-          aria-label={t('errorLog:button')}
-          onClick={() => setOpen(true)}
-          data-testid="error-log-button"
-          data-count={count}
-        >
-          <Badge count={count} overflowCount={website.errorBadgeMax} size="small">
-            <BugOutlined style={{ fontSize: 16 }} />
-          </Badge>
-        </span>
-      </Tooltip>
+      <HeaderToolButton
+        label={t('errorLog:button')}
+        onClick={() => setOpen(true)}
+        data-testid="error-log-button"
+        data-count={count}
+      >
+        <Badge count={count} overflowCount={website.errorBadgeMax} size="small">
+          <BugOutlined style={{ fontSize: 16 }} />
+        </Badge>
+      </HeaderToolButton>
       <ErrorLogDialog open={open} onClose={() => setOpen(false)} />
     </>
   );

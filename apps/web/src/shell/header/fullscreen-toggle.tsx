@@ -1,7 +1,7 @@
 import { FullscreenExitOutlined, FullscreenOutlined } from '@ant-design/icons';
-import { Tooltip } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { HeaderToolButton } from './header-tool-button';
 
 /** Header icon entering and leaving full screen; it follows Esc / F11 exits through fullscreenchange. */
 export function FullscreenToggle() {
@@ -22,17 +22,8 @@ export function FullscreenToggle() {
 
   const label = full ? t('header:exitFullscreen') : t('header:fullscreen');
   return (
-    <Tooltip title={label}>
-      <span
-        className="mes-header-tool mes-hide-xs"
-        data-testid="fullscreen"
-        data-fullscreen={full}
-        role="button"
-        aria-label={label}
-        onClick={toggle}
-      >
-        {full ? <FullscreenExitOutlined /> : <FullscreenOutlined />}
-      </span>
-    </Tooltip>
+    <HeaderToolButton label={label} optional onClick={toggle} data-testid="fullscreen" data-fullscreen={full}>
+      {full ? <FullscreenExitOutlined /> : <FullscreenOutlined />}
+    </HeaderToolButton>
   );
 }

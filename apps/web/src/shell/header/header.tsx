@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { signOutOnServer } from '../../api/auth';
 import { changeLanguage, LANGUAGES, type Language } from '../../i18n';
-import { useSession } from '../../session/session-store';
+import { displayName, useSession } from '../../session/session-store';
 import { useTabs } from '../tabs/tabs-store';
 import { useSettings } from '../themes/settings-store';
 import { HeaderTools } from './header-tools';
@@ -67,7 +67,7 @@ export function Header() {
       >
         <span className="mes-header-tool" data-testid="user-menu">
           <Avatar size="small" src={user.avatar || undefined} icon={<UserOutlined />} />{' '}
-          <span className="mes-hide-xs">{user.user_name ?? user.userName ?? ''}</span>
+          <span className="mes-hide-xs">{displayName(user)}</span>
         </span>
       </Dropdown>
     </div>

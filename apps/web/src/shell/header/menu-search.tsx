@@ -1,5 +1,5 @@
 import { SearchOutlined } from '@ant-design/icons';
-import { AutoComplete, Input, Modal, Tooltip, type InputRef } from 'antd';
+import { AutoComplete, Input, Modal, type InputRef } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -7,6 +7,7 @@ import type { MenuNode } from '@mes/contracts';
 import { menuEntries, type MenuEntry } from '../../router/menu-paths';
 import { useSession } from '../../session/session-store';
 import { matchMenus } from './menu-match';
+import { HeaderToolButton } from './header-tool-button';
 
 type MenuWithI18n = MenuNode & { meta?: { i18n?: string } };
 
@@ -56,17 +57,9 @@ export function MenuSearch() {
 
   return (
     <>
-      <Tooltip title={t('header:menuSearch')}>
-        <span
-          className="mes-header-tool"
-          data-testid="menu-search"
-          role="button"
-          aria-label={t('header:menuSearch')}
-          onClick={() => setOpen(true)}
-        >
-          <SearchOutlined />
-        </span>
-      </Tooltip>
+      <HeaderToolButton label={t('header:menuSearch')} onClick={() => setOpen(true)} data-testid="menu-search">
+        <SearchOutlined />
+      </HeaderToolButton>
       <Modal
         open={open}
         title={t('header:menuSearch')}

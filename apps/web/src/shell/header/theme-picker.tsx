@@ -1,11 +1,12 @@
 import { CheckCircleFilled, SkinOutlined } from '@ant-design/icons';
-import { Button, Modal, Tooltip } from 'antd';
+import { Button, Modal } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSettings } from '../themes/settings-store';
 import { THEMES } from '../themes/themes';
 import '../themes/themes.css';
 import './header-tools.css';
+import { HeaderToolButton } from './header-tool-button';
 
 /** Header icon opening a dialog of the eleven themes; a choice applies at once and is remembered. */
 export function ThemePicker() {
@@ -16,17 +17,9 @@ export function ThemePicker() {
 
   return (
     <>
-      <Tooltip title={t('header:theme')}>
-        <span
-          className="mes-header-tool mes-hide-xs"
-          data-testid="theme-picker"
-          role="button"
-          aria-label={t('header:theme')}
-          onClick={() => setOpen(true)}
-        >
-          <SkinOutlined />
-        </span>
-      </Tooltip>
+      <HeaderToolButton label={t('header:theme')} optional onClick={() => setOpen(true)} data-testid="theme-picker">
+        <SkinOutlined />
+      </HeaderToolButton>
       <Modal
         open={open}
         title={t('header:themePicker')}

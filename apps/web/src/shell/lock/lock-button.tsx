@@ -1,10 +1,11 @@
 import { LockOutlined } from '@ant-design/icons';
-import { Form, Input, Modal, Tooltip } from 'antd';
+import { Form, Input, Modal } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { website } from '../../config/website';
 import { useSession } from '../../session/session-store';
+import { HeaderToolButton } from '../header/header-tool-button';
 
 interface LockForm {
   password: string;
@@ -43,17 +44,9 @@ export function LockButton() {
 
   return (
     <>
-      <Tooltip title={t('lock:button')}>
-        <span
-          className="mes-header-tool"
-          role="button"
-          aria-label={t('lock:button')}
-          onClick={start}
-          data-testid="lock-button"
-        >
-          <LockOutlined />
-        </span>
-      </Tooltip>
+      <HeaderToolButton label={t('lock:button')} onClick={start} data-testid="lock-button">
+        <LockOutlined />
+      </HeaderToolButton>
       <Modal
         open={open}
         title={t('lock:dialogTitle')}

@@ -1,10 +1,10 @@
 import { Dropdown, Modal, Tabs, message } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useMatches, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { clearServerCache } from '../../api/auth';
 import { website } from '../../config/website';
-import type { RouteMeta } from '../../router/route-meta';
+import { useRouteMeta } from '../../router/route-meta';
 import { menuEntries } from '../../router/menu-paths';
 import { useSession } from '../../session/session-store';
 import { useTabs } from './tabs-store';
@@ -14,10 +14,9 @@ export function TabBar() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { pathname, search } = useLocation();
-  const matches = useMatches();
   const tabs = useTabs();
   const menuAll = useSession((s) => s.menuAll);
-  const meta = matches.reduce<RouteMeta>((acc, m) => ({ ...acc, ...(m.handle as RouteMeta | undefined) }), {});
+  const meta = useRouteMeta();
 
   // Only a visit opens a tab: this must not re-run when the tab list changes, or closing the
   // current tab would re-open it before the navigation away lands.
