@@ -2,6 +2,9 @@ import type { Database, Db } from './platform/db/database';
 import type { TokenService } from './platform/auth/tokens';
 import type { CacheRegistry } from './platform/cache/cache-registry';
 import type { Clock, EphemeralStore } from './platform/store/ephemeral-store';
+import type { ChangeFeed } from './platform/cache/change-feed';
+import type { GrantService } from './platform/permissions/grants';
+import type { PageTotals } from './crud/page-totals';
 
 /** What route modules need from the platform; built once per server (or per test file). */
 export interface AppContext {
@@ -11,6 +14,12 @@ export interface AppContext {
   clock: Clock;
   tokens: TokenService;
   caches: CacheRegistry;
+  /** Tells every process that data behind a cache changed. */
+  changes: ChangeFeed;
+  /** API and data scopes granted to roles. */
+  grants: GrantService;
+  /** Exact list totals, kept until a write changes them. */
+  totals: PageTotals;
   /** DATA_DIR: uploaded files live under it. */
   dataDir: string;
   /** Releases the store and the revocation listener. */

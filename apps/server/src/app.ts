@@ -11,11 +11,15 @@ import { registerErrorLogRoutes } from './modules/log/error-log-routes';
 import { registerDictRoutes } from './modules/system/dict-routes';
 import { registerMenuRoutes } from './modules/system/menu-routes';
 import { registerTopMenuRoutes } from './modules/system/top-menu-routes';
+import { registerSystemAdministration } from './modules/system';
 import { registerProfileRoutes } from './modules/user/profile-routes';
 import { registerUserRoutes } from './modules/user/user-routes';
-import { bearerToken, toAuthContext } from './platform/auth/request-auth';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { bearerToken, isAdministrator, toAuthContext } from './platform/auth/request-auth';
+import { coversRoute } from './platform/permissions/grants';
 import { fail, serializeJson } from './platform/http/envelope';
-import { HttpError, unauthorized } from './platform/http/errors';
+import { forbidden, HttpError, unauthorized } from './platform/http/errors';
 
 export interface BuildAppOptions {
   /** Built web app to serve at `/` (omitted in API-only tests). */
@@ -24,6 +28,9 @@ export interface BuildAppOptions {
 }
 
 const isApi = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+/** OpenAPI description and its viewer; they list routes, never data. */
+const DOCS_PREFIX = '/api/docs';
+const isDocs = (url: string) => url === DOCS_PREFIX || url.startsWith(`${DOCS_PREFIX}/`);
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
 /** Messages for the client errors Fastify itself raises (bad JSON, wrong content type, ...). */
@@ -51,15 +58,45 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.setReplySerializer(serializeJson);
   await app.register(formbody);
 
+  // A route that forgets to say who may call it would be open to every signed-in user: refuse
+  // to start instead.
+  app.addHook('onRoute', (route) => {
+    const url = route.url ?? '';
+    if (!isApi(url) || isDocs(url)) return;
+    const config = route.config as { public?: boolean; apiScope?: string; anyUser?: boolean } | undefined;
+    if (!config?.public && !config?.apiScope && !config?.anyUser) {
+      throw new Error(`route ${String(route.method)} ${url} declares neither apiScope, anyUser nor public`);
+    }
+  });
+
   // Every /api route needs a valid access token unless it is marked public; unknown /api paths
-  // too, so that route existence is not revealed to anonymous callers.
+  // too, so that route existence is not revealed to anonymous callers. Then the caller's roles
+  // must grant the route's API scope (the platform administrator passes).
   app.addHook('onRequest', async (request) => {
-    if (!isApi(request.url) || request.routeOptions.config?.public) return;
+    if (!isApi(request.url) || request.routeOptions.config?.public || isDocs(request.url)) return;
     const token = bearerToken(request);
     const claims = token ? await ctx.tokens.verify(token, 'access_token') : undefined;
     if (!claims) throw unauthorized();
-    request.authContext = toAuthContext(claims);
+    const auth = toAuthContext(claims);
+    request.authContext = auth;
+    const config = request.routeOptions.config;
+    if (!config?.apiScope || isAdministrator(auth)) return;
+    const grants = await ctx.grants.apiGrants(auth.roleIds);
+    if (!coversRoute(grants, config.apiScope, request.url.split('?')[0] ?? '')) throw forbidden();
   });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'MES Console API', version: '1.0.0', description: 'BladeX-style contract; see docs/api.md' },
+      components: {
+        securitySchemes: {
+          bladeAuth: { type: 'apiKey', in: 'header', name: 'Blade-Auth', description: 'bearer <access_token>' },
+        },
+      },
+      security: [{ bladeAuth: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });
 
   app.addHook('onSend', async (_request, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff');
@@ -117,5 +154,6 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerTopMenuRoutes(app, ctx);
   registerErrorLogRoutes(app, ctx);
   registerProfileRoutes(app, ctx);
+  registerSystemAdministration(app, ctx);
   return app;
 }

@@ -1,4 +1,8 @@
+import { sql } from 'drizzle-orm';
 import type { AppContext } from './app-context';
+import { PageTotals } from './crud/page-totals';
+import { postgresChangeFeed } from './platform/cache/change-feed';
+import { GrantService } from './platform/permissions/grants';
 import { postgresRevocationList, storeRevocationList } from './platform/auth/revocation-list';
 import { TokenService } from './platform/auth/tokens';
 import { CacheRegistry } from './platform/cache/cache-registry';
@@ -27,16 +31,24 @@ export async function createAppContext(options: ContextOptions): Promise<AppCont
   const revocations = options.redisUrl
     ? storeRevocationList(store, clock)
     : await postgresRevocationList(options.database, options.databaseUrl, clock);
+  const caches = new CacheRegistry();
+  const changes = await postgresChangeFeed(options.databaseUrl, async (channel, payload) => {
+    await options.database.db.execute(sql`select pg_notify(${channel}, ${payload})`);
+  });
   return {
     db: options.database.db,
     database: options.database,
     store,
     clock,
     tokens: new TokenService(options.jwtSecret, clock, revocations),
-    caches: new CacheRegistry(),
+    caches,
+    changes,
+    grants: new GrantService(options.database.db, changes, caches),
+    totals: new PageTotals(changes, caches, () => clock.now()),
     dataDir: options.dataDir,
     async close() {
       await revocations.close();
+      await changes.close();
       await store.close();
     },
   };

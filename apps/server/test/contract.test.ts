@@ -6,7 +6,7 @@ let token: string;
 beforeAll(async () => {
   t = await createTestApp({
     beforeReady(app) {
-      app.get('/api/test/boom', async () => {
+      app.get('/api/test/boom', { config: { anyUser: true } }, async () => {
         throw new Error('secret detail at /srv/app/internal.ts:42');
       });
     },

@@ -21,6 +21,9 @@ const m = (id: string, parentId: string, code: string, sort: number, category = 
 
 beforeAll(async () => {
   t = await createTestApp();
+  // This file checks tree building on its own small menu set, not on the seeded screens.
+  await t.ctx.db.delete(roleMenu);
+  await t.ctx.db.delete(menu);
   await t.ctx.db
     .insert(menu)
     .values([

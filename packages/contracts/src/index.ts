@@ -3,3 +3,5 @@ export * from './auth';
 export * from './query';
 export * from './system';
 export * from './format/date-time';
+export * from './resource';
+export * from './resources';

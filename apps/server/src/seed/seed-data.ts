@@ -93,7 +93,7 @@ export const SEED_PARAMS = (
     ['账号错误锁定次数', 'account.failCount', '5'],
     ['租户默认管理密码', 'tenant.default.password', undefined],
     ['租户默认账号额度', 'tenant.default.accountNumber', '100'],
-    ['租户默认菜单集合', 'tenant.default.menuCode', 'desk,system'],
+    ['租户默认菜单集合', 'tenant.default.menuCode', 'desk,system,authority'],
   ] as const
 ).map(([paramName, paramKey, paramValue], i) => ({
   id: String(1000000000000000501n + BigInt(i)),
@@ -316,24 +316,7 @@ export const SEED_DICTS: SeedDictRow[] = DICTS.flatMap(([code, name, entries], d
   ];
 });
 
-export interface SeedMenu {
-  id: string;
-  parentId: string;
-  code: string;
-  name: string;
-  alias: string;
-  path: string;
-  source: string;
-  sort: number;
-  category: 1 | 2;
-}
-
-/**
- * Menus of the screens that exist; each screen adds its entry and its buttons here when it lands.
- * The foundation has no menu screens yet: home (`/wel/index`) and profile (`/info/index`) are
- * fixed routes of the shell, not menu entries.
- */
-export const SEED_MENUS: SeedMenu[] = [];
+export { SEED_MENUS, SEED_API_SCOPES, type SeedMenu } from './seed-menus';
 
 export const ADMIN_USER = {
   id: '1000000000000000601',

@@ -12,6 +12,7 @@ import {
   SEED_CLIENTS,
   SEED_DEPTS,
   SEED_DICTS,
+  SEED_API_SCOPES,
   SEED_MENUS,
   SEED_PARAMS,
   SEED_POSTS,
@@ -44,13 +45,21 @@ export async function seedDatabase(db: Db, adminPassword: string | undefined): P
       .onConflictDoNothing();
     await tx.insert(t.dict).values(SEED_DICTS).onConflictDoNothing();
     if (SEED_MENUS.length) {
-      await tx.insert(t.menu).values(SEED_MENUS).onConflictDoNothing();
+      await tx
+        .insert(t.menu)
+        .values([...SEED_MENUS])
+        .onConflictDoNothing();
       // The administrator role is granted every seeded menu.
       await tx
         .insert(t.roleMenu)
         .values(SEED_MENUS.map((m) => ({ id: m.id, menuId: m.id, roleId: ROLE_IDS.administrator })))
         .onConflictDoNothing();
     }
+    if (SEED_API_SCOPES.length)
+      await tx
+        .insert(t.apiScope)
+        .values([...SEED_API_SCOPES])
+        .onConflictDoNothing();
 
     const existing = await tx.select({ id: t.user.id }).from(t.user).where(eq(t.user.id, ADMIN_USER.id));
     if (existing.length) return { generatedAdminPassword: undefined, createdAdmin: false };

@@ -18,6 +18,15 @@ export const Messages = {
   tooManyRequests: '请求过于频繁,请稍后再试',
   internalError: '服务器异常,请联系管理员',
   notReady: '服务正在启动,请稍候',
+  /** The generic resource routes (spec section 8). */
+  added: '新增成功',
+  updated: '更新成功',
+  removed: '删除成功',
+  rowNotFound: '数据不存在或无权访问',
+  selectAtLeastOne: '请选择至少一条数据',
+  hasChildren: '请先删除子节点',
+  duplicate: '数据已存在',
+  exportTooLarge: (max: number) => `导出数据超过 ${max} 条,请缩小查询范围`,
 } as const;
 
 /** Messages of the OAuth token endpoint, returned as `error_description`. */

@@ -58,7 +58,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
 
   app.get('/api/blade-auth/oauth/captcha', { config: { public: true } }, async () => createCaptcha(ctx.store));
 
-  app.get('/api/blade-auth/oauth/user-info', async (request) => {
+  app.get('/api/blade-auth/oauth/user-info', { config: { anyUser: true } }, async (request) => {
     const auth = requireAuth(request);
     const u = await findUserView(ctx.db, auth.tenantId, auth.userId);
     if (!u) throw notFound();
@@ -83,10 +83,10 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     await ctx.tokens.revoke(requireAuth(request).claims);
     return ok(null);
   };
-  app.get('/api/blade-auth/oauth/logout', logout);
-  app.post('/api/blade-auth/oauth/logout', logout);
+  app.get('/api/blade-auth/oauth/logout', { config: { anyUser: true } }, logout);
+  app.post('/api/blade-auth/oauth/logout', { config: { anyUser: true } }, logout);
 
-  app.get('/api/blade-auth/oauth/clear-cache', async () => {
+  app.get('/api/blade-auth/oauth/clear-cache', { config: { anyUser: true } }, async () => {
     await ctx.caches.clearAll();
     return ok(null);
   });

@@ -73,7 +73,7 @@ const header = (request: FastifyRequest, name: string, max: number): string => {
 
 /** Routes of the error log: storing uploaded local error logs. */
 export function registerErrorLogRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post('/api/blade-log/error/upload', async (request) => {
+  app.post('/api/blade-log/error/upload', { config: { anyUser: true } }, async (request) => {
     const auth = requireAuth(request);
     const parsed = uploadSchema.safeParse(request.body);
     if (!parsed.success) throw badRequest(describeIssue(parsed.error.issues[0] as z.core.$ZodIssue, request.body));

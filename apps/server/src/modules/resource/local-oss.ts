@@ -58,7 +58,7 @@ export function registerLocalOssRoutes(app: FastifyInstance, ctx: AppContext): v
       preservePath: true,
     });
 
-    scoped.post('/api/blade-resource/oss/endpoint/put-file', async (request) => {
+    scoped.post('/api/blade-resource/oss/endpoint/put-file', { config: { anyUser: true } }, async (request) => {
       if (!request.isMultipart()) throw badRequest(OssMessages.noFile);
       const file = await request.file();
       if (!file) throw badRequest(OssMessages.noFile);

@@ -29,7 +29,7 @@ const PARENT_LIST_FIELDS: ListFields = {
 
 export function registerDictRoutes(app: FastifyInstance, ctx: AppContext): void {
   /** System dictionaries are shared by every tenant; any signed-in user may read them. */
-  app.get('/api/blade-system/dict/dictionary', async (request) => {
+  app.get('/api/blade-system/dict/dictionary', { config: { anyUser: true } }, async (request) => {
     const code = (request.query as Record<string, unknown>).code;
     if (typeof code !== 'string' || !code) throw badRequest(Messages.missingParam('code'));
     const rows: DictEntry[] = await ctx.db
@@ -40,7 +40,7 @@ export function registerDictRoutes(app: FastifyInstance, ctx: AppContext): void 
     return ok(rows);
   });
 
-  app.get('/api/blade-system/dict/parent-list', async (request) => {
+  app.get('/api/blade-system/dict/parent-list', { config: { apiScope: 'dict:read' } }, async (request) => {
     const q = parseListQuery(request.query as Record<string, unknown>, PARENT_LIST_FIELDS, {
       defaultOrder: [asc(dict.sort)],
     });

@@ -50,7 +50,7 @@ async function topMenuScope(ctx: AppContext, auth: AuthContext, topMenuId: unkno
 }
 
 export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/blade-system/menu/routes', async (request) => {
+  app.get('/api/blade-system/menu/routes', { config: { anyUser: true } }, async (request) => {
     const auth = requireAuth(request);
     const scope = await topMenuScope(ctx, auth, (request.query as Record<string, unknown>).topMenuId);
     const rows = (await grantedMenus(ctx, auth)).filter(
@@ -59,7 +59,7 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void 
     return ok(buildMenuForest(rows));
   });
 
-  app.get('/api/blade-system/menu/buttons', async (request) => {
+  app.get('/api/blade-system/menu/buttons', { config: { anyUser: true } }, async (request) => {
     const auth = requireAuth(request);
     const granted = await grantedMenus(ctx, auth);
     const byId = new Map(granted.map((m) => [m.id, m]));

@@ -7,7 +7,7 @@ import { ok } from '../../platform/http/envelope';
 
 /** Routes of GET /api/blade-system/menu/top-menu (the caller's top menus). */
 export function registerTopMenuRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/blade-system/menu/top-menu', async (request) => {
+  app.get('/api/blade-system/menu/top-menu', { config: { anyUser: true } }, async (request) => {
     const auth = requireAuth(request);
     const rows = await ctx.db
       .select({ id: topMenu.id, code: topMenu.code, name: topMenu.name, source: topMenu.source, sort: topMenu.sort })

@@ -56,7 +56,7 @@ const asRecord = (value: unknown): Record<string, unknown> =>
 
 /** Routes of update-info, update-password and the avatar upload. */
 export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post('/api/blade-user/update-info', async (request) => {
+  app.post('/api/blade-user/update-info', { config: { anyUser: true } }, async (request) => {
     const auth = requireAuth(request);
     const parsed = profileSchema.safeParse(asRecord(request.body));
     if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? Messages.badRequest);
@@ -78,7 +78,7 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
     return ok(null);
   });
 
-  app.post('/api/blade-user/update-password', async (request) => {
+  app.post('/api/blade-user/update-password', { config: { anyUser: true } }, async (request) => {
     const auth = requireAuth(request);
     // BladeX clients send these as query parameters; forms and JSON bodies are accepted too.
     const input = { ...asRecord(request.query), ...asRecord(request.body) };

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { DEFAULT_TENANT_ID } from '@mes/contracts';
 import { unauthorized } from '../http/errors';
 import type { TokenClaims } from './tokens';
 
@@ -21,6 +22,13 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route answers without a token (sign-in, captcha, health). */
     public?: boolean;
+    /**
+     * The API-scope code a caller's roles must grant (`post:read`, `user:grant`); the
+     * administrator passes. Every signed-in route declares this or `anyUser`.
+     */
+    apiScope?: string;
+    /** Any signed-in user may call it (their own profile, menus, dictionaries). */
+    anyUser?: boolean;
   }
 }
 
@@ -58,4 +66,13 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 export const ADMINISTRATOR_ROLE = 'administrator';
-export const isAdministrator = (auth: AuthContext) => auth.roleAliases.includes(ADMINISTRATOR_ROLE);
+
+/**
+ * The platform's super administrator: the `administrator` role of the platform tenant. A
+ * tenant cannot make one by naming a role `administrator` (role submit refuses that alias).
+ */
+export const isAdministrator = (auth: AuthContext) =>
+  auth.tenantId === DEFAULT_TENANT_ID && auth.roleAliases.includes(ADMINISTRATOR_ROLE);
+
+/** Callers of the platform tenant may manage what is shared by all tenants. */
+export const isPlatformCaller = (auth: AuthContext) => auth.tenantId === DEFAULT_TENANT_ID;

@@ -1,0 +1,84 @@
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { ResourceDef } from '@mes/contracts';
+import { isAdministrator, isPlatformCaller, splitIds, type AuthContext } from '../platform/auth/request-auth';
+import { forbidden } from '../platform/http/errors';
+import type { GrantService } from '../platform/permissions/grants';
+
+/** The columns every resource table has, as the generic routes use them. */
+export interface ResourceTableColumns {
+  id: PgColumn;
+  tenantId?: PgColumn;
+  isDeleted?: PgColumn;
+}
+
+export type AnyResourceTable = PgTable & ResourceTableColumns;
+
+/**
+ * Who may touch the rows at all: platform resources only the platform tenant; shared resources
+ * every tenant may read and only the platform tenant may change.
+ */
+export function assertOwnerAccess(def: ResourceDef, auth: AuthContext, writing: boolean): void {
+  if (def.owner === 'platform' && !isPlatformCaller(auth)) throw forbidden();
+  if (def.owner === 'shared' && writing && !isPlatformCaller(auth)) throw forbidden();
+}
+
+/** Live rows of the caller's tenant: the one place tenancy is applied to generic queries. */
+export function rowScope(table: AnyResourceTable, auth: AuthContext): SQL | undefined {
+  return and(
+    table.isDeleted ? eq(table.isDeleted, 0) : undefined,
+    table.tenantId ? eq(table.tenantId, auth.tenantId) : undefined,
+  );
+}
+
+/** Departments below any of `deptIds` (and those themselves), as a subquery. */
+const deptAndChildren = (deptIds: string[]) =>
+  sql`(select d.id from blade_dept d where d.is_deleted = 0 and (d.id = any(${deptIds}::bigint[]) or string_to_array(d.ancestors, ',') && ${deptIds}::text[]))`;
+
+/**
+ * The caller's data scope for a resource that declares one (CONTRACT.md: 1 all, 2 own, 3 own
+ * department, 4 department and children, 5 custom). Several granted scopes widen each other;
+ * none granted means no restriction, as in BladeX. Column names come from the definition, never
+ * from the request.
+ */
+export async function dataScopeCondition(
+  def: ResourceDef,
+  auth: AuthContext,
+  grants: GrantService,
+): Promise<SQL | undefined> {
+  if (!def.dataScope || isAdministrator(auth)) return undefined;
+  const scopes = await grants.dataScopes(auth.roleIds, def.code);
+  if (!scopes.length || scopes.some((s) => s.scopeType === 1)) return undefined;
+  const userCol = sql.identifier(def.dataScope.userColumn ?? 'create_user');
+  const deptColName = def.dataScope.deptColumn ?? 'create_dept';
+  const myDepts = splitIds(auth.deptId);
+  const deptIn = (ids: SQL | string[]) => {
+    const col = sql.identifier(deptColName);
+    if (def.dataScope?.deptColumnIsList) {
+      return Array.isArray(ids)
+        ? sql`string_to_array(${col}, ',') && ${ids}::text[]`
+        : sql`string_to_array(${col}, ',') && array(select x::text from ${ids} as s(x))`;
+    }
+    return Array.isArray(ids) ? sql`${col} = any(${ids}::bigint[])` : sql`${col} in ${ids}`;
+  };
+  const parts: SQL[] = [];
+  for (const scope of scopes) {
+    switch (scope.scopeType) {
+      case 2:
+        parts.push(sql`${userCol} = ${auth.userId}`);
+        break;
+      case 3:
+        parts.push(deptIn(myDepts));
+        break;
+      case 4:
+        parts.push(deptIn(deptAndChildren(myDepts)));
+        break;
+      case 5:
+        parts.push(deptIn(splitIds(scope.scopeValue)));
+        break;
+      default:
+        parts.push(sql`false`);
+    }
+  }
+  return sql`(${sql.join(parts, sql` or `)})`;
+}

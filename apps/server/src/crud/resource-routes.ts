@@ -1,0 +1,423 @@
+import { and, asc, count, desc, eq, getTableColumns, inArray, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  apiScopeCodes,
+  Messages,
+  operationsOf,
+  validateSubmit,
+  type FieldDef,
+  type ResourceDef,
+  type StoredValue,
+} from '@mes/contracts';
+import type { AppContext } from '../app-context';
+import { requireAuth, splitIds, type AuthContext } from '../platform/auth/request-auth';
+import type { Db } from '../platform/db/database';
+import { nextId } from '../platform/db/ids';
+import { ok, pageOf } from '../platform/http/envelope';
+import { badRequest, HttpError, notFound } from '../platform/http/errors';
+import { parseListQuery, type ListFields } from '../platform/http/list-query';
+import { assertOwnerAccess, dataScopeCondition, rowScope, type AnyResourceTable } from './resource-access';
+import { openApiSchemas } from './resource-openapi';
+import { sendXlsx } from './xlsx-export';
+
+export type Row = Record<string, unknown>;
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** What a submit is about to write; hooks may change `values` or refuse with `badRequest`. */
+export interface ChangeArgs {
+  tx: Tx;
+  auth: AuthContext;
+  adding: boolean;
+  /** Validated values of the submittable fields (stored form). */
+  values: Record<string, StoredValue>;
+  /** The row as it was, when updating. */
+  existing: Row | undefined;
+  /** The raw body, for hooks that read fields outside the definition. */
+  body: Record<string, unknown>;
+}
+
+export interface RemoveArgs {
+  tx: Tx;
+  auth: AuthContext;
+  rows: Row[];
+}
+
+/**
+ * Custom behaviour of one resource, hooked into the generic lifecycle:
+ * access → validate → beforeChange → write → afterChange (and the same around remove).
+ */
+export interface ResourceHooks {
+  /** Query parameters the list accepts besides declared filters, and the condition they add. */
+  listParams?: {
+    names: readonly string[];
+    where(query: Record<string, unknown>, auth: AuthContext): SQL | undefined | Promise<SQL | undefined>;
+  };
+  beforeChange?(args: ChangeArgs): void | Promise<void>;
+  afterChange?(args: ChangeArgs & { id: string }): void | Promise<void>;
+  beforeRemove?(args: RemoveArgs): void | Promise<void>;
+  afterRemove?(args: RemoveArgs): void | Promise<void>;
+  /** Adds view fields (names of roles, departments, dictionary labels) to rows being sent. */
+  decorate?(rows: Row[], auth: AuthContext): Promise<Row[]>;
+}
+
+export interface ResourceBinding {
+  def: ResourceDef;
+  table: AnyResourceTable;
+  hooks?: ResourceHooks;
+}
+
+const MAX_EXPORT_ROWS = 50_000;
+const PG_UNIQUE_VIOLATION = '23505';
+
+/** Columns sent to clients: everything but secrets and the soft-delete flag. */
+function outputColumns(def: ResourceDef, table: AnyResourceTable): Record<string, PgColumn> {
+  const secret = new Set(
+    Object.entries(def.fields)
+      .filter(([, f]) => f.kind === 'secret')
+      .map(([name]) => name),
+  );
+  return Object.fromEntries(
+    Object.entries(getTableColumns(table)).filter(([name]) => !secret.has(name) && name !== 'isDeleted'),
+  ) as Record<string, PgColumn>;
+}
+
+function listFields(def: ResourceDef, table: AnyResourceTable): ListFields {
+  const cols = getTableColumns(table) as Record<string, PgColumn>;
+  const typeOf = (f: FieldDef) =>
+    f.kind === 'int' || f.kind === 'decimal'
+      ? 'number'
+      : f.kind === 'id'
+        ? 'id'
+        : f.kind === 'datetime'
+          ? 'date'
+          : 'text';
+  const fields: ListFields = {};
+  for (const [name, field] of Object.entries(def.fields)) {
+    const column = cols[name];
+    if (!column || field.kind === 'secret' || (!field.search && !field.sort)) continue;
+    fields[name] = { type: typeOf(field), filter: field.search ?? false, sort: field.sort ?? false, column };
+  }
+  if (cols.createTime) fields.createTime = { type: 'date', filter: true, sort: true, column: cols.createTime };
+  if (cols.updateTime) fields.updateTime = { type: 'date', sort: true, column: cols.updateTime };
+  if (cols.status) fields.status = { type: 'number', filter: true, column: cols.status };
+  return fields;
+}
+
+const idsOf = (raw: unknown): string[] => {
+  if (typeof raw !== 'string' || !raw.trim()) throw badRequest(Messages.missingParam('ids'));
+  const ids = splitIds(raw);
+  if (!ids.every((id) => /^\d{1,19}$/.test(id))) throw badRequest(Messages.invalidParam('ids', '应为逗号分隔的编号'));
+  if (ids.length > 1000) throw badRequest(Messages.invalidParam('ids', '一次最多 1000 条'));
+  return ids;
+};
+
+const bodyOf = (request: FastifyRequest): Record<string, unknown> => {
+  const body = request.body;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest(Messages.badRequest);
+  return body as Record<string, unknown>;
+};
+
+function uniqueMessage(def: ResourceDef, error: unknown): string | undefined {
+  const e = error as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
+  const pgError = e.code ? e : e.cause;
+  if (pgError?.code !== PG_UNIQUE_VIOLATION) return undefined;
+  const ix = def.indexes?.find((i) => i.unique && (i.name === pgError.constraint || !i.name));
+  return ix?.message?.zh ?? Messages.duplicate;
+}
+
+/**
+ * The generic operations of a resource. Each route reads as its lifecycle: access (API scope
+ * in the request hook, owner and tenant here), validate, before-change, write, after-change.
+ */
+export class ResourceService {
+  readonly fields: ListFields;
+  readonly columns: Record<string, PgColumn>;
+
+  constructor(
+    readonly ctx: AppContext,
+    readonly binding: ResourceBinding,
+  ) {
+    this.fields = listFields(binding.def, binding.table);
+    this.columns = outputColumns(binding.def, binding.table);
+  }
+
+  private get def() {
+    return this.binding.def;
+  }
+  private get table() {
+    return this.binding.table;
+  }
+
+  /** Conditions every read applies: live rows, the caller's tenant, the caller's data scope. */
+  async readScope(auth: AuthContext): Promise<SQL | undefined> {
+    assertOwnerAccess(this.def, auth, false);
+    return and(rowScope(this.table, auth), await dataScopeCondition(this.def, auth, this.ctx.grants));
+  }
+
+  defaultOrder(): SQL[] {
+    const cols = this.columns;
+    const order = (this.def.defaultSort ?? [])
+      .map((s) =>
+        cols[s.field] ? (s.desc ? desc(cols[s.field] as PgColumn) : asc(cols[s.field] as PgColumn)) : undefined,
+      )
+      .filter((o): o is SQL => o !== undefined);
+    return order;
+  }
+
+  async listWhere(query: Record<string, unknown>, auth: AuthContext) {
+    const hooks = this.binding.hooks;
+    const parsed = parseListQuery(query, this.fields, {
+      extraParams: hooks?.listParams?.names,
+      defaultOrder: this.defaultOrder(),
+    });
+    const extra = hooks?.listParams ? await hooks.listParams.where(query, auth) : undefined;
+    return { parsed, where: and(await this.readScope(auth), parsed.where, extra) };
+  }
+
+  async page(query: Record<string, unknown>, auth: AuthContext) {
+    const { parsed, where } = await this.listWhere(query, auth);
+    const records = this.ctx.db
+      .select(this.columns)
+      .from(this.table)
+      .where(where)
+      .orderBy(...parsed.orderBy, asc(this.table.id))
+      .limit(parsed.size)
+      .offset(parsed.offset);
+    const filterKey = this.filterKey(query, auth);
+    const total = this.ctx.totals.get(this.def.code, auth.tenantId, filterKey, async () => {
+      const [row] = await this.ctx.db.select({ n: count() }).from(this.table).where(where);
+      return row?.n ?? 0;
+    });
+    const [rows, n] = await Promise.all([records, total]);
+    return pageOf(await this.decorate(rows, auth), n, parsed.current, parsed.size);
+  }
+
+  /** Every matching row (tree lists and export), in list order. */
+  async all(query: Record<string, unknown>, auth: AuthContext, limit = MAX_EXPORT_ROWS + 1) {
+    const { parsed, where } = await this.listWhere(query, auth);
+    const rows = await this.ctx.db
+      .select(this.columns)
+      .from(this.table)
+      .where(where)
+      .orderBy(...parsed.orderBy, asc(this.table.id))
+      .limit(limit);
+    return this.decorate(rows, auth);
+  }
+
+  /** Totals depend on the filters, the tenant and whatever decides the caller's data scope. */
+  private filterKey(query: Record<string, unknown>, auth: AuthContext): string {
+    const filters = Object.entries(query)
+      .filter(([k]) => !['current', 'size', 'ascs', 'descs'].includes(k))
+      .sort(([a], [b]) => a.localeCompare(b));
+    const scope = this.def.dataScope ? `${[...auth.roleIds].sort().join(',')}|${auth.userId}|${auth.deptId}` : '';
+    return `${JSON.stringify(filters)}|${scope}`;
+  }
+
+  async decorate(rows: Row[], auth: AuthContext): Promise<Row[]> {
+    return this.binding.hooks?.decorate ? this.binding.hooks.decorate(rows, auth) : rows;
+  }
+
+  async detail(id: unknown, auth: AuthContext): Promise<Row> {
+    if (typeof id !== 'string' || !/^\d{1,19}$/.test(id)) throw badRequest(Messages.missingParam('id'));
+    const where = and(await this.readScope(auth), eq(this.table.id, id));
+    const [row] = await this.ctx.db.select(this.columns).from(this.table).where(where).limit(1);
+    if (!row) throw notFound(Messages.rowNotFound);
+    const [decorated] = await this.decorate([row], auth);
+    return decorated as Row;
+  }
+
+  async submit(body: Record<string, unknown>, auth: AuthContext): Promise<{ id: string; adding: boolean }> {
+    // access
+    assertOwnerAccess(this.def, auth, true);
+    const rawId = body.id;
+    const adding = rawId === undefined || rawId === null || rawId === '' || rawId === '0';
+    if (!adding && (typeof rawId !== 'string' || !/^\d{1,19}$/.test(rawId)))
+      throw badRequest(Messages.invalidParam('id', '应为编号'));
+    // validate
+    const checked = validateSubmit(this.def, body, adding);
+    const firstError = Object.values(checked.errors)[0];
+    if (firstError) throw badRequest(firstError);
+    const scope = await this.readScope(auth);
+    try {
+      return await this.ctx.db.transaction(async (tx) => {
+        let existing: Row | undefined;
+        if (!adding) {
+          [existing] = await tx
+            .select(this.columns)
+            .from(this.table)
+            .where(and(scope, eq(this.table.id, rawId as string)))
+            .for('update');
+          if (!existing) throw notFound(Messages.rowNotFound);
+        }
+        const args: ChangeArgs = { tx, auth, adding, values: checked.values, existing, body };
+        // before-change
+        await this.binding.hooks?.beforeChange?.(args);
+        // write
+        const now = new Date();
+        const audit = this.def.audit !== false;
+        let id: string;
+        if (adding) {
+          id = nextId();
+          const row: Row = { ...args.values, id };
+          if (this.table.tenantId) row.tenantId = auth.tenantId;
+          if (audit)
+            Object.assign(row, {
+              createUser: auth.userId,
+              createDept: splitIds(auth.deptId)[0] ?? null,
+              createTime: now,
+              updateUser: auth.userId,
+              updateTime: now,
+            });
+          await tx.insert(this.table).values(row);
+        } else {
+          id = rawId as string;
+          const set: Row = { ...args.values };
+          if (audit) Object.assign(set, { updateUser: auth.userId, updateTime: now });
+          if (Object.keys(set).length) await tx.update(this.table).set(set).where(eq(this.table.id, id));
+        }
+        // after-change
+        await this.binding.hooks?.afterChange?.({ ...args, id });
+        return { id, adding };
+      });
+    } catch (error) {
+      const message = uniqueMessage(this.def, error);
+      if (message) throw badRequest(message);
+      throw error;
+    } finally {
+      await this.changed(auth);
+    }
+  }
+
+  async remove(rawIds: unknown, auth: AuthContext): Promise<number> {
+    // access
+    assertOwnerAccess(this.def, auth, true);
+    const ids = idsOf(rawIds);
+    const scope = await this.readScope(auth);
+    try {
+      return await this.ctx.db.transaction(async (tx) => {
+        const rows = await tx
+          .select(this.columns)
+          .from(this.table)
+          .where(and(scope, inArray(this.table.id, ids)))
+          .for('update');
+        // Nothing is removed unless every id is one the caller may remove.
+        if (rows.length !== new Set(ids).size) throw notFound(Messages.rowNotFound);
+        const tree = this.def.tree;
+        if (tree) {
+          const parentCol = this.columns[tree.parent] as PgColumn;
+          const children = await tx
+            .select({ id: this.table.id })
+            .from(this.table)
+            .where(and(rowScope(this.table, auth), inArray(parentCol, ids)));
+          if (children.some((c) => !ids.includes(c.id as string))) throw badRequest(Messages.hasChildren);
+        }
+        const args: RemoveArgs = { tx, auth, rows };
+        await this.binding.hooks?.beforeRemove?.(args);
+        if (this.table.isDeleted) {
+          const set: Row = { isDeleted: 1 };
+          if (this.def.audit !== false) Object.assign(set, { updateUser: auth.userId, updateTime: new Date() });
+          await tx.update(this.table).set(set).where(inArray(this.table.id, ids));
+        } else {
+          await tx.delete(this.table).where(inArray(this.table.id, ids));
+        }
+        await this.binding.hooks?.afterRemove?.(args);
+        return rows.length;
+      });
+    } finally {
+      await this.changed(auth);
+    }
+  }
+
+  private changed(auth: AuthContext): Promise<void> {
+    return this.ctx.totals.changed(this.def.code, this.def.owner === 'tenant' ? auth.tenantId : '*');
+  }
+}
+
+/** Builds a tree of rows through the definition's parent field. */
+export function toForest(rows: Row[], parent: string): Row[] {
+  const byId = new Map(rows.map((r) => [String(r.id), { ...r } as Row]));
+  const roots: Row[] = [];
+  for (const node of byId.values()) {
+    const p = byId.get(String(node[parent]));
+    if (p) ((p.children as Row[] | undefined) ?? (p.children = [])).push(node);
+    else roots.push(node);
+  }
+  for (const node of byId.values()) node.hasChildren = Array.isArray(node.children) && node.children.length > 0;
+  return roots;
+}
+
+/** `{id, parentId, title, key, value, children, hasChildren}` nodes for pickers (CONTRACT.md). */
+export function toPickerForest(rows: Row[], parent: string, title: string): Row[] {
+  return toForest(
+    rows.map((r) => ({ id: r.id, parentId: r[parent], title: r[title], key: r.id, value: r.id })),
+    'parentId',
+  );
+}
+
+/**
+ * Registers the generic routes of a resource under `/api<def.api>`: `list` (or `page`),
+ * `detail`, `submit`, `remove`, `export`, and `tree` for tree resources. Returns the service so
+ * a module can add its own routes on top without repeating the generic path.
+ */
+export function registerResource(app: FastifyInstance, ctx: AppContext, binding: ResourceBinding): ResourceService {
+  const { def } = binding;
+  const service = new ResourceService(ctx, binding);
+  const ops = new Set(operationsOf(def));
+  const base = `/api${def.api}`;
+  const scopes = apiScopeCodes(def.code);
+  const read = { apiScope: scopes.read };
+  const write = { apiScope: scopes.write };
+  const docs = openApiSchemas(def, service.fields);
+  const query = (request: FastifyRequest) => request.query as Record<string, unknown>;
+
+  if (ops.has('list') || ops.has('page')) {
+    const listRoute = def.listRoute ?? 'list';
+    app.get(`${base}/${listRoute}`, { config: read, schema: docs.list }, async (request) => {
+      const auth = requireAuth(request);
+      if (def.tree && !query(request).current) {
+        return ok(toForest(await service.all(query(request), auth), def.tree.parent));
+      }
+      return ok(await service.page(query(request), auth));
+    });
+  }
+  if (def.tree) {
+    const tree = def.tree;
+    app.get(`${base}/tree`, { config: read, schema: docs.tree }, async (request) => {
+      const auth = requireAuth(request);
+      const rows = await ctx.db
+        .select(service.columns)
+        .from(binding.table)
+        .where(await service.readScope(auth))
+        .orderBy(...service.defaultOrder(), asc(binding.table.id));
+      return ok(toPickerForest(rows, tree.parent, tree.title));
+    });
+  }
+  if (ops.has('detail')) {
+    app.get(`${base}/detail`, { config: read, schema: docs.detail }, async (request) =>
+      ok(await service.detail(query(request).id, requireAuth(request))),
+    );
+  }
+  if (ops.has('submit')) {
+    app.post(`${base}/submit`, { config: write, schema: docs.submit }, async (request) => {
+      const result = await service.submit(bodyOf(request), requireAuth(request));
+      return ok(result.id, result.adding ? Messages.added : Messages.updated);
+    });
+  }
+  if (ops.has('remove')) {
+    app.post(`${base}/remove`, { config: write, schema: docs.remove }, async (request) => {
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      await service.remove(query(request).ids ?? body.ids, requireAuth(request));
+      return ok(true, Messages.removed);
+    });
+  }
+  if (ops.has('export')) {
+    app.get(`${base}/export`, { config: read, schema: docs.export }, async (request, reply) => {
+      const auth = requireAuth(request);
+      const rows = await service.all(query(request), auth);
+      if (rows.length > MAX_EXPORT_ROWS) throw new HttpError(400, Messages.exportTooLarge(MAX_EXPORT_ROWS));
+      return sendXlsx(reply, ctx, def, rows, auth, request.headers['accept-language']);
+    });
+  }
+  return service;
+}

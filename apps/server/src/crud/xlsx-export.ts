@@ -1,0 +1,81 @@
+import { PassThrough } from 'node:stream';
+import ExcelJS from 'exceljs';
+import { and, eq, ne } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
+import { formatDateTime, isListed, type Lang, type ResourceDef } from '@mes/contracts';
+import type { AppContext } from '../app-context';
+import type { AuthContext } from '../platform/auth/request-auth';
+import { dict, dictBiz } from '../platform/db/schema';
+import type { Row } from './resource-routes';
+
+async function optionLabels(ctx: AppContext, def: ResourceDef, auth: AuthContext, lang: Lang) {
+  const labels = new Map<string, Map<string, string>>();
+  for (const [name, field] of Object.entries(def.fields)) {
+    const source = field.options;
+    if (!source) continue;
+    let pairs: [string, string][] = [];
+    if ('items' in source) pairs = source.items.map((i) => [String(i.value), i.label[lang]]);
+    else if ('dict' in source) {
+      const rows = await ctx.db
+        .select({ k: dict.dictKey, v: dict.dictValue })
+        .from(dict)
+        .where(and(eq(dict.code, source.dict), ne(dict.parentId, '0'), eq(dict.isDeleted, 0)));
+      pairs = rows.map((r) => [r.k, r.v]);
+    } else if ('dictBiz' in source) {
+      const rows = await ctx.db
+        .select({ k: dictBiz.dictKey, v: dictBiz.dictValue })
+        .from(dictBiz)
+        .where(
+          and(
+            eq(dictBiz.code, source.dictBiz),
+            eq(dictBiz.tenantId, auth.tenantId),
+            ne(dictBiz.parentId, '0'),
+            eq(dictBiz.isDeleted, 0),
+          ),
+        );
+      pairs = rows.map((r) => [r.k, r.v]);
+    }
+    if (pairs.length) labels.set(name, new Map(pairs));
+  }
+  return labels;
+}
+
+/** Streams the rows as an xlsx sheet with the list's columns, dictionary values as labels. */
+export async function sendXlsx(
+  reply: FastifyReply,
+  ctx: AppContext,
+  def: ResourceDef,
+  rows: Row[],
+  auth: AuthContext,
+  acceptLanguage: string | undefined,
+) {
+  const lang: Lang = acceptLanguage?.toLowerCase().startsWith('en') ? 'en' : 'zh';
+  const labels = await optionLabels(ctx, def, auth, lang);
+  const columns = Object.entries(def.fields).filter(([, f]) => isListed(f));
+  const stream = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
+  const sheet = workbook.addWorksheet(def.title[lang].slice(0, 31));
+  sheet.columns = [
+    ...columns.map(([name, f]) => ({ header: f.label[lang], key: name, width: Math.max(12, (f.width ?? 120) / 8) })),
+    { header: lang === 'zh' ? '创建时间' : 'Created', key: 'createTime', width: 20 },
+  ];
+  const fileName = `${def.code}-${formatDateTime(new Date()).replace(/[^0-9]/g, '')}.xlsx`;
+  reply
+    .header('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+    .header('Content-Disposition', `attachment; filename="${fileName}"`);
+  void (async () => {
+    for (const row of rows) {
+      const out: Record<string, unknown> = {};
+      for (const [name] of columns) {
+        const value = row[name];
+        const map = labels.get(name);
+        out[name] = map ? (map.get(String(value)) ?? value) : value instanceof Date ? formatDateTime(value) : value;
+      }
+      out.createTime = row.createTime instanceof Date ? formatDateTime(row.createTime) : '';
+      sheet.addRow(out).commit();
+    }
+    sheet.commit();
+    await workbook.commit();
+  })().catch((error: unknown) => stream.destroy(error as Error));
+  return reply.send(stream);
+}

@@ -1,0 +1,75 @@
+import pg from 'pg';
+
+const CHANNEL = 'mes_data_changed';
+const RECONNECT_MS = 1000;
+
+type Listener = (topic: string) => void;
+
+/**
+ * Tells every server process that data behind a cache changed (`grants`, `total:user:000000`).
+ * Local listeners run at once; other processes hear it through PostgreSQL LISTEN/NOTIFY. While
+ * the listening connection is down, and right after it comes back, every cache is told that
+ * everything changed, so no process serves a stale copy after a missed notification.
+ */
+export interface ChangeFeed {
+  publish(topic: string): Promise<void>;
+  subscribe(listener: Listener): void;
+  /** False while notifications may be missed; caches must not fill then. */
+  isLive(): boolean;
+  close(): Promise<void>;
+}
+
+/** A topic that means "anything may have changed". */
+export const ALL_TOPICS = '*';
+
+export async function postgresChangeFeed(
+  url: string,
+  notify: (channel: string, payload: string) => Promise<void>,
+): Promise<ChangeFeed> {
+  const listeners: Listener[] = [];
+  let client: pg.Client | undefined;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+  const emit = (topic: string) => listeners.forEach((l) => l(topic));
+
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: url });
+    const lost = () => {
+      if (client !== c) return;
+      client = undefined;
+      c.end().catch(() => undefined);
+      emit(ALL_TOPICS);
+      if (!closed) retry = setTimeout(() => void connect().catch(lostConnect), RECONNECT_MS);
+    };
+    c.on('error', lost);
+    c.on('end', lost);
+    c.on('notification', (msg) => emit(msg.payload ?? ALL_TOPICS));
+    await c.connect();
+    client = c;
+    await c.query(`LISTEN ${CHANNEL}`);
+    emit(ALL_TOPICS);
+  };
+  const lostConnect = () => {
+    if (!closed) retry = setTimeout(() => void connect().catch(lostConnect), RECONNECT_MS);
+  };
+  await connect();
+
+  const feed: ChangeFeed = {
+    async publish(topic) {
+      emit(topic);
+      await notify(CHANNEL, topic);
+    },
+    subscribe(listener) {
+      listeners.push(listener);
+    },
+    isLive: () => client !== undefined,
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      const c = client;
+      client = undefined;
+      await c?.end().catch(() => undefined);
+    },
+  };
+  return feed;
+}

@@ -1,0 +1,40 @@
+import { defineResource } from '../../resource/define';
+import { remarkField, sortField } from '../common-fields';
+
+export const postResource = defineResource({
+  code: 'post',
+  title: { zh: '岗位管理', en: 'Posts' },
+  table: 'blade_post',
+  api: '/blade-system/post',
+  owner: 'tenant',
+  fields: {
+    category: {
+      kind: 'int',
+      label: { zh: '岗位类型', en: 'Category' },
+      default: 1,
+      required: true,
+      options: { dict: 'post_category' },
+      search: true,
+    },
+    postCode: {
+      kind: 'string',
+      label: { zh: '岗位编号', en: 'Code' },
+      max: 12,
+      required: true,
+      search: true,
+      sort: true,
+    },
+    postName: {
+      kind: 'string',
+      label: { zh: '岗位名称', en: 'Name' },
+      max: 64,
+      required: true,
+      search: true,
+      sort: true,
+    },
+    sort: sortField(),
+    remark: remarkField(),
+  },
+  indexes: [{ name: 'blade_post_tenant_idx', fields: ['tenantId'] }],
+  defaultSort: [{ field: 'sort' }],
+});

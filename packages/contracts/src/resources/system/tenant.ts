@@ -1,0 +1,54 @@
+import { defineResource } from '../../resource/define';
+
+/** Tenants; only the platform tenant (000000) manages them. */
+export const tenantResource = defineResource({
+  code: 'tenant',
+  title: { zh: '租户管理', en: 'Tenants' },
+  table: 'blade_tenant',
+  api: '/blade-system/tenant',
+  owner: 'platform',
+  fields: {
+    tenantId: {
+      kind: 'string',
+      label: { zh: '租户ID', en: 'Tenant id' },
+      max: 12,
+      required: true,
+      pattern: {
+        regex: '^[0-9A-Za-z]{1,12}$',
+        message: { zh: '租户ID只能包含字母和数字', en: 'Letters and digits only' },
+      },
+      form: 'create',
+      search: true,
+      sort: true,
+    },
+    tenantName: { kind: 'string', label: { zh: '租户名称', en: 'Tenant name' }, max: 50, required: true, search: true },
+    domainUrl: { kind: 'string', label: { zh: '绑定域名', en: 'Domain' }, max: 255, list: false },
+    backgroundUrl: { kind: 'string', label: { zh: '系统背景', en: 'Background URL' }, max: 1000, list: false },
+    linkman: { kind: 'string', label: { zh: '联系人', en: 'Contact' }, max: 50, required: true, search: true },
+    contactNumber: {
+      kind: 'string',
+      label: { zh: '联系电话', en: 'Phone' },
+      max: 30,
+    },
+    address: { kind: 'string', label: { zh: '联系地址', en: 'Address' }, max: 255, list: false, wide: true },
+    accountNumber: {
+      kind: 'int',
+      label: { zh: '账号额度', en: 'Account quota' },
+      default: -1,
+      range: [-1, 1000000],
+      form: false,
+    },
+    expireTime: { kind: 'datetime', label: { zh: '过期时间', en: 'Expires' }, form: false },
+    datasourceId: { kind: 'id', label: { zh: '数据源', en: 'Datasource' }, nullable: true, form: false, list: false },
+    licenseKey: { kind: 'text', label: { zh: '授权码', en: 'License' }, form: false },
+  },
+  indexes: [
+    {
+      name: 'blade_tenant_tenant_id_uq',
+      fields: ['tenantId'],
+      unique: true,
+      message: { zh: '租户ID已存在', en: 'The tenant id already exists' },
+    },
+  ],
+  defaultSort: [{ field: 'tenantId' }],
+});
