@@ -121,6 +121,7 @@ ALTER TABLE "blade_tenant" ALTER COLUMN "tenant_name" SET DEFAULT '';--> stateme
 ALTER TABLE "blade_top_menu" ALTER COLUMN "code" SET DEFAULT '';--> statement-breakpoint
 ALTER TABLE "blade_top_menu" ALTER COLUMN "name" SET DEFAULT '';--> statement-breakpoint
 ALTER TABLE "blade_user" ALTER COLUMN "account" SET DEFAULT '';--> statement-breakpoint
+ALTER TABLE "blade_user" ADD COLUMN "user_ext" text DEFAULT '' NOT NULL;--> statement-breakpoint
 CREATE INDEX "blade_scope_api_resource_code_idx" ON "blade_scope_api" USING btree ("resource_code");--> statement-breakpoint
 CREATE INDEX "blade_scope_data_resource_code_idx" ON "blade_scope_data" USING btree ("resource_code");--> statement-breakpoint
 CREATE UNIQUE INDEX "blade_dept_line_uq" ON "blade_dept_line" USING btree ("tenant_id","line_id","direction","dept_id");--> statement-breakpoint

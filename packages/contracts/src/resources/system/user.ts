@@ -92,6 +92,8 @@ export const userResource = defineResource({
     sex: { kind: 'int', label: { zh: '用户性别', en: 'Sex' }, nullable: true, options: { dict: 'sex' }, list: false },
     birthday: { kind: 'datetime', label: { zh: '用户生日', en: 'Birthday' }, list: false },
     avatar: { kind: 'string', label: { zh: '头像', en: 'Avatar' }, max: 500, form: false, list: false },
+    /** Platform settings (`update-platform`): JSON text the user's platform (user type) needs. */
+    userExt: { kind: 'text', label: { zh: '用户拓展', en: 'Platform extension' }, form: false, list: false },
   },
   indexes: [
     {

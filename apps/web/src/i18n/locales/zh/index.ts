@@ -1,4 +1,6 @@
 import { common } from './common';
+import { crud } from './crud';
+import { dict } from './dict';
 import { errorLog } from './errorLog';
 import { header } from './header';
 import { layout } from './layout';
@@ -6,7 +8,8 @@ import { lock } from './lock';
 import { login } from './login';
 import { profile } from './profile';
 import { register } from './register';
+import { system } from './system';
 import { tabs } from './tabs';
 
 /** One namespace per area; the `en` file of each area is typed by its `zh` file, so both stay complete. */
-export const resources = { common, login, layout, header, tabs, lock, errorLog, profile, register };
+export const resources = { common, login, layout, header, tabs, lock, errorLog, profile, register, crud, system, dict };

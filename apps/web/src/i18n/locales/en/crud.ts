@@ -1,0 +1,5 @@
+import type { crud as zh } from '../zh/crud';
+
+export const crud: typeof zh = {
+  placeholder: '',
+};
