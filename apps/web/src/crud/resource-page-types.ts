@@ -1,0 +1,59 @@
+import type { ReactNode } from 'react';
+import type { FieldDef, ResourceDef } from '@mes/contracts';
+
+/** A row as the list and detail routes send it. */
+export type Row = Record<string, unknown> & { id: string };
+
+export type FormMode = 'add' | 'edit' | 'view';
+
+/** What a screen's extensions may use of the generic page. */
+export interface ResourcePageContext {
+  /** Rows ticked in the table. */
+  selectedRows: Row[];
+  /** Reloads the current page (after a custom action changed rows). */
+  reload(): void;
+  /** Whether the signed-in user holds a button code (`user_role`, `post_add`, ...). */
+  can(code: string): boolean;
+  /** Opens the add / edit / view dialog; `initial` pre-fills an add (for example a parent id). */
+  openForm(mode: FormMode, row?: Row, initial?: Record<string, unknown>): void;
+}
+
+/** An extra column for view fields the definition does not hold (`roleName`, `deptName`). */
+export interface ExtraColumn {
+  key: string;
+  title: string;
+  width?: number;
+  render?: (row: Row) => ReactNode;
+}
+
+/**
+ * The generic CRUD screen of one resource (`<ResourcePage resource={postResource} />`): search
+ * bar, table, pagination, add / edit / view dialog, batch delete and export, all from the
+ * definition. The optional props are the hooks a screen uses instead of copying the page.
+ */
+export interface ResourcePageProps {
+  resource: ResourceDef;
+  /** Route that answers the list (default `<api>/<listRoute>`), e.g. `/blade-system/dict/parent-list`. */
+  listUrl?: string;
+  /** Extra query parameters for list and export (e.g. `deptId` from a side tree); a change reloads page 1. */
+  params?: Record<string, string | undefined>;
+  /** Buttons after add / delete / export in the toolbar. */
+  toolbar?: (ctx: ResourcePageContext) => ReactNode;
+  /** Buttons after view / edit / delete in each row. */
+  rowActions?: (row: Row, ctx: ResourcePageContext) => ReactNode;
+  /** Cell renderers by field name, replacing the default (dictionary label, date, text). */
+  render?: Partial<Record<string, (value: unknown, row: Row) => ReactNode>>;
+  extraColumns?: ExtraColumn[];
+  /** Per-screen changes to field definitions (e.g. make `code` read-only on this screen). */
+  fieldOverrides?: Partial<Record<string, Partial<FieldDef>>>;
+  /** Changes the form values before they are submitted (e.g. hash a password). */
+  beforeSubmit?: (values: Record<string, unknown>, mode: FormMode) => Record<string, unknown>;
+  /** Content beside the table, on the left (e.g. the department tree of the user screen). */
+  aside?: ReactNode;
+  /** Called after a successful add, edit or delete. */
+  onChanged?: () => void;
+  /** Dialog width; default the definition's `dialogWidth` or 720. */
+  dialogWidth?: number;
+  /** Tree resources: show the rows as a tree table (default true when the definition has `tree`). */
+  treeTable?: boolean;
+}
