@@ -43,6 +43,9 @@ export async function stop(child: ChildProcess): Promise<void> {
 
 export const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 
+/** Concurrent connections of every measurement (the issue measures at 50). */
+export const CONNECTIONS = 50;
+
 export interface Measured {
   name: string;
   requestsPerSecond: number;
@@ -57,6 +60,6 @@ export async function measure(
   headers: Record<string, string>,
   seconds: number,
 ): Promise<Measured> {
-  const r = await autocannon({ url, headers, connections: 32, duration: seconds, pipelining: 1 });
+  const r = await autocannon({ url, headers, connections: CONNECTIONS, duration: seconds, pipelining: 1 });
   return { name, requestsPerSecond: r.requests.average, p99Ms: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
 }

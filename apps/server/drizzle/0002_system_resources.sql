@@ -128,4 +128,6 @@ CREATE UNIQUE INDEX "blade_dept_line_uq" ON "blade_dept_line" USING btree ("tena
 CREATE INDEX "blade_dept_line_dept_idx" ON "blade_dept_line" USING btree ("dept_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "blade_region_code_uq" ON "blade_region" USING btree ("code") WHERE is_deleted = 0;--> statement-breakpoint
 CREATE INDEX "blade_region_parent_code_idx" ON "blade_region" USING btree ("parent_code");--> statement-breakpoint
-CREATE UNIQUE INDEX "blade_role_scope_uq" ON "blade_role_scope" USING btree ("role_id","scope_category","scope_id");
+CREATE UNIQUE INDEX "blade_role_scope_uq" ON "blade_role_scope" USING btree ("role_id","scope_category","scope_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "blade_dict_code_dict_key_uq" ON "blade_dict" USING btree ("code","dict_key") WHERE is_deleted = 0;--> statement-breakpoint
+CREATE UNIQUE INDEX "blade_dict_biz_tenant_id_code_dict_key_uq" ON "blade_dict_biz" USING btree ("tenant_id","code","dict_key") WHERE is_deleted = 0;

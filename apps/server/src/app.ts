@@ -21,6 +21,26 @@ import { coversRoute } from './platform/permissions/grants';
 import { fail, serializeJson } from './platform/http/envelope';
 import { forbidden, HttpError, unauthorized } from './platform/http/errors';
 
+/** Who may call a route, as its `config` declares. */
+export interface RouteAccess {
+  public?: boolean;
+  apiScope?: string;
+  anyUser?: boolean;
+}
+
+/** Every /api route with its access rule (the authorisation tests walk this list). */
+export interface ApiRouteInfo {
+  method: string;
+  url: string;
+  access: RouteAccess;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    apiRoutes: ApiRouteInfo[];
+  }
+}
+
 export interface BuildAppOptions {
   /** Built web app to serve at `/` (omitted in API-only tests). */
   webDist?: string;
@@ -60,12 +80,17 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   // A route that forgets to say who may call it would be open to every signed-in user: refuse
   // to start instead.
+  const apiRoutes: ApiRouteInfo[] = [];
+  app.decorate('apiRoutes', apiRoutes);
   app.addHook('onRoute', (route) => {
     const url = route.url ?? '';
     if (!isApi(url) || isDocs(url)) return;
-    const config = route.config as { public?: boolean; apiScope?: string; anyUser?: boolean } | undefined;
+    const config = route.config as RouteAccess | undefined;
     if (!config?.public && !config?.apiScope && !config?.anyUser) {
       throw new Error(`route ${String(route.method)} ${url} declares neither apiScope, anyUser nor public`);
+    }
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') apiRoutes.push({ method, url, access: config });
     }
   });
 

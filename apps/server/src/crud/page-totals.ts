@@ -1,5 +1,6 @@
 import type { ChangeFeed } from '../platform/cache/change-feed';
 import type { CacheRegistry } from '../platform/cache/cache-registry';
+import { GRANTS_TOPIC } from '../platform/permissions/grants';
 
 const MAX_ENTRIES = 5000;
 /** A safety net for writes made outside the resource routes; every route write invalidates at once. */
@@ -53,9 +54,10 @@ export class PageTotals {
   }
 
   private drop(topic: string): void {
-    if (topic !== '*' && !topic.startsWith('rows:')) return;
+    if (topic !== '*' && topic !== GRANTS_TOPIC && !topic.startsWith('rows:')) return;
     this.generation++;
-    if (topic === '*') return this.entries.clear();
+    // Totals are kept per role set; a changed grant or data scope changes what a role counts.
+    if (topic === '*' || topic === GRANTS_TOPIC) return this.entries.clear();
     const prefix = `${topic}|`;
     for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
   }

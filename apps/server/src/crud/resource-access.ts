@@ -33,7 +33,7 @@ export function rowScope(table: AnyResourceTable, auth: AuthContext): SQL | unde
 
 /** Departments below any of `deptIds` (and those themselves), as a subquery. */
 const deptAndChildren = (deptIds: string[]) =>
-  sql`(select d.id from blade_dept d where d.is_deleted = 0 and (d.id = any(${deptIds}::bigint[]) or string_to_array(d.ancestors, ',') && ${deptIds}::text[]))`;
+  sql`(select d.id from blade_dept d where d.is_deleted = 0 and (d.id = any(${sql.param(deptIds)}::bigint[]) or string_to_array(d.ancestors, ',') && ${sql.param(deptIds)}::text[]))`;
 
 /**
  * The caller's data scope for a resource that declares one (CONTRACT.md: 1 all, 2 own, 3 own
@@ -56,10 +56,10 @@ export async function dataScopeCondition(
     const col = sql.identifier(deptColName);
     if (def.dataScope?.deptColumnIsList) {
       return Array.isArray(ids)
-        ? sql`string_to_array(${col}, ',') && ${ids}::text[]`
+        ? sql`string_to_array(${col}, ',') && ${sql.param(ids)}::text[]`
         : sql`string_to_array(${col}, ',') && array(select x::text from ${ids} as s(x))`;
     }
-    return Array.isArray(ids) ? sql`${col} = any(${ids}::bigint[])` : sql`${col} in ${ids}`;
+    return Array.isArray(ids) ? sql`${col} = any(${sql.param(ids)}::bigint[])` : sql`${col} in ${ids}`;
   };
   const parts: SQL[] = [];
   for (const scope of scopes) {

@@ -35,12 +35,15 @@ export interface ChangeArgs {
   existing: Row | undefined;
   /** The raw body, for hooks that read fields outside the definition. */
   body: Record<string, unknown>;
+  /** Runs after the transaction commits (cache notices must not precede the data they announce). */
+  afterCommit(task: () => Promise<void>): void;
 }
 
 export interface RemoveArgs {
   tx: Tx;
   auth: AuthContext;
   rows: Row[];
+  afterCommit(task: () => Promise<void>): void;
 }
 
 /**
@@ -61,10 +64,15 @@ export interface ResourceHooks {
   decorate?(rows: Row[], auth: AuthContext): Promise<Row[]>;
 }
 
+/** A generic route a module may answer itself instead (registering its own handler on the path). */
+export type GenericRoute = 'list' | 'tree' | 'detail' | 'submit' | 'remove' | 'export';
+
 export interface ResourceBinding {
   def: ResourceDef;
   table: AnyResourceTable;
   hooks?: ResourceHooks;
+  /** Generic routes not to register; the module answers these paths with its own handlers. */
+  omit?: readonly GenericRoute[];
 }
 
 const MAX_EXPORT_ROWS = 50_000;
@@ -239,8 +247,10 @@ export class ResourceService {
     const firstError = Object.values(checked.errors)[0];
     if (firstError) throw badRequest(firstError);
     const scope = await this.readScope(auth);
+    const committed: (() => Promise<void>)[] = [];
+    const afterCommit = (task: () => Promise<void>) => void committed.push(task);
     try {
-      return await this.ctx.db.transaction(async (tx) => {
+      const result = await this.ctx.db.transaction(async (tx) => {
         let existing: Row | undefined;
         if (!adding) {
           [existing] = await tx
@@ -250,7 +260,7 @@ export class ResourceService {
             .for('update');
           if (!existing) throw notFound(Messages.rowNotFound);
         }
-        const args: ChangeArgs = { tx, auth, adding, values: checked.values, existing, body };
+        const args: ChangeArgs = { tx, auth, adding, values: checked.values, existing, body, afterCommit };
         // before-change
         await this.binding.hooks?.beforeChange?.(args);
         // write
@@ -280,6 +290,8 @@ export class ResourceService {
         await this.binding.hooks?.afterChange?.({ ...args, id });
         return { id, adding };
       });
+      for (const task of committed) await task();
+      return result;
     } catch (error) {
       const message = uniqueMessage(this.def, error);
       if (message) throw badRequest(message);
@@ -294,8 +306,10 @@ export class ResourceService {
     assertOwnerAccess(this.def, auth, true);
     const ids = idsOf(rawIds);
     const scope = await this.readScope(auth);
+    const committed: (() => Promise<void>)[] = [];
+    const afterCommit = (task: () => Promise<void>) => void committed.push(task);
     try {
-      return await this.ctx.db.transaction(async (tx) => {
+      const removed = await this.ctx.db.transaction(async (tx) => {
         const rows = await tx
           .select(this.columns)
           .from(this.table)
@@ -312,7 +326,7 @@ export class ResourceService {
             .where(and(rowScope(this.table, auth), inArray(parentCol, ids)));
           if (children.some((c) => !ids.includes(c.id as string))) throw badRequest(Messages.hasChildren);
         }
-        const args: RemoveArgs = { tx, auth, rows };
+        const args: RemoveArgs = { tx, auth, rows, afterCommit };
         await this.binding.hooks?.beforeRemove?.(args);
         if (this.table.isDeleted) {
           const set: Row = { isDeleted: 1 };
@@ -324,6 +338,8 @@ export class ResourceService {
         await this.binding.hooks?.afterRemove?.(args);
         return rows.length;
       });
+      for (const task of committed) await task();
+      return removed;
     } finally {
       await this.changed(auth);
     }
@@ -363,7 +379,8 @@ export function toPickerForest(rows: Row[], parent: string, title: string): Row[
 export function registerResource(app: FastifyInstance, ctx: AppContext, binding: ResourceBinding): ResourceService {
   const { def } = binding;
   const service = new ResourceService(ctx, binding);
-  const ops = new Set(operationsOf(def));
+  const ops = new Set<string>(operationsOf(def));
+  for (const route of binding.omit ?? []) ops.delete(route);
   const base = `/api${def.api}`;
   const scopes = apiScopeCodes(def.code);
   const read = { apiScope: scopes.read };
@@ -381,7 +398,7 @@ export function registerResource(app: FastifyInstance, ctx: AppContext, binding:
       return ok(await service.page(query(request), auth));
     });
   }
-  if (def.tree) {
+  if (def.tree && !binding.omit?.includes('tree')) {
     const tree = def.tree;
     app.get(`${base}/tree`, { config: read, schema: docs.tree }, async (request) => {
       const auth = requireAuth(request);

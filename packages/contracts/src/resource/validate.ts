@@ -34,6 +34,8 @@ export function checkField(field: FieldDef, value: unknown, lang: Lang): string 
   switch (field.kind) {
     case 'int':
     case 'decimal': {
+      if (field.options && 'items' in field.options && !field.options.items.some((i) => String(i.value) === text))
+        return lang === 'zh' ? `${label}的取值无效` : `${label} has an invalid value`;
       const n = Number(text);
       if (!Number.isFinite(n) || (field.kind === 'int' && !Number.isInteger(n)))
         return lang === 'zh' ? `${label}应为${field.kind === 'int' ? '整数' : '数字'}` : `${label} must be a number`;
@@ -59,6 +61,8 @@ export function checkField(field: FieldDef, value: unknown, lang: Lang): string 
           : `${label} must look like yyyy-MM-dd HH:mm:ss`;
     default:
       if (typeof value === 'object') return lang === 'zh' ? `${label}应为文本` : `${label} must be text`;
+      if (field.options && 'items' in field.options && !field.options.items.some((i) => String(i.value) === text))
+        return lang === 'zh' ? `${label}的取值无效` : `${label} has an invalid value`;
       if (field.max !== undefined && text.length > field.max)
         return lang === 'zh' ? `${label}最长 ${field.max} 个字符` : `${label} is at most ${field.max} characters`;
       if (field.pattern && !new RegExp(field.pattern.regex).test(text)) return field.pattern.message[lang];

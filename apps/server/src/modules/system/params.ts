@@ -2,7 +2,12 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import { param } from '../../platform/db/schema';
 
-/** The value of a platform parameter (`account.failCount`, ...), or undefined when absent. */
+/**
+ * The value of a platform parameter (`account.failCount`, ...), or undefined when absent. Read
+ * straight from the database (one lookup on the unique key): parameters are read rarely (sign-in,
+ * tenant creation), so a cache would cost more in cross-process invalidation than it saves, and
+ * a change is seen at once.
+ */
 export async function readParam(db: Db, key: string): Promise<string | undefined> {
   const rows = await db
     .select({ value: param.paramValue })

@@ -51,6 +51,8 @@ export interface IssuedTokens {
  * Signs and checks tokens with the installation's secret (HS256). Logout and refresh revoke the
  * session id in the revocation list, so a revoked token stops working at once on every process.
  */
+const MAX_VERIFIED = 10_000;
+
 export class TokenService {
   /** Imported once: jose would otherwise import raw key bytes on every sign and verify. */
   private readonly key: KeyObject;
@@ -94,8 +96,24 @@ export class TokenService {
     return { accessToken, refreshToken, expiresIn: accessValidity, sid };
   }
 
+  /**
+   * Tokens whose signature was already checked, by their exact text. Every request carries its
+   * token; checking the signature once instead of on each call saves the WebCrypto round trip.
+   * Expiry and revocation are still checked on every call.
+   */
+  private readonly verified = new Map<string, TokenClaims>();
+
   /** The claims of a valid, unexpired, unrevoked token of the expected type, else undefined. */
   async verify(token: string, expected: TokenType): Promise<TokenClaims | undefined> {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.exp * 1000 <= this.clock.now()) {
+        this.verified.delete(token);
+        return undefined;
+      }
+      if (known.token_type !== expected) return undefined;
+      return (await this.revocations.isRevoked(known.sid)) ? undefined : known;
+    }
     let claims: TokenClaims;
     try {
       const { payload } = await jwtVerify(token, this.key, {
@@ -109,9 +127,17 @@ export class TokenService {
       if (e instanceof joseErrors.JOSEError || e instanceof TypeError) return undefined;
       throw e;
     }
-    if (claims.token_type !== expected || typeof claims.sid !== 'string') return undefined;
+    if (typeof claims.sid !== 'string' || typeof claims.exp !== 'number') return undefined;
+    this.remember(token, claims);
+    if (claims.token_type !== expected) return undefined;
     if (await this.revocations.isRevoked(claims.sid)) return undefined;
     return claims;
+  }
+
+  private remember(token: string, claims: TokenClaims): void {
+    // Bounded: the oldest entry goes first; a forgotten token is simply verified again.
+    if (this.verified.size >= MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value as string);
+    this.verified.set(token, claims);
   }
 
   /** Ends a session: its access and refresh tokens are refused from now on. */

@@ -50,6 +50,8 @@ export function pathPattern(pattern: string): RegExp | undefined {
 export class GrantService {
   private readonly apiCache = new Map<string, Promise<ApiGrants>>();
   private readonly dataCache = new Map<string, Promise<DataScopeGrant[]>>();
+  /** Bumped on every change, so grants read while a change was landing are not kept. */
+  private generation = 0;
 
   constructor(
     private readonly db: Db,
@@ -63,6 +65,7 @@ export class GrantService {
   }
 
   clear(): void {
+    this.generation++;
     this.apiCache.clear();
     this.dataCache.clear();
   }
@@ -123,11 +126,18 @@ export class GrantService {
     const key = [...roleIds].sort().join(',');
     const hit = cache.get(key);
     if (hit) return hit;
+    const generation = this.generation;
     const value = load();
-    // Only keep what was read while change notifications were arriving.
+    // Only keep what was read while change notifications were arriving, and drop it if a change
+    // arrived while it was being read.
     if (this.feed.isLive()) {
       cache.set(key, value);
-      value.catch(() => cache.delete(key));
+      value.then(
+        () => {
+          if (generation !== this.generation && cache.get(key) === value) cache.delete(key);
+        },
+        () => cache.delete(key),
+      );
     }
     return value;
   }

@@ -73,7 +73,11 @@ export const dictResource = defineResource({
   owner: 'shared',
   tree: { parent: 'parentId', title: 'dictValue' },
   fields: dictFields('/blade-system/dict/tree?code=DICT'),
-  indexes: [{ name: 'blade_dict_code_idx', fields: ['code'] }],
+  indexes: [
+    { name: 'blade_dict_code_idx', fields: ['code'] },
+    // A parent's key is -1, so this also keeps parent codes unique.
+    { fields: ['code', 'dictKey'], unique: true, message: { zh: '当前字典键值已存在', en: 'This key already exists' } },
+  ],
   defaultSort: [{ field: 'sort' }],
   dialogWidth: 880,
 });
@@ -87,7 +91,14 @@ export const dictBizResource = defineResource({
   owner: 'tenant',
   tree: { parent: 'parentId', title: 'dictValue' },
   fields: dictFields('/blade-system/dict-biz/tree?code=DICT'),
-  indexes: [{ name: 'blade_dict_biz_code_idx', fields: ['tenantId', 'code'] }],
+  indexes: [
+    { name: 'blade_dict_biz_code_idx', fields: ['tenantId', 'code'] },
+    {
+      fields: ['tenantId', 'code', 'dictKey'],
+      unique: true,
+      message: { zh: '当前字典键值已存在', en: 'This key already exists' },
+    },
+  ],
   defaultSort: [{ field: 'sort' }],
   dialogWidth: 880,
 });

@@ -1,0 +1,181 @@
+import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { Messages, type ResourceDef, type StoredValue } from '@mes/contracts';
+import type { AnyResourceTable } from '../../crud/resource-access';
+import { rowScope } from '../../crud/resource-access';
+import type { ChangeArgs, RemoveArgs, ResourceHooks, Row } from '../../crud/resource-routes';
+import { isAdministrator, type AuthContext } from '../../platform/auth/request-auth';
+import type { Db } from '../../platform/db/database';
+import { badRequest } from '../../platform/http/errors';
+
+/** The columns the dictionary rules use; `dict` and `dictBiz` both have them. */
+export interface DictColumns {
+  id: PgColumn;
+  parentId: PgColumn;
+  code: PgColumn;
+  dictKey: PgColumn;
+  dictValue: PgColumn;
+  sort: PgColumn;
+  remark: PgColumn;
+  isSealed: PgColumn;
+  isDeleted: PgColumn;
+  tenantId?: PgColumn;
+}
+
+export type DictTable = AnyResourceTable & DictColumns;
+
+export const DictMessages = {
+  keyExists: '当前字典键值已存在',
+  codeExists: '当前字典编号已存在',
+  sealedEdit: '封存的字典不能修改',
+  sealedRemove: '封存的字典不能删除',
+  parentMissing: '上级字典不存在',
+  parentNotTop: '上级字典必须是顶级字典',
+  levelChange: '顶级字典与字典项不能互相转换',
+  sealedValue: '封存只能是 0(否) 或 1(是)',
+} as const;
+
+/** `parentId` of a dictionary (a parent); its entries point at it. */
+export const ROOT_ID = '0';
+/** BladeX marks a parent with this `dictKey`. */
+export const ROOT_KEY = '-1';
+/** BladeX's name for "no parent" (`parentName` of a parent). */
+export const ROOT_NAME = '顶级';
+
+type Tx = ChangeArgs['tx'];
+
+const isSealed = (row: Row | undefined) => Number(row?.isSealed) === 1;
+
+/**
+ * Serialises the uniqueness checks of one scope (a dictionary's entries, or the parents of a
+ * tenant) until the transaction ends: the tables have no unique index on these keys, so two
+ * concurrent submits could otherwise both pass the check.
+ */
+async function lockScope(tx: Tx, key: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
+}
+
+/**
+ * The dictionary rules of one table (system or business), hooked into the generic submit and
+ * remove. Entries inherit their parent's `code`; a parent's `dictKey` is `-1`; keys are unique
+ * within a dictionary and codes among parents; sealed rows only change by the platform
+ * administrator.
+ */
+export function dictHooks(db: Db, def: ResourceDef, table: DictTable): ResourceHooks {
+  const keyRequired = def.fields.dictKey?.requiredMessage?.zh ?? '请输入字典键值';
+  const scopeKey = (auth: AuthContext, part: string) => `${def.table}:${table.tenantId ? auth.tenantId : '*'}:${part}`;
+
+  const firstRow = async (tx: Tx, where: SQL | undefined) =>
+    (await tx.select({ id: table.id }).from(table).where(where).limit(1))[0];
+
+  /** A parent: unique code among the parents, key `-1`; a changed code must not touch sealed entries. */
+  async function checkParent({ tx, auth, values, existing }: ChangeArgs): Promise<void> {
+    values.dictKey = ROOT_KEY;
+    const code = String(values.code ?? existing?.code ?? '');
+    await lockScope(tx, scopeKey(auth, 'parents'));
+    const duplicate = await firstRow(
+      tx,
+      and(
+        rowScope(table, auth),
+        eq(table.parentId, ROOT_ID),
+        eq(table.code, code),
+        existing ? ne(table.id, String(existing.id)) : undefined,
+      ),
+    );
+    if (duplicate) throw badRequest(DictMessages.codeExists);
+    if (existing && code !== existing.code && !isAdministrator(auth)) {
+      const sealedEntry = await firstRow(
+        tx,
+        and(rowScope(table, auth), eq(table.parentId, String(existing.id)), eq(table.isSealed, 1)),
+      );
+      if (sealedEntry) throw badRequest(DictMessages.sealedEdit);
+    }
+  }
+
+  /** An entry: its parent is a live parent of the same dictionary table and tenant. */
+  async function checkEntry({ tx, auth, adding, values, existing }: ChangeArgs, parentId: string): Promise<void> {
+    if (adding && values.dictKey === undefined) throw badRequest(keyRequired);
+    const moving = adding || parentId !== String(existing?.parentId);
+    const query = tx
+      .select({ parentId: table.parentId, code: table.code })
+      .from(table)
+      .where(and(rowScope(table, auth), eq(table.id, parentId)))
+      .limit(1);
+    // Holding the new parent keeps its code from changing before this entry is written; an
+    // entry that stays put needs no lock: a concurrent code change updates it after this commits.
+    const [parent] = moving ? await query.for('share') : await query;
+    if (!parent) throw badRequest(DictMessages.parentMissing);
+    if (String(parent.parentId) !== ROOT_ID) throw badRequest(DictMessages.parentNotTop);
+    values.code = String(parent.code);
+    const dictKey = String(values.dictKey ?? existing?.dictKey ?? '');
+    await lockScope(tx, scopeKey(auth, `entries:${parentId}`));
+    const duplicate = await firstRow(
+      tx,
+      and(
+        rowScope(table, auth),
+        eq(table.parentId, parentId),
+        eq(table.dictKey, dictKey),
+        existing ? ne(table.id, String(existing.id)) : undefined,
+      ),
+    );
+    if (duplicate) throw badRequest(DictMessages.keyExists);
+  }
+
+  return {
+    listParams: {
+      names: ['parentId'],
+      where(query) {
+        const raw = query.parentId;
+        if (raw === undefined || raw === '') return undefined;
+        if (typeof raw !== 'string' || !/^\d{1,19}$/.test(raw))
+          throw badRequest(Messages.invalidParam('parentId', '应为编号'));
+        return eq(table.parentId, raw);
+      },
+    },
+
+    async beforeChange(args) {
+      const { auth, values, existing } = args;
+      // Unsealing is editing: only the platform administrator may change a sealed row at all.
+      if (isSealed(existing) && !isAdministrator(auth)) throw badRequest(DictMessages.sealedEdit);
+      if (values.isSealed !== undefined && values.isSealed !== 0 && values.isSealed !== 1)
+        throw badRequest(DictMessages.sealedValue);
+      const parentId = String(values.parentId ?? existing?.parentId ?? ROOT_ID);
+      if (existing && (String(existing.parentId) === ROOT_ID) !== (parentId === ROOT_ID))
+        throw badRequest(DictMessages.levelChange);
+      if (parentId === ROOT_ID) await checkParent(args);
+      else await checkEntry(args, parentId);
+    },
+
+    /** A parent's new code reaches its entries in the same transaction. */
+    async afterChange({ tx, auth, values, existing, id }) {
+      if (!existing || String(existing.parentId) !== ROOT_ID) return;
+      const code: StoredValue = values.code;
+      if (code === undefined || code === existing.code) return;
+      const set: Row = { code, updateUser: auth.userId, updateTime: new Date() };
+      await tx
+        .update(table)
+        .set(set)
+        .where(and(rowScope(table, auth), eq(table.parentId, id)));
+    },
+
+    async beforeRemove({ auth, rows }: RemoveArgs) {
+      if (!isAdministrator(auth) && rows.some(isSealed)) throw badRequest(DictMessages.sealedRemove);
+    },
+
+    /** `parentName`: the parent's name, or 顶级 for a parent (as BladeX's DictWrapper). */
+    async decorate(rows, auth) {
+      const ids = [...new Set(rows.map((r) => String(r.parentId)).filter((id) => id !== ROOT_ID))];
+      const parents = ids.length
+        ? await db
+            .select({ id: table.id, name: table.dictValue })
+            .from(table)
+            .where(and(rowScope(table, auth), inArray(table.id, ids)))
+        : [];
+      const names = new Map(parents.map((p) => [String(p.id), String(p.name)]));
+      return rows.map((r) => ({
+        ...r,
+        parentName: String(r.parentId) === ROOT_ID ? ROOT_NAME : (names.get(String(r.parentId)) ?? ''),
+      }));
+    },
+  };
+}

@@ -1,0 +1,140 @@
+import { and, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { ADMINISTRATOR_ROLE, isAdministrator, splitIds, type AuthContext } from '../../platform/auth/request-auth';
+import type { ChangeArgs } from '../../crud/resource-routes';
+import { dept, dict, post, role, tenant, user } from '../../platform/db/schema';
+import { badRequest, forbidden } from '../../platform/http/errors';
+
+type Tx = ChangeArgs['tx'];
+
+export const UserAdminMessages = {
+  notMd5: '密码格式不正确: 应为密码的 md5 值',
+  quotaReached: '当前租户已到最大账号额度',
+  removeSelf: '不能删除当前登录用户',
+  foreignRole: '所属角色不存在或无权访问',
+  foreignDept: '所属部门不存在或无权访问',
+  foreignPost: '所属岗位不存在或无权访问',
+  badUserType: '用户平台不正确',
+  userExtNotJson: '用户拓展应为 JSON 文本',
+  userExtTooLong: `用户拓展最长 2000 个字符`,
+} as const;
+
+export const USER_EXT_MAX = 2000;
+const MD5_HEX = /^[0-9a-f]{32}$/i;
+
+/**
+ * The web sends the md5 hex of the typed password, hashed in the browser exactly as sign-in
+ * does (CONTRACT.md "Passwords"); anything else would be stored as a password nobody can type.
+ */
+export function assertMd5(value: unknown): string {
+  if (typeof value !== 'string' || !MD5_HEX.test(value)) throw badRequest(UserAdminMessages.notMd5);
+  return value.toLowerCase();
+}
+
+/**
+ * Users whose department list holds `deptId` or any department below it. The departments are
+ * found once (uncorrelated subqueries); a user in one department (the usual case) is then a
+ * plain equality test, and only lists with a comma are split into arrays, which keeps a page
+ * over 100,000 users a cheap scan and gives the planner row estimates it can use.
+ */
+export function deptAndChildrenFilter(tenantId: string, deptId: string): SQL {
+  const below = sql`array(select ${dept.id}::text from ${dept}
+    where ${dept.tenantId} = ${tenantId} and ${dept.isDeleted} = 0
+      and (${dept.id} = ${deptId} or ${deptId}::text = any(string_to_array(${dept.ancestors}, ','))))`;
+  return sql`(${user.deptId} = any(${below})
+    or (strpos(${user.deptId}, ',') > 0 and string_to_array(${user.deptId}, ',') && ${below}))`;
+}
+
+type Picked = typeof role | typeof dept | typeof post;
+
+async function countInTenant(tx: Tx, table: Picked, tenantId: string, ids: string[]): Promise<number> {
+  const [row] = await tx
+    .select({ n: count() })
+    .from(table)
+    .where(and(eq(table.tenantId, tenantId), inArray(table.id, ids), eq(table.isDeleted, 0)));
+  return row?.n ?? 0;
+}
+
+/** Roles, departments and posts a user is given must be live rows of the caller's tenant. */
+export async function assertPicksInTenant(
+  tx: Tx,
+  tenantId: string,
+  picks: { roleId?: unknown; deptId?: unknown; postId?: unknown },
+): Promise<void> {
+  const checks: [unknown, Picked, string][] = [
+    [picks.roleId, role, UserAdminMessages.foreignRole],
+    [picks.deptId, dept, UserAdminMessages.foreignDept],
+    [picks.postId, post, UserAdminMessages.foreignPost],
+  ];
+  for (const [value, table, message] of checks) {
+    if (typeof value !== 'string') continue;
+    const ids = [...new Set(splitIds(value))];
+    if (ids.length && (await countInTenant(tx, table, tenantId, ids)) !== ids.length) throw badRequest(message);
+  }
+}
+
+/**
+ * The tenant's account quota (`accountNumber`, -1 unlimited) against its live users. The tenant
+ * row is locked first so that two adds at once cannot both take the last place.
+ */
+export async function assertQuota(tx: Tx, tenantId: string): Promise<void> {
+  const [t] = await tx
+    .select({ accountNumber: tenant.accountNumber })
+    .from(tenant)
+    .where(and(eq(tenant.tenantId, tenantId), eq(tenant.isDeleted, 0)))
+    .for('update');
+  const limit = t?.accountNumber ?? -1;
+  if (limit < 0) return;
+  const [row] = await tx
+    .select({ n: count() })
+    .from(user)
+    .where(and(eq(user.tenantId, tenantId), eq(user.isDeleted, 0)));
+  if ((row?.n ?? 0) >= limit) throw badRequest(UserAdminMessages.quotaReached);
+}
+
+/** `userType` must be a key of the `user_type` dictionary (1 WEB, 2 APP, 3 OTHER). */
+export async function assertUserType(tx: Tx, userType: unknown): Promise<number> {
+  const key = String(userType ?? '').trim();
+  if (!/^\d{1,9}$/.test(key)) throw badRequest(UserAdminMessages.badUserType);
+  const [row] = await tx
+    .select({ n: count() })
+    .from(dict)
+    .where(and(eq(dict.code, 'user_type'), eq(dict.dictKey, key), ne(dict.parentId, '0'), eq(dict.isDeleted, 0)));
+  if (!row?.n) throw badRequest(UserAdminMessages.badUserType);
+  return Number(key);
+}
+
+/** Platform extension: empty, or JSON text of at most 2000 characters. */
+export function checkUserExt(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value !== 'string') throw badRequest(UserAdminMessages.userExtNotJson);
+  const textValue = value.trim();
+  if (!textValue) return '';
+  if (textValue.length > USER_EXT_MAX) throw badRequest(UserAdminMessages.userExtTooLong);
+  try {
+    JSON.parse(textValue);
+  } catch {
+    throw badRequest(UserAdminMessages.userExtNotJson);
+  }
+  return textValue;
+}
+
+/**
+ * Only the administrator may act on an administrator account or hand out the administrator
+ * role: otherwise anyone granted `user:reset` or `user:grant` could take over the platform.
+ */
+export async function assertMayManage(
+  tx: Tx,
+  auth: AuthContext,
+  targets: { roleId?: unknown }[],
+  newRoleIds: string[] = [],
+): Promise<void> {
+  if (isAdministrator(auth)) return;
+  const adminRoles = await tx
+    .select({ id: role.id })
+    .from(role)
+    .where(and(eq(role.tenantId, auth.tenantId), eq(role.roleAlias, ADMINISTRATOR_ROLE), eq(role.isDeleted, 0)));
+  if (!adminRoles.length) return;
+  const ids = new Set(adminRoles.map((r) => r.id));
+  const touches = (roleIds: string[]) => roleIds.some((id) => ids.has(id));
+  if (touches(newRoleIds) || targets.some((t) => touches(splitIds(String(t.roleId ?? ''))))) throw forbidden();
+}

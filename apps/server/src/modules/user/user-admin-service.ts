@@ -1,0 +1,204 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { Messages, userResource } from '@mes/contracts';
+import type { AppContext } from '../../app-context';
+import type { ChangeArgs, ResourceHooks, ResourceService, Row } from '../../crud/resource-routes';
+import { hashPassword, md5Hex } from '../../platform/auth/passwords';
+import { splitIds, type AuthContext } from '../../platform/auth/request-auth';
+import { user } from '../../platform/db/schema';
+import { badRequest, notFound } from '../../platform/http/errors';
+import { unlockAccount } from '../auth/sign-in';
+import { readParam } from '../system/params';
+import {
+  assertMayManage,
+  assertMd5,
+  assertPicksInTenant,
+  assertQuota,
+  assertUserType,
+  checkUserExt,
+  deptAndChildrenFilter,
+  UserAdminMessages,
+} from './user-admin-rules';
+import { decorateUsers } from './user-names';
+
+type Tx = ChangeArgs['tx'];
+
+const ID = /^\d{1,19}$/;
+const MAX_IDS = 1000;
+/** BladeX's fallback when the `account.initPassword` parameter is missing. */
+const DEFAULT_INIT_PASSWORD = '123456';
+const ACCOUNT = /^[A-Za-z0-9_.@-]{1,45}$/;
+/** The length of the role_id column. */
+const ROLE_ID_MAX = userResource.fields.roleId.max ?? 1000;
+
+/** A comma-joined list (or a JSON array) of ids from a query or form parameter. */
+export function idList(raw: unknown, name: string): string[] {
+  const joined = Array.isArray(raw) ? raw.map(String).join(',') : typeof raw === 'string' ? raw : '';
+  const ids = [...new Set(splitIds(joined))];
+  if (!ids.length) throw badRequest(Messages.missingParam(name));
+  if (!ids.every((id) => ID.test(id))) throw badRequest(Messages.invalidParam(name, '应为逗号分隔的编号'));
+  if (ids.length > MAX_IDS) throw badRequest(Messages.invalidParam(name, `一次最多 ${MAX_IDS} 条`));
+  return ids;
+}
+
+function accountList(raw: unknown): string[] {
+  const joined = Array.isArray(raw) ? raw.map(String).join(',') : typeof raw === 'string' ? raw : '';
+  const accounts = [...new Set(splitIds(joined))];
+  if (!accounts.length) throw badRequest(Messages.missingParam('userIds'));
+  if (!accounts.every((a) => ACCOUNT.test(a))) throw badRequest(Messages.invalidParam('accounts', '账号格式不正确'));
+  if (accounts.length > MAX_IDS) throw badRequest(Messages.invalidParam('accounts', `一次最多 ${MAX_IDS} 条`));
+  return accounts;
+}
+
+/** The hooks that make the generic user resource the user administration of the spec. */
+export function userHooks(ctx: AppContext): ResourceHooks {
+  return {
+    listParams: {
+      names: ['deptId'],
+      where(query, auth) {
+        const raw = query.deptId;
+        if (raw === undefined || raw === '') return undefined;
+        if (typeof raw !== 'string' || !ID.test(raw)) throw badRequest(Messages.invalidParam('deptId', '应为编号'));
+        return deptAndChildrenFilter(auth.tenantId, raw);
+      },
+    },
+    decorate: (rows) => decorateUsers(ctx.db, rows),
+    async beforeChange({ tx, auth, adding, values, existing }) {
+      const md5 = adding ? assertMd5(values.password) : undefined;
+      if (adding) await assertQuota(tx, auth.tenantId);
+      if (existing) await assertMayManage(tx, auth, [existing]);
+      if (typeof values.roleId === 'string') await assertMayManage(tx, auth, [], splitIds(values.roleId));
+      await assertPicksInTenant(tx, auth.tenantId, values);
+      if (values.userType !== undefined) values.userType = await assertUserType(tx, values.userType);
+      // Hashed last: argon2 is the slow step, not worth doing for a submit about to be refused.
+      if (md5) values.password = await hashPassword(md5);
+    },
+    async beforeRemove({ tx, auth, rows }) {
+      if (rows.some((r) => r.id === auth.userId)) throw badRequest(UserAdminMessages.removeSelf);
+      await assertMayManage(tx, auth, rows);
+    },
+  };
+}
+
+/**
+ * The user operations beyond the generic ones (grant, reset-password, update-platform, unlock).
+ * Each acts only on users the caller may read (tenant and data scope): one id outside that
+ * refuses the whole call and changes nothing.
+ */
+export class UserAdminService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly users: ResourceService,
+  ) {}
+
+  /** The users of `ids`, locked for the change; 404 unless every one is visible to the caller. */
+  private async targets(tx: Tx, auth: AuthContext, ids: string[]) {
+    const rows = await tx
+      .select({ id: user.id, account: user.account, roleId: user.roleId })
+      .from(user)
+      .where(and(await this.users.readScope(auth), inArray(user.id, ids)))
+      .for('update');
+    if (rows.length !== ids.length) throw notFound(Messages.rowNotFound);
+    return rows;
+  }
+
+  private audit(auth: AuthContext) {
+    return { updateUser: auth.userId, updateTime: new Date() };
+  }
+
+  private changed(auth: AuthContext): Promise<void> {
+    return this.ctx.totals.changed('user', auth.tenantId);
+  }
+
+  /** The user with its platform settings (`platform-detail`). */
+  async platformDetail(id: unknown, auth: AuthContext): Promise<Row> {
+    const row = await this.users.detail(id, auth);
+    return { ...row, userExt: row.userExt ?? '' };
+  }
+
+  /** Replaces the roles of the users; tokens already issued keep their roles until refreshed. */
+  async grant(rawUserIds: unknown, rawRoleIds: unknown, auth: AuthContext): Promise<void> {
+    const userIds = idList(rawUserIds, 'userIds');
+    const roleIds = idList(rawRoleIds, 'roleIds');
+    const roleId = roleIds.join(',');
+    if (roleId.length > ROLE_ID_MAX) throw badRequest(Messages.invalidParam('roleIds', '角色过多'));
+    try {
+      await this.ctx.db.transaction(async (tx) => {
+        await assertPicksInTenant(tx, auth.tenantId, { roleId });
+        const targets = await this.targets(tx, auth, userIds);
+        await assertMayManage(tx, auth, targets, roleIds);
+        await tx
+          .update(user)
+          .set({ roleId, ...this.audit(auth) })
+          .where(inArray(user.id, userIds));
+      });
+    } finally {
+      await this.changed(auth);
+    }
+  }
+
+  /** Sets the password of the users to the `account.initPassword` parameter. */
+  async resetPassword(rawUserIds: unknown, auth: AuthContext): Promise<void> {
+    const userIds = idList(rawUserIds, 'userIds');
+    const initPassword = (await readParam(this.ctx.db, 'account.initPassword')) || DEFAULT_INIT_PASSWORD;
+    // One argon2 hash for the batch: every reset user gets the same, publicly configured password
+    // anyway, and hashing per user would make a large batch take seconds.
+    const password = await hashPassword(md5Hex(initPassword));
+    try {
+      await this.ctx.db.transaction(async (tx) => {
+        const targets = await this.targets(tx, auth, userIds);
+        await assertMayManage(tx, auth, targets);
+        await tx
+          .update(user)
+          .set({ password, ...this.audit(auth) })
+          .where(inArray(user.id, userIds));
+      });
+    } finally {
+      await this.changed(auth);
+    }
+  }
+
+  /** The platform a user signs in from (`user_type`) and the settings that platform needs. */
+  async updatePlatform(params: { userId: unknown; userType: unknown; userExt: unknown }, auth: AuthContext) {
+    if (typeof params.userId !== 'string' || !ID.test(params.userId)) throw badRequest(Messages.missingParam('userId'));
+    const userId = params.userId;
+    const userExt = checkUserExt(params.userExt);
+    try {
+      await this.ctx.db.transaction(async (tx) => {
+        const userType = await assertUserType(tx, params.userType);
+        const targets = await this.targets(tx, auth, [userId]);
+        await assertMayManage(tx, auth, targets);
+        await tx
+          .update(user)
+          .set({ userType, userExt, ...this.audit(auth) })
+          .where(eq(user.id, userId));
+      });
+    } finally {
+      await this.changed(auth);
+    }
+  }
+
+  /** Lifts the sign-in lock (too many failures) of the users, by id or by account. */
+  async unlock(params: { userIds: unknown; accounts: unknown }, auth: AuthContext): Promise<void> {
+    const scope = await this.users.readScope(auth);
+    let accounts: string[];
+    if (params.userIds !== undefined && params.userIds !== '') {
+      const ids = idList(params.userIds, 'userIds');
+      const rows = await this.ctx.db
+        .select({ account: user.account })
+        .from(user)
+        .where(and(scope, inArray(user.id, ids)));
+      if (rows.length !== ids.length) throw notFound(Messages.rowNotFound);
+      accounts = rows.map((r) => r.account);
+    } else {
+      const wanted = accountList(params.accounts);
+      const rows = await this.ctx.db
+        .select({ account: user.account })
+        .from(user)
+        .where(and(scope, inArray(user.account, wanted)));
+      if (rows.length !== wanted.length) throw notFound(Messages.rowNotFound);
+      accounts = rows.map((r) => r.account);
+    }
+    // The lock is kept per tenant and account, so only the caller's tenant is touched.
+    await Promise.all(accounts.map((account) => unlockAccount(this.ctx, auth.tenantId, account)));
+  }
+}
