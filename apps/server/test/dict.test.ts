@@ -134,7 +134,7 @@ describe('system dictionaries: parents and entries', () => {
       '请选择字典是否封存',
     );
     expect((await submit(DICT, { code: 'y', dictValue: 'y', sort: 1, isSealed: 7 })).body.msg).toBe(
-      '封存只能是 0(否) 或 1(是)',
+      '封存的取值无效',
     );
   });
 

@@ -32,7 +32,6 @@ export const DictMessages = {
   parentMissing: '上级字典不存在',
   parentNotTop: '上级字典必须是顶级字典',
   levelChange: '顶级字典与字典项不能互相转换',
-  sealedValue: '封存只能是 0(否) 或 1(是)',
 } as const;
 
 /** `parentId` of a dictionary (a parent); its entries point at it. */
@@ -137,8 +136,6 @@ export function dictHooks(db: Db, def: ResourceDef, table: DictTable): ResourceH
       const { auth, values, existing } = args;
       // Unsealing is editing: only the platform administrator may change a sealed row at all.
       if (isSealed(existing) && !isAdministrator(auth)) throw badRequest(DictMessages.sealedEdit);
-      if (values.isSealed !== undefined && values.isSealed !== 0 && values.isSealed !== 1)
-        throw badRequest(DictMessages.sealedValue);
       const parentId = String(values.parentId ?? existing?.parentId ?? ROOT_ID);
       if (existing && (String(existing.parentId) === ROOT_ID) !== (parentId === ROOT_ID))
         throw badRequest(DictMessages.levelChange);
