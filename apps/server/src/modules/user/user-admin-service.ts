@@ -18,7 +18,7 @@ import {
   deptAndChildrenFilter,
   UserAdminMessages,
 } from './user-admin-rules';
-import { decorateUsers } from './user-names';
+import { userViewColumns } from './user-names';
 
 type Tx = ChangeArgs['tx'];
 
@@ -50,7 +50,7 @@ function accountList(raw: unknown): string[] {
 }
 
 /** The hooks that make the generic user resource the user administration of the spec. */
-export function userHooks(ctx: AppContext): ResourceHooks {
+export function userHooks(): ResourceHooks {
   return {
     listParams: {
       names: ['deptId'],
@@ -61,7 +61,7 @@ export function userHooks(ctx: AppContext): ResourceHooks {
         return deptAndChildrenFilter(auth.tenantId, raw);
       },
     },
-    decorate: (rows) => decorateUsers(ctx.db, rows),
+    viewColumns: userViewColumns,
     async beforeChange({ tx, auth, adding, values, existing }) {
       const md5 = adding ? assertMd5(values.password) : undefined;
       if (adding) await assertQuota(tx, auth.tenantId);
