@@ -23,11 +23,14 @@ export function assertOwnerAccess(def: ResourceDef, auth: AuthContext, writing: 
   if (def.owner === 'shared' && writing && !isPlatformCaller(auth)) throw forbidden();
 }
 
-/** Live rows of the caller's tenant: the one place tenancy is applied to generic queries. */
-export function rowScope(table: AnyResourceTable, auth: AuthContext): SQL | undefined {
+/**
+ * Live rows of the caller's tenant: the one place tenancy is applied to generic queries. Only
+ * tenant-owned resources are scoped (blade_tenant has a `tenant_id` column too: its own id).
+ */
+export function rowScope(def: ResourceDef, table: AnyResourceTable, auth: AuthContext): SQL | undefined {
   return and(
     table.isDeleted ? eq(table.isDeleted, 0) : undefined,
-    table.tenantId ? eq(table.tenantId, auth.tenantId) : undefined,
+    def.owner === 'tenant' && table.tenantId ? eq(table.tenantId, auth.tenantId) : undefined,
   );
 }
 

@@ -169,7 +169,7 @@ export class ResourceService {
   /** Conditions every read applies: live rows, the caller's tenant, the caller's data scope. */
   async readScope(auth: AuthContext): Promise<SQL | undefined> {
     assertOwnerAccess(this.def, auth, false);
-    return and(rowScope(this.table, auth), await dataScopeCondition(this.def, auth, this.ctx.grants));
+    return and(rowScope(this.def, this.table, auth), await dataScopeCondition(this.def, auth, this.ctx.grants));
   }
 
   defaultOrder(): SQL[] {
@@ -279,7 +279,7 @@ export class ResourceService {
         if (adding) {
           id = nextId();
           const row: Row = { ...args.values, id };
-          if (this.table.tenantId) row.tenantId = auth.tenantId;
+          if (this.def.owner === 'tenant') row.tenantId = auth.tenantId;
           if (audit)
             Object.assign(row, {
               createUser: auth.userId,
@@ -332,7 +332,7 @@ export class ResourceService {
           const children = await tx
             .select({ id: this.table.id })
             .from(this.table)
-            .where(and(rowScope(this.table, auth), inArray(parentCol, ids)));
+            .where(and(rowScope(this.def, this.table, auth), inArray(parentCol, ids)));
           if (children.some((c) => !ids.includes(c.id as string))) throw badRequest(Messages.hasChildren);
         }
         const args: RemoveArgs = { tx, auth, rows, afterCommit };

@@ -1,10 +1,93 @@
-import type { FastifyInstance } from 'fastify';
-import { datasourceResource } from '@mes/contracts';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { datasourceResource, Messages } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { registerResource } from '../../crud/resource-routes';
-import { datasource } from '../../platform/db/schema';
+import { isPlatformCaller, requireAuth } from '../../platform/auth/request-auth';
+import { secretBoxFor } from '../../platform/crypto/secret-box';
+import { datasource, tenant } from '../../platform/db/schema';
+import { ok } from '../../platform/http/envelope';
+import { badRequest, forbidden, notFound } from '../../platform/http/errors';
+import { DatasourceMessages, testConnection, type ConnectionTarget } from './datasource-connect';
+
+const base = `/api${datasourceResource.api}`;
+const ID = /^\d{1,19}$/;
+
+function paramOf(request: FastifyRequest, name: string): string | undefined {
+  const query = request.query as Record<string, unknown> | undefined;
+  const body = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
+  const value = query?.[name] ?? body[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'object') throw badRequest(Messages.invalidParam(name, '应为文本'));
+  return String(value);
+}
 
 /** Datasources: password encrypted at rest, connection test. */
 export function registerDatasourceRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerResource(app, ctx, { def: datasourceResource, table: datasource });
+  const box = () => secretBoxFor(ctx.dataDir);
+
+  registerResource(app, ctx, {
+    def: datasourceResource,
+    table: datasource,
+    hooks: {
+      beforeChange({ values }) {
+        if (typeof values.password === 'string' && values.password !== '')
+          values.password = box().seal(values.password);
+      },
+      async beforeRemove({ tx, rows }) {
+        const [bound] = await tx
+          .select({ id: tenant.id })
+          .from(tenant)
+          .where(
+            and(
+              inArray(
+                tenant.datasourceId,
+                rows.map((r) => String(r.id)),
+              ),
+              eq(tenant.isDeleted, 0),
+            ),
+          )
+          .limit(1);
+        if (bound) throw badRequest(DatasourceMessages.inUse);
+      },
+    },
+  });
+
+  /**
+   * Tests a saved datasource (`id`), the form being edited (`url`, `username`, `password`;
+   * with `id`, an empty password means the saved one), or both. Replies with success or the
+   * driver's one-line message.
+   */
+  app.post(`${base}/test`, { config: { apiScope: 'datasource:test' } }, async (request) => {
+    const auth = requireAuth(request);
+    if (!isPlatformCaller(auth)) throw forbidden();
+    const id = paramOf(request, 'id')?.trim();
+    const target: ConnectionTarget = {
+      url: paramOf(request, 'url')?.trim() ?? '',
+      username: paramOf(request, 'username')?.trim() ?? '',
+      password: paramOf(request, 'password') ?? '',
+    };
+    if (id) {
+      if (!ID.test(id)) throw badRequest(Messages.invalidParam('id', '应为编号'));
+      const [saved] = await ctx.db
+        .select({ url: datasource.url, username: datasource.username, password: datasource.password })
+        .from(datasource)
+        .where(and(eq(datasource.id, id), eq(datasource.isDeleted, 0)));
+      if (!saved) throw notFound(Messages.rowNotFound);
+      target.url ||= saved.url;
+      target.username ||= saved.username;
+      if (!target.password) {
+        try {
+          target.password = box().open(saved.password);
+        } catch {
+          throw badRequest(DatasourceMessages.undecryptable);
+        }
+      }
+    }
+    if (!target.url) throw badRequest(Messages.missingParam('url'));
+    if (target.url.length > 500) throw badRequest(Messages.invalidParam('url', '最长 500 个字符'));
+    const failure = await testConnection(target);
+    if (failure) throw badRequest(failure);
+    return ok(true, DatasourceMessages.connected);
+  });
 }

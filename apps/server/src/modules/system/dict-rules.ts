@@ -75,7 +75,7 @@ export function dictHooks(db: Db, def: ResourceDef, table: DictTable): ResourceH
     const duplicate = await firstRow(
       tx,
       and(
-        rowScope(table, auth),
+        rowScope(def, table, auth),
         eq(table.parentId, ROOT_ID),
         eq(table.code, code),
         existing ? ne(table.id, String(existing.id)) : undefined,
@@ -85,7 +85,7 @@ export function dictHooks(db: Db, def: ResourceDef, table: DictTable): ResourceH
     if (existing && code !== existing.code && !isAdministrator(auth)) {
       const sealedEntry = await firstRow(
         tx,
-        and(rowScope(table, auth), eq(table.parentId, String(existing.id)), eq(table.isSealed, 1)),
+        and(rowScope(def, table, auth), eq(table.parentId, String(existing.id)), eq(table.isSealed, 1)),
       );
       if (sealedEntry) throw badRequest(DictMessages.sealedEdit);
     }
@@ -98,7 +98,7 @@ export function dictHooks(db: Db, def: ResourceDef, table: DictTable): ResourceH
     const query = tx
       .select({ parentId: table.parentId, code: table.code })
       .from(table)
-      .where(and(rowScope(table, auth), eq(table.id, parentId)))
+      .where(and(rowScope(def, table, auth), eq(table.id, parentId)))
       .limit(1);
     // Holding the new parent keeps its code from changing before this entry is written; an
     // entry that stays put needs no lock: a concurrent code change updates it after this commits.
@@ -111,7 +111,7 @@ export function dictHooks(db: Db, def: ResourceDef, table: DictTable): ResourceH
     const duplicate = await firstRow(
       tx,
       and(
-        rowScope(table, auth),
+        rowScope(def, table, auth),
         eq(table.parentId, parentId),
         eq(table.dictKey, dictKey),
         existing ? ne(table.id, String(existing.id)) : undefined,
@@ -152,7 +152,7 @@ export function dictHooks(db: Db, def: ResourceDef, table: DictTable): ResourceH
       await tx
         .update(table)
         .set(set)
-        .where(and(rowScope(table, auth), eq(table.parentId, id)));
+        .where(and(rowScope(def, table, auth), eq(table.parentId, id)));
     },
 
     async beforeRemove({ auth, rows }: RemoveArgs) {
@@ -166,7 +166,7 @@ export function dictHooks(db: Db, def: ResourceDef, table: DictTable): ResourceH
         ? await db
             .select({ id: table.id, name: table.dictValue })
             .from(table)
-            .where(and(rowScope(table, auth), inArray(table.id, ids)))
+            .where(and(rowScope(def, table, auth), inArray(table.id, ids)))
         : [];
       const names = new Map(parents.map((p) => [String(p.id), String(p.name)]));
       return rows.map((r) => ({

@@ -1,10 +1,105 @@
-import type { FastifyInstance } from 'fastify';
-import { regionResource } from '@mes/contracts';
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { apiScopeCodes, Messages, regionResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
+import { assertOwnerAccess } from '../../crud/resource-access';
 import { registerResource } from '../../crud/resource-routes';
+import { requireAuth, splitIds } from '../../platform/auth/request-auth';
 import { region } from '../../platform/db/schema';
+import { ok } from '../../platform/http/envelope';
+import { badRequest, notFound } from '../../platform/http/errors';
+import { paramOf } from './dept-params';
+import { REGION_CODE, regionHooks, ROOT_CODE } from './region-rules';
+
+const base = `/api${regionResource.api}`;
+
+function codeOf(value: unknown, name: string, fallback?: string): string {
+  const v = typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : String(value);
+  if (v === '') {
+    if (fallback !== undefined) return fallback;
+    throw badRequest(Messages.missingParam(name));
+  }
+  if (!REGION_CODE.test(v)) throw badRequest(Messages.invalidParam(name, '应为数字区划编号'));
+  return v;
+}
+
+/**
+ * BladeX removes a region with `remove?id=<code>`; the generic remove takes row ids (`ids`).
+ * Both are accepted: codes become the ids of their live rows, then the generic removal runs.
+ */
+async function rowIdsOf(ctx: AppContext, request: FastifyRequest): Promise<unknown> {
+  const ids = paramOf(request, 'ids');
+  if (ids !== undefined && ids !== '') return ids;
+  const raw = paramOf(request, 'id');
+  if (raw === undefined || raw === null || raw === '') throw badRequest(Messages.missingParam('id'));
+  const codes = splitIds(String(raw)).map((c) => codeOf(c, 'id'));
+  if (!codes.length) throw badRequest(Messages.missingParam('id'));
+  const rows = await ctx.db
+    .select({ id: region.id })
+    .from(region)
+    .where(and(inArray(region.code, codes), eq(region.isDeleted, 0)));
+  if (rows.length !== new Set(codes).size) throw notFound(Messages.rowNotFound);
+  return rows.map((r) => r.id).join(',');
+}
 
 /** Regions: lazy tree by parent code, detail by code. */
 export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerResource(app, ctx, { def: regionResource, table: region });
+  const service = registerResource(app, ctx, {
+    def: regionResource,
+    table: region,
+    hooks: regionHooks,
+    omit: ['remove'],
+  });
+  const scopes = apiScopeCodes(regionResource.code);
+
+  app.post(`${base}/remove`, { config: { apiScope: scopes.write } }, async (request) => {
+    const auth = requireAuth(request);
+    // Owner first: other tenants learn nothing about which codes exist.
+    assertOwnerAccess(regionResource, auth, true);
+    await service.remove(await rowIdsOf(ctx, request), auth);
+    return ok(true, Messages.removed);
+  });
+
+  // Address pickers on every tenant's screens read it, so any signed-in user may.
+  app.get(`${base}/lazy-tree`, { config: { anyUser: true } }, async (request) => {
+    const parentCode = codeOf(paramOf(request, 'parentCode'), 'parentCode', ROOT_CODE);
+    const scope = await service.readScope(requireAuth(request));
+    const rows = await ctx.db
+      .select({ code: region.code, name: region.name, parentCode: region.parentCode, regionLevel: region.regionLevel })
+      .from(region)
+      .where(and(scope, eq(region.parentCode, parentCode)))
+      .orderBy(asc(region.sort), asc(region.code));
+    const codes = rows.map((r) => r.code);
+    const parents = codes.length
+      ? await ctx.db
+          .select({ code: region.parentCode, n: count() })
+          .from(region)
+          .where(and(scope, inArray(region.parentCode, codes)))
+          .groupBy(region.parentCode)
+      : [];
+    const withChildren = new Set(parents.map((p) => p.code));
+    return ok(
+      rows.map((r) => ({
+        id: r.code,
+        parentId: r.parentCode,
+        key: r.code,
+        value: r.code,
+        title: r.name,
+        regionLevel: r.regionLevel,
+        hasChildren: withChildren.has(r.code),
+      })),
+    );
+  });
+
+  app.get(`${base}/detail`, { config: { apiScope: scopes.read } }, async (request) => {
+    const code = codeOf(paramOf(request, 'code'), 'code');
+    const scope = await service.readScope(requireAuth(request));
+    const [row] = await ctx.db
+      .select(service.columns)
+      .from(region)
+      .where(and(scope, eq(region.code, code)))
+      .limit(1);
+    if (!row) throw notFound(Messages.rowNotFound);
+    return ok(row);
+  });
 }

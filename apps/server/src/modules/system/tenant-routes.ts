@@ -1,10 +1,33 @@
 import type { FastifyInstance } from 'fastify';
-import { tenantResource } from '@mes/contracts';
+import { DEFAULT_TENANT_ID, tenantResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { registerResource } from '../../crud/resource-routes';
 import { tenant } from '../../platform/db/schema';
+import { badRequest } from '../../platform/http/errors';
+import { assertTenantIdFree, defaultAccountNumber, provisionTenant, TenantMessages } from './tenant-provision';
+import { registerTenantSettingRoutes } from './tenant-settings';
+
 
 /** Tenants: creation with admin account, settings, datasource binding. */
 export function registerTenantRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerResource(app, ctx, { def: tenantResource, table: tenant });
+  registerResource(app, ctx, {
+    def: tenantResource,
+    table: tenant,
+    hooks: {
+      async beforeChange({ tx, adding, values }) {
+        if (!adding) return;
+        await assertTenantIdFree(tx, String(values.tenantId));
+        values.accountNumber = await defaultAccountNumber(ctx.db);
+      },
+      async afterChange({ tx, adding, values, afterCommit }) {
+        if (!adding) return;
+        await provisionTenant(ctx.db, tx, String(values.tenantId), String(values.tenantName));
+        afterCommit(() => ctx.grants.changed());
+      },
+      beforeRemove({ rows }) {
+        if (rows.some((r) => r.tenantId === DEFAULT_TENANT_ID)) throw badRequest(TenantMessages.platformTenant);
+      },
+    },
+  });
+  registerTenantSettingRoutes(app, ctx);
 }

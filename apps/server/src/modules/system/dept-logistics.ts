@@ -1,0 +1,169 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { apiScopeCodes, deptResource, Messages } from '@mes/contracts';
+import type { AppContext } from '../../app-context';
+import { toForest, type ResourceService, type Row } from '../../crud/resource-routes';
+import { requireAuth, type AuthContext } from '../../platform/auth/request-auth';
+import { nextId } from '../../platform/db/ids';
+import { dept, deptLine } from '../../platform/db/schema';
+import { ok } from '../../platform/http/envelope';
+import { badRequest } from '../../platform/http/errors';
+import { pickerNode } from './dept-browse';
+import { idListOf, paramOf, requiredId } from './dept-params';
+import { DeptCategory } from './dept-rules';
+
+const base = `/api${deptResource.api}`;
+const read = { apiScope: apiScopeCodes(deptResource.code).read };
+/** Seeded in seed-menus.ts as the dept screen's extra scope. */
+const LINES_SCOPE = 'dept:lines';
+
+/** Direction of a line assignment (dictionary line_direction). */
+export const LineDirection = { PICKUP: 1, DELIVERY: 2 } as const;
+const DIRECTION_NAMES: Record<number, string> = { 1: '回收', 2: '发放' };
+
+export const LineMessages = {
+  badDirection: Messages.invalidParam('direction', '应为 1(回收)或 2(发放)'),
+  duplicate: '节点重复,同一节点在一条线路的同一方向上只能出现一次',
+  nodeMissing: '节点不存在或无权访问',
+  notNode: '只有诊所节点(机构类型 5)可以加入线路',
+  baseMissing: '消毒基地不存在或无权访问',
+} as const;
+
+function directionOf(value: unknown, required: boolean): number | undefined {
+  const v = typeof value === 'string' ? value.trim() : value;
+  if (v === undefined || v === null || v === '') {
+    if (required) throw badRequest(Messages.missingParam('direction'));
+    return undefined;
+  }
+  const n = Number(v);
+  if (n !== LineDirection.PICKUP && n !== LineDirection.DELIVERY) throw badRequest(LineMessages.badDirection);
+  return n;
+}
+
+/** The base a node belongs to: its nearest ancestor that is a base. */
+function nearestBase(row: Row, baseIds: ReadonlySet<string>): string | undefined {
+  const chain = String(row.ancestors).split(',');
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const id = chain[i] as string;
+    if (baseIds.has(id)) return id;
+  }
+  return undefined;
+}
+
+async function basesAndNodes(ctx: AppContext, service: ResourceService, auth: AuthContext) {
+  const rows = await ctx.db
+    .select(service.columns)
+    .from(dept)
+    .where(and(await service.readScope(auth), inArray(dept.deptCategory, [DeptCategory.BASE, DeptCategory.NODE])))
+    .orderBy(asc(dept.sort), asc(dept.id));
+  const bases = rows.filter((r) => r.deptCategory === DeptCategory.BASE);
+  const baseIds = new Set(bases.map((b) => String(b.id)));
+  const nodes = rows
+    .filter((r) => r.deptCategory === DeptCategory.NODE)
+    .map((r) => ({ row: r, baseId: nearestBase(r, baseIds) }));
+  return { bases, nodes };
+}
+
+/**
+ * Disinfection bases, clinic nodes and their assignment to pickup / delivery lines
+ * (docs/organisation.md).
+ */
+export function registerDeptLogisticsRoutes(app: FastifyInstance, ctx: AppContext, service: ResourceService): void {
+  const ofCategory = (category: number, auth: AuthContext) =>
+    service.all({ deptCategory_equal: String(category) }, auth);
+
+  app.get(`${base}/getBases`, { config: read }, async (request) =>
+    ok(await ofCategory(DeptCategory.BASE, requireAuth(request))),
+  );
+
+  app.get(`${base}/getNodes`, { config: read }, async (request) =>
+    ok(await ofCategory(DeptCategory.NODE, requireAuth(request))),
+  );
+
+  // Bases as roots, each with the clinic nodes it serves beneath; nodes outside any base are left out.
+  app.get(`${base}/nodeTree`, { config: read }, async (request) => {
+    const { bases, nodes } = await basesAndNodes(ctx, service, requireAuth(request));
+    const picker = [
+      ...bases.map((b) => pickerNode(b, '0')),
+      ...nodes.filter((n) => n.baseId).map((n) => pickerNode(n.row, n.baseId)),
+    ];
+    return ok(toForest(picker, 'parentId'));
+  });
+
+  app.get(`${base}/listByBase`, { config: read }, async (request) => {
+    const auth = requireAuth(request);
+    const baseId = requiredId(paramOf(request, 'baseId'), 'baseId');
+    const { bases, nodes } = await basesAndNodes(ctx, service, auth);
+    if (!bases.some((b) => b.id === baseId)) throw badRequest(LineMessages.baseMissing);
+    return ok(
+      await service.decorate(
+        nodes.filter((n) => n.baseId === baseId).map((n) => n.row),
+        auth,
+      ),
+    );
+  });
+
+  // The nodes of a line in stop order: pickup first, then delivery, unless one direction is asked for.
+  app.get(`${base}/listByLine`, { config: read }, async (request) => {
+    const auth = requireAuth(request);
+    const lineId = requiredId(paramOf(request, 'lineId'), 'lineId');
+    const direction = directionOf(paramOf(request, 'direction'), false);
+    const rows = await ctx.db
+      .select({ ...service.columns, lineId: deptLine.lineId, direction: deptLine.direction, lineSort: deptLine.sort })
+      .from(deptLine)
+      .innerJoin(dept, eq(dept.id, deptLine.deptId))
+      .where(
+        and(
+          await service.readScope(auth),
+          eq(deptLine.tenantId, auth.tenantId),
+          eq(deptLine.lineId, lineId),
+          direction === undefined ? undefined : eq(deptLine.direction, direction),
+        ),
+      )
+      .orderBy(asc(deptLine.direction), asc(deptLine.sort), asc(deptLine.id));
+    const decorated = await service.decorate(rows, auth);
+    return ok(
+      decorated.map(({ lineSort, sort, ...r }) => ({
+        ...r,
+        deptSort: sort,
+        sort: lineSort,
+        directionName: DIRECTION_NAMES[Number(r.direction)] ?? '',
+      })),
+    );
+  });
+
+  // Replaces the nodes of one direction of a line, in the order given.
+  app.post(`${base}/setLines`, { config: { apiScope: LINES_SCOPE } }, async (request) => {
+    const auth = requireAuth(request);
+    const lineId = requiredId(paramOf(request, 'lineId'), 'lineId');
+    const direction = directionOf(paramOf(request, 'direction'), true) as number;
+    const ids = idListOf(paramOf(request, 'ids'), 'ids');
+    if (new Set(ids).size !== ids.length) throw badRequest(LineMessages.duplicate);
+    const scope = await service.readScope(auth);
+    await ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`blade_dept_line:${auth.tenantId}:${lineId}`}))`);
+      if (ids.length) {
+        // Shared locks: a node removed meanwhile would leave an assignment behind.
+        const found = await tx
+          .select({ id: dept.id, deptCategory: dept.deptCategory })
+          .from(dept)
+          .where(and(scope, inArray(dept.id, ids)))
+          .for('share');
+        if (found.length !== ids.length) throw badRequest(LineMessages.nodeMissing);
+        if (found.some((d) => d.deptCategory !== DeptCategory.NODE)) throw badRequest(LineMessages.notNode);
+      }
+      await tx
+        .delete(deptLine)
+        .where(
+          and(eq(deptLine.tenantId, auth.tenantId), eq(deptLine.lineId, lineId), eq(deptLine.direction, direction)),
+        );
+      if (ids.length)
+        await tx
+          .insert(deptLine)
+          .values(
+            ids.map((deptId, i) => ({ id: nextId(), tenantId: auth.tenantId, lineId, deptId, direction, sort: i + 1 })),
+          );
+    });
+    return ok(true);
+  });
+}

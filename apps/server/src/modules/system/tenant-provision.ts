@@ -1,0 +1,131 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { ChangeArgs } from '../../crud/resource-routes';
+import { hashPassword, md5Hex } from '../../platform/auth/passwords';
+import type { Db } from '../../platform/db/database';
+import { nextId } from '../../platform/db/ids';
+import { Messages, tenantResource } from '@mes/contracts';
+import { apiScope, dept, menu, post, role, roleMenu, roleScope, tenant, user } from '../../platform/db/schema';
+import { badRequest } from '../../platform/http/errors';
+import { ScopeCategory } from '../../platform/permissions/grants';
+import { PLATFORM_ONLY_MENU_IDS, SEED_MENUS } from '../../seed/seed-menus';
+import { readParam } from './params';
+
+type Tx = ChangeArgs['tx'];
+
+export const TenantMessages = {
+  noPassword: '请先在参数管理中配置租户默认管理密码 (tenant.default.password)',
+  duplicate: tenantResource.indexes?.find((i) => i.unique)?.message?.zh ?? Messages.duplicate,
+  tenantIdInUse: '该租户ID下已有数据,请更换租户ID',
+  platformTenant: '不能删除平台租户',
+  platformExpiry: '不能为平台租户设置过期时间',
+  datasourceMissing: '数据源不存在',
+} as const;
+
+/** The account of a new tenant's administrator (CONTRACT.md "Seed data"). */
+export const TENANT_ADMIN = {
+  account: 'admin',
+  name: '管理员',
+  roleAlias: 'admin',
+  roleName: '管理员',
+  postCode: 'admin',
+};
+
+/** `tenant.default.accountNumber`, or unlimited (-1) when the parameter is absent or not a number. */
+export async function defaultAccountNumber(db: Db): Promise<number> {
+  const value = Number((await readParam(db, 'tenant.default.accountNumber')) ?? '');
+  return Number.isInteger(value) && value >= -1 ? value : -1;
+}
+
+/**
+ * Refuses a tenant id in use: by a live tenant (the unique index's message), or by rows left
+ * behind, e.g. users of a removed tenant with the same id.
+ */
+export async function assertTenantIdFree(tx: Tx, tenantId: string): Promise<void> {
+  const [live] = await tx
+    .select({ id: tenant.id })
+    .from(tenant)
+    .where(and(eq(tenant.tenantId, tenantId), eq(tenant.isDeleted, 0)))
+    .limit(1);
+  if (live) throw badRequest(TenantMessages.duplicate);
+  const [used] = await tx
+    .select({ id: user.id })
+    .from(user)
+    .where(and(eq(user.tenantId, tenantId), eq(user.isDeleted, 0)))
+    .limit(1);
+  if (used) throw badRequest(TenantMessages.tenantIdInUse);
+}
+
+/**
+ * What a new tenant starts with, written in the transaction that adds the tenant: the `admin`
+ * role granted every seeded menu but the platform's own (and those menus' API scopes), a root
+ * dept named after the tenant, an `admin` post, and the `admin` account whose password is the
+ * parameter `tenant.default.password`.
+ */
+export async function provisionTenant(db: Db, tx: Tx, tenantId: string, tenantName: string): Promise<void> {
+  const plain = await readParam(db, 'tenant.default.password');
+  if (!plain) throw badRequest(TenantMessages.noPassword);
+  const password = await hashPassword(md5Hex(plain));
+  const ids = { role: nextId(), dept: nextId(), post: nextId(), user: nextId() };
+  const audit = { createUser: ids.user, createDept: ids.dept, updateUser: ids.user };
+
+  await tx.insert(role).values({
+    id: ids.role,
+    tenantId,
+    parentId: '0',
+    roleName: TENANT_ADMIN.roleName,
+    roleAlias: TENANT_ADMIN.roleAlias,
+    sort: 1,
+    ...audit,
+  });
+  await tx.insert(dept).values({
+    id: ids.dept,
+    tenantId,
+    parentId: '0',
+    ancestors: '0',
+    deptCategory: 1,
+    deptName: tenantName.slice(0, 45),
+    fullName: tenantName.slice(0, 45),
+    sort: 1,
+    ...audit,
+  });
+  await tx.insert(post).values({
+    id: ids.post,
+    tenantId,
+    category: 1,
+    postCode: TENANT_ADMIN.postCode,
+    postName: TENANT_ADMIN.name,
+    sort: 1,
+    ...audit,
+  });
+  await tx.insert(user).values({
+    id: ids.user,
+    tenantId,
+    account: TENANT_ADMIN.account,
+    password,
+    name: TENANT_ADMIN.name,
+    realName: TENANT_ADMIN.name,
+    roleId: ids.role,
+    deptId: ids.dept,
+    postId: ids.post,
+    ...audit,
+  });
+
+  const wanted = SEED_MENUS.map((m) => m.id).filter((id) => !PLATFORM_ONLY_MENU_IDS.has(id));
+  const menus = wanted.length
+    ? await tx
+        .select({ id: menu.id })
+        .from(menu)
+        .where(and(inArray(menu.id, wanted), eq(menu.isDeleted, 0)))
+    : [];
+  if (!menus.length) return;
+  const menuIds = menus.map((m) => m.id);
+  await tx.insert(roleMenu).values(menuIds.map((menuId) => ({ id: nextId(), roleId: ids.role, menuId })));
+  const scopes = await tx
+    .select({ id: apiScope.id })
+    .from(apiScope)
+    .where(and(inArray(apiScope.menuId, menuIds), eq(apiScope.isDeleted, 0)));
+  if (scopes.length)
+    await tx
+      .insert(roleScope)
+      .values(scopes.map((s) => ({ id: nextId(), roleId: ids.role, scopeCategory: ScopeCategory.API, scopeId: s.id })));
+}

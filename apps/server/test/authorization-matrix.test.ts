@@ -1,0 +1,174 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiRouteInfo } from '../src/app';
+import { param } from '../src/platform/db/schema';
+import { MENU_GROUPS } from '../src/seed/seed-menus';
+import { createTestApp, md5, type TestApp } from './support/test-app';
+
+/**
+ * Calls every signed-in route of the API as four callers and checks who gets in, and that no
+ * row of tenant A ever reaches tenant B's administrator.
+ */
+let t: TestApp;
+let platformAdmin: string;
+let adminA: string;
+let plainA: string;
+let adminB: string;
+const markerIds: Record<string, string> = {};
+
+const MARKER = 'MARKER_A';
+/** Routes whose call would end the caller's session or that take no part in authorisation. */
+const SKIPPED = new Set(['/api/blade-auth/oauth/logout', '/api/blade-auth/oauth/token']);
+
+const platformOnlyScreens = new Set(
+  MENU_GROUPS.flatMap((g) => g.screens)
+    .filter((s) => s.platformOnly)
+    .map((s) => s.code),
+);
+
+async function call(token: string | undefined, route: ApiRouteInfo, query = '') {
+  const url = route.url.replace(/:(\w+)/g, '1') + query;
+  const headers = token ? { 'blade-auth': `bearer ${token}` } : {};
+  return t.app.inject({ method: route.method as 'GET' | 'POST', url, headers, payload: route.method === 'GET' ? undefined : {} });
+}
+
+async function ok(token: string, method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) {
+  const res = await t.as(token, { method, url, payload });
+  if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+  return res.json().data;
+}
+
+async function createTenant(tenantId: string, tenantName: string) {
+  await ok(platformAdmin, 'POST', '/api/blade-system/tenant/submit', { tenantId, tenantName, linkman: 'ops' });
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  platformAdmin = (await t.signIn()).access_token;
+  await createTenant('100001', '租户A');
+  await createTenant('100002', '租户B');
+  const [defaultPassword] = await t.ctx.db
+    .select({ value: param.paramValue })
+    .from(param)
+    .where(eq(param.paramKey, 'tenant.default.password'));
+  const tenantPassword = defaultPassword?.value ?? '';
+  adminA = (await t.signIn('admin', tenantPassword, '100001')).access_token;
+  adminB = (await t.signIn('admin', tenantPassword, '100002')).access_token;
+
+  // Tenant A's rows that tenant B must never see.
+  markerIds.post = await ok(adminA, 'POST', '/api/blade-system/post/submit', {
+    category: 1,
+    postCode: 'mk',
+    postName: `${MARKER}_POST`,
+  });
+  markerIds.role = await ok(adminA, 'POST', '/api/blade-system/role/submit', {
+    roleName: `${MARKER}_ROLE`,
+    roleAlias: 'markerRole',
+  });
+  const depts = await ok(adminA, 'GET', '/api/blade-system/dept/list');
+  markerIds.dept = await ok(adminA, 'POST', '/api/blade-system/dept/submit', {
+    deptName: `${MARKER}_DEPT`,
+    fullName: `${MARKER}_DEPT`,
+    parentId: depts[0].id,
+    deptCategory: 2,
+  });
+  markerIds.topmenu = await ok(adminA, 'POST', '/api/blade-system/topmenu/submit', {
+    code: 'mk',
+    name: `${MARKER}_TOP`,
+  });
+  markerIds.user = await ok(adminA, 'POST', '/api/blade-user/submit', {
+    account: 'plain',
+    password: md5('Plain#123'),
+    name: `${MARKER}_USER`,
+    realName: 'plain',
+    userType: 1,
+    roleId: markerIds.role,
+    deptId: markerIds.dept,
+  });
+  plainA = (await t.signIn('plain', 'Plain#123', '100001')).access_token;
+}, 120_000);
+afterAll(() => t.close());
+
+const routes = () =>
+  t.app.apiRoutes.filter((r) => !r.access.public && !SKIPPED.has(r.url)).sort((a, b) => a.url.localeCompare(b.url));
+
+const screenOf = (scope: string) => scope.split(':')[0] ?? '';
+
+describe('authorisation matrix', () => {
+  it('lists the routes it checks', () => {
+    expect(routes().length).toBeGreaterThan(60);
+  });
+
+  it('refuses every signed-in route to an anonymous caller (401)', async () => {
+    const open: string[] = [];
+    for (const route of routes()) {
+      const res = await call(undefined, route);
+      if (res.statusCode !== 401) open.push(`${route.method} ${route.url} → ${res.statusCode}`);
+    }
+    expect(open).toEqual([]);
+  });
+
+  it('refuses every scoped route to a plain user of tenant A whose role holds no API scope (403)', async () => {
+    const open: string[] = [];
+    for (const route of routes().filter((r) => r.access.apiScope)) {
+      const res = await call(plainA, route);
+      if (res.statusCode !== 403) open.push(`${route.method} ${route.url} → ${res.statusCode}`);
+    }
+    expect(open).toEqual([]);
+  });
+
+  it('lets the admin of tenant B call the tenant screens and refuses the platform ones', async () => {
+    const wrong: string[] = [];
+    for (const route of routes().filter((r) => r.access.apiScope)) {
+      const res = await call(adminB, route);
+      const platformOnly = platformOnlyScreens.has(screenOf(route.access.apiScope as string));
+      const denied = res.statusCode === 403;
+      if (denied !== platformOnly || res.statusCode === 401 || res.statusCode >= 500) {
+        wrong.push(`${route.method} ${route.url} → ${res.statusCode} (platform only: ${platformOnly})`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('lets the platform administrator call every route', async () => {
+    const wrong: string[] = [];
+    for (const route of routes()) {
+      const res = await call(platformAdmin, route);
+      if ([401, 403].includes(res.statusCode) || res.statusCode >= 500) {
+        wrong.push(`${route.method} ${route.url} → ${res.statusCode}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('never shows a row of tenant A to tenant B, whatever the route and id', async () => {
+    const leaks: string[] = [];
+    const queries = ['', '?size=1000', ...Object.values(markerIds).map((id) => `?id=${id}`)];
+    for (const route of routes().filter((r) => r.method === 'GET')) {
+      for (const query of queries) {
+        const res = await call(adminB, route, query);
+        if (res.body.includes(MARKER)) leaks.push(`${route.url}${query}`);
+      }
+    }
+    expect(leaks).toEqual([]);
+  });
+
+  it('refuses tenant B a submit or remove naming tenant A’s ids, and changes nothing', async () => {
+    const targets: [string, string][] = [
+      ['/api/blade-system/post', markerIds.post as string],
+      ['/api/blade-system/role', markerIds.role as string],
+      ['/api/blade-system/dept', markerIds.dept as string],
+      ['/api/blade-system/topmenu', markerIds.topmenu as string],
+      ['/api/blade-user', markerIds.user as string],
+    ];
+    for (const [base, id] of targets) {
+      const submit = await t.as(adminB, { method: 'POST', url: `${base}/submit`, payload: { id, name: 'hijack' } });
+      expect(submit.json().success, `${base}/submit`).toBe(false);
+      const remove = await t.as(adminB, { method: 'POST', url: `${base}/remove?ids=${id}` });
+      expect(remove.json().success, `${base}/remove`).toBe(false);
+      const detail = await t.as(adminA, { method: 'GET', url: `${base}/detail?id=${id}` });
+      expect(detail.statusCode, `${base}/detail still there`).toBe(200);
+      expect(detail.body).not.toContain('hijack');
+    }
+  });
+});
