@@ -29,7 +29,12 @@ const platformOnlyScreens = new Set(
 async function call(token: string | undefined, route: ApiRouteInfo, query = '') {
   const url = route.url.replace(/:(\w+)/g, '1') + query;
   const headers = token ? { 'blade-auth': `bearer ${token}` } : {};
-  return t.app.inject({ method: route.method as 'GET' | 'POST', url, headers, payload: route.method === 'GET' ? undefined : {} });
+  return t.app.inject({
+    method: route.method as 'GET' | 'POST',
+    url,
+    headers,
+    payload: route.method === 'GET' ? undefined : {},
+  });
 }
 
 async function ok(token: string, method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) {

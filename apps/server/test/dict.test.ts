@@ -133,9 +133,7 @@ describe('system dictionaries: parents and entries', () => {
     expect((await submit(DICT, { code: 'y', dictValue: 'y', sort: 1, isSealed: '' })).body.msg).toBe(
       '请选择字典是否封存',
     );
-    expect((await submit(DICT, { code: 'y', dictValue: 'y', sort: 1, isSealed: 7 })).body.msg).toBe(
-      '封存的取值无效',
-    );
+    expect((await submit(DICT, { code: 'y', dictValue: 'y', sort: 1, isSealed: 7 })).body.msg).toBe('封存的取值无效');
   });
 
   it('moves a changed parent code to its entries', async () => {

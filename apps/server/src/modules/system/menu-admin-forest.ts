@@ -1,4 +1,3 @@
-
 interface Linked {
   id: string;
   parentId: string;
@@ -24,4 +23,3 @@ export function subtreeIds(rows: readonly Linked[], rootId: string): Set<string>
   }
   return found;
 }
-

@@ -7,7 +7,6 @@ import { badRequest } from '../../platform/http/errors';
 import { assertTenantIdFree, defaultAccountNumber, provisionTenant, TenantMessages } from './tenant-provision';
 import { registerTenantSettingRoutes } from './tenant-settings';
 
-
 /** Tenants: creation with admin account, settings, datasource binding. */
 export function registerTenantRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerResource(app, ctx, {
