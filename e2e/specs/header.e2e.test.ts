@@ -1,7 +1,6 @@
-import type { MenuNode } from '@mes/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, screenshot, signIn } from '../support/browser';
+import { callApi, launchBrowser, newPage, screenshot, signIn } from '../support/browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -9,59 +8,40 @@ beforeAll(async () => {
 });
 afterAll(() => browser.close());
 
-const menuNode = (id: string, parentId: string, name: string, path: string, children?: MenuNode[]): MenuNode =>
-  ({
-    id,
-    parentId,
-    code: id,
-    name,
-    path,
-    source: '',
-    sort: Number(id),
-    category: 1,
-    action: 0,
-    isOpen: 1,
-    alias: '',
-    remark: '',
-    hasChildren: Boolean(children?.length),
-    ...(children?.length ? { children } : {}),
-  }) as MenuNode;
-
-const FULL_MENU = [
-  menuNode('10', '0', '系统管理', '/system', [
-    menuNode('11', '10', '用户管理', '/system/user'),
-    menuNode('12', '10', '角色管理', '/system/role'),
-  ]),
-  menuNode('20', '0', '设备管理', '/device', [
-    menuNode('21', '20', 'PLC变量', '/device/plc'),
-    menuNode('22', '20', '设备PLC', '/device/list'),
-  ]),
-];
-const OFFICE_MENU = [FULL_MENU[1]];
-
 /**
- * The seed has no menus or top menus yet and the browser tests cannot reach the database, so these
- * two reads are answered here; every other call (sign-in, user info, buttons) goes to the real server.
+ * A device group with a PLC screen and a top menu 办公 that shows only that group, created
+ * through the real API once per run (menu codes are unique, so a second call finds them).
  */
-async function serveMenus(page: Page): Promise<string[]> {
-  const routeCalls: string[] = [];
-  await page.route('**/api/blade-system/menu/routes*', (route) => {
-    const topMenuId = new URL(route.request().url()).searchParams.get('topMenuId') ?? '';
-    routeCalls.push(topMenuId);
-    const data = topMenuId === '851' ? OFFICE_MENU : FULL_MENU;
-    return route.fulfill({ json: { code: 200, success: true, data, msg: '操作成功' } });
-  });
-  await page.route('**/api/blade-system/menu/top-menu', (route) =>
-    route.fulfill({
-      json: {
-        code: 200,
-        success: true,
-        data: [{ id: '851', code: 'office', name: '办公', source: '', sort: 1 }],
-        msg: '操作成功',
-      },
-    }),
+async function prepareMenus(page: Page): Promise<string> {
+  const find = async (code: string) =>
+    (await callApi<{ records: { id: string }[] }>(page, `/api/blade-system/menu/list?current=1&code_equal=${code}`))
+      .data.records[0]?.id;
+  const submit = async (menu: Record<string, unknown>) => {
+    const existing = await find(String(menu.code));
+    if (existing) return existing;
+    const res = await callApi<string>(page, '/api/blade-system/menu/submit', menu);
+    expect(res.success, res.msg).toBe(true);
+    return res.data;
+  };
+  const group = await submit({ code: 'e2e_device', name: '设备管理', path: '/device', category: 1, sort: 90 });
+  const plc = await submit({ code: 'e2e_plc', name: 'PLC变量', path: '/device/plc', parentId: group, category: 1 });
+  const tops = await callApi<{ records: { id: string; code: string }[] }>(
+    page,
+    '/api/blade-system/topmenu/list?current=1&code=e2e_office',
   );
-  return routeCalls;
+  let topId = tops.data.records[0]?.id;
+  if (!topId) {
+    const res = await callApi<string>(page, '/api/blade-system/topmenu/submit', {
+      code: 'e2e_office',
+      name: '办公',
+      sort: 1,
+    });
+    expect(res.success, res.msg).toBe(true);
+    topId = res.data;
+  }
+  const grant = await callApi(page, `/api/blade-system/topmenu/grant?topMenuIds=${topId}&menuIds=${group},${plc}`, {});
+  expect(grant.success, grant.msg).toBe(true);
+  return topId;
 }
 
 const background = (page: Page, selector: string) =>
@@ -82,7 +62,6 @@ async function chooseTheme(page: Page, theme: string): Promise<void> {
 describe('header tools', () => {
   it('switches the theme, repaints header, sidebar and tabs, and keeps it after a reload', async () => {
     const { context, page } = await newPage(browser);
-    await serveMenus(page);
     await signIn(page);
     // A screen of the side menu, so the screenshots show the themed menu with an active item.
     await page.goto('/system/user');
@@ -179,8 +158,10 @@ describe('header tools', () => {
 
   it('the menu search is titled 菜单搜索, matches by name prefix ignoring case, opens the screen, Esc closes it', async () => {
     const { context, page } = await newPage(browser);
-    await serveMenus(page);
     await signIn(page);
+    await prepareMenus(page);
+    await page.reload();
+    await page.getByTestId('welcome').waitFor();
 
     await page.getByTestId('menu-search').click();
     const dialog = page.locator('.mes-menu-search');
@@ -202,23 +183,29 @@ describe('header tools', () => {
 
   it('the top menu narrows the side menu; home brings every screen back and opens /wel/index', async () => {
     const { context, page } = await newPage(browser);
-    const routeCalls = await serveMenus(page);
     await signIn(page);
+    const topId = await prepareMenus(page);
+    await page.reload();
     const side = page.locator('.mes-sider');
     await expect.poll(() => side.textContent()).toContain('系统管理');
 
-    await page.getByTestId('top-menu-851').click();
+    const routeCalls: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/blade-system/menu/routes'))
+        routeCalls.push(new URL(r.url()).searchParams.get('topMenuId') ?? '');
+    });
+    await page.getByTestId(`top-menu-${topId}`).click();
     await expect.poll(() => side.textContent()).not.toContain('系统管理');
     expect(await side.textContent()).toContain('设备管理');
-    expect(routeCalls).toContain('851');
-    expect(await page.getByTestId('top-menu-851').getAttribute('aria-current')).toBe('true');
+    expect(routeCalls).toContain(topId);
+    expect(await page.getByTestId(`top-menu-${topId}`).getAttribute('aria-current')).toBe('true');
 
     // The search still offers screens outside the chosen top menu.
     await page.getByTestId('menu-search').click();
     await page.locator('.mes-menu-search').getByRole('combobox').fill('角色');
     await expect
       .poll(() => page.getByTestId('menu-search-option').allTextContents())
-      .toEqual(['角色管理 /system/role']);
+      .toEqual(['角色管理 /authority/role']);
     await page.keyboard.press('Escape');
     await page.keyboard.press('Escape');
 

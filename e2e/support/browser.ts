@@ -48,3 +48,30 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(screenshots, { recursive: true });
   await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: true });
 }
+
+/**
+ * Calls the API with the page's session (the same headers the app sends) and returns the
+ * envelope, so a test can prepare data through the real server.
+ */
+export function callApi<T>(
+  page: Page,
+  url: string,
+  body?: unknown,
+): Promise<{ code: number; success: boolean; data: T; msg: string }> {
+  return page.evaluate(
+    async ([url, body]) => {
+      const token = JSON.parse(localStorage.getItem('mes-token') ?? '{}').content as string;
+      const res = await fetch(url as string, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: {
+          Authorization: `Basic ${btoa('saber:saber_secret')}`,
+          'Blade-Auth': `bearer ${token}`,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return res.json();
+    },
+    [url, body] as const,
+  ) as Promise<{ code: number; success: boolean; data: T; msg: string }>;
+}
