@@ -41,6 +41,10 @@ const ConfigSchema = z.object({
   JWT_SECRET: optionalText.refine((v) => v === undefined || v.length >= 32, {
     message: 'must be at least 32 characters (or leave it unset to generate one into DATA_DIR)',
   }),
+  /** Read by platform/crypto/secret-box.ts; validated here so a short key stops the start. */
+  DATA_ENCRYPTION_KEY: optionalText.refine((v) => v === undefined || v.length >= 32, {
+    message: 'must be at least 32 characters (or leave it unset to generate one into DATA_DIR)',
+  }),
   ADMIN_PASSWORD: optionalText.refine((v) => v === undefined || v.length >= 8, {
     message: 'must be at least 8 characters',
   }),
