@@ -1,5 +1,5 @@
 import { Result } from 'antd';
-import { lazy, Suspense, useMemo, type ComponentType } from 'react';
+import { lazy, Suspense, useMemo, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation } from 'react-router';
 import { useSession } from '../session/session-store';
@@ -16,7 +16,10 @@ const screens: Record<string, ComponentType> = Object.fromEntries(
 /** Shows the screen of the menu entry at the current URL; unknown URLs go to /404. */
 export function MenuScreen() {
   const { t } = useTranslation();
-  const { pathname } = useLocation();
+  // Each open tab keeps its screen mounted while hidden (keep-alive); the live location then names
+  // the active tab's path, so a screen holds on to the path it was opened at.
+  const { pathname: live } = useLocation();
+  const [pathname] = useState(live);
   const menuAll = useSession((s) => s.menuAll);
   const entry = useMemo(() => menuEntries(menuAll).find((e) => e.url === pathname), [menuAll, pathname]);
   if (!entry) return <Navigate to="/404" replace />;

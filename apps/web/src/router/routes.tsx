@@ -37,6 +37,16 @@ export const routes: RouteObject[] = [
           { path: '/wel/index', handle: { i18n: 'dashboard' }, lazy: page(() => import('../pages/wel/index')) },
           { path: '/wel/dashboard', handle: { i18n: 'console' }, lazy: page(() => import('../pages/wel/dashboard')) },
           { path: '/info/index', handle: { i18n: 'info' }, lazy: page(() => import('../pages/info/index')) },
+          {
+            path: '/dict-horizontal/index',
+            handle: { i18n: 'dict:horizontal' },
+            lazy: page(() => import('../pages/dict-horizontal/index')),
+          },
+          {
+            path: '/dict-vertical/index',
+            handle: { i18n: 'dict:vertical' },
+            lazy: page(() => import('../pages/dict-vertical/index')),
+          },
           { path: '/myiframe/*', lazy: page(() => import('../pages/myiframe/index')) },
           { path: '*', lazy: async () => ({ Component: (await import('./menu-screen')).MenuScreen }) },
         ],

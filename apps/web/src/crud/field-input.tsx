@@ -1,0 +1,130 @@
+import { DatePicker, Input, InputNumber, Radio, Select, TreeSelect } from 'antd';
+import { memo, useMemo } from 'react';
+import { controlOf, requiredMessage, type FieldDef, type LocalText } from '@mes/contracts';
+import { DATE_TIME_FORMAT } from './form-values';
+import type { Option } from './options';
+
+interface TreeNode {
+  title: string;
+  value: string;
+  key: string;
+  children?: TreeNode[];
+}
+
+const toTree = (options: readonly Option[]): TreeNode[] =>
+  options.map((o) => ({
+    title: o.label,
+    value: o.value,
+    key: o.value,
+    ...(o.children ? { children: toTree(o.children) } : {}),
+  }));
+
+export interface FieldInputProps {
+  field: FieldDef;
+  options?: Option[];
+  lang: keyof LocalText;
+  disabled?: boolean;
+  /** The search bar's variant: radios become a clearable select, text areas a line. */
+  inSearch?: boolean;
+  // Injected by Form.Item.
+  id?: string;
+  value?: unknown;
+  onChange?: (value: unknown) => void;
+  onBlur?: () => void;
+}
+
+/** The input a field's control calls for (definition → antd component). */
+export const FieldInput = memo(function FieldInput(props: FieldInputProps) {
+  const { field, options = [], lang, disabled, inSearch, id, onChange, onBlur } = props;
+  const value = props.value as never;
+  const control = controlOf(field);
+  const placeholder = requiredMessage(field, lang);
+  const tree = useMemo(() => toTree(options), [options]);
+  const common = { id, disabled, placeholder, onBlur };
+
+  switch (control) {
+    case 'textarea':
+      return inSearch ? (
+        <Input {...common} value={value} onChange={onChange} allowClear />
+      ) : (
+        <Input.TextArea {...common} value={value} onChange={onChange} rows={3} maxLength={field.max} />
+      );
+    case 'number':
+      return (
+        <InputNumber
+          {...common}
+          value={value}
+          onChange={onChange}
+          min={field.range?.[0]}
+          max={field.range?.[1]}
+          style={{ width: '100%' }}
+        />
+      );
+    case 'radio':
+      if (!inSearch)
+        return (
+          <Radio.Group
+            id={id}
+            disabled={disabled}
+            value={value}
+            onChange={(e) => onChange?.(e.target.value)}
+            options={options}
+          />
+        );
+      return (
+        <Select
+          {...common}
+          value={value}
+          onChange={onChange}
+          options={options}
+          allowClear
+          showSearch
+          optionFilterProp="label"
+        />
+      );
+    case 'select':
+    case 'multi-select':
+      return (
+        <Select
+          {...common}
+          value={value}
+          onChange={onChange}
+          options={options}
+          mode={control === 'multi-select' ? 'multiple' : undefined}
+          allowClear
+          showSearch
+          optionFilterProp="label"
+        />
+      );
+    case 'tree-select':
+    case 'multi-tree-select':
+      return (
+        <TreeSelect
+          {...common}
+          value={value}
+          onChange={onChange}
+          treeData={tree}
+          multiple={control === 'multi-tree-select'}
+          allowClear
+          showSearch
+          treeNodeFilterProp="title"
+          popupMatchSelectWidth={false}
+        />
+      );
+    case 'datetime':
+      return (
+        <DatePicker
+          {...common}
+          value={value}
+          onChange={onChange}
+          showTime
+          format={DATE_TIME_FORMAT}
+          style={{ width: '100%' }}
+        />
+      );
+    case 'password':
+      return <Input.Password {...common} value={value} onChange={onChange} autoComplete="new-password" />;
+    default:
+      return <Input {...common} value={value} onChange={onChange} maxLength={field.max} allowClear={inSearch} />;
+  }
+});

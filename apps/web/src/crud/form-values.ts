@@ -1,0 +1,106 @@
+import dayjs, { type Dayjs } from 'dayjs';
+import { controlOf, isEmptyValue, isSubmittable, type FieldDef, type FieldMap } from '@mes/contracts';
+import type { FormMode } from './resource-page-types';
+
+export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
+
+/** `'1,2'` → `['1', '2']`; blanks and empty parts are dropped. */
+export function idsToArray(raw: unknown): string[] {
+  if (Array.isArray(raw)) return raw.map(String).filter((s) => s.trim() !== '');
+  if (raw === undefined || raw === null) return [];
+  return String(raw)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** `['1', '2']` → `'1,2'`. */
+export const arrayToIds = (values: readonly unknown[] | undefined | null): string =>
+  (values ?? [])
+    .map((v) => String(v).trim())
+    .filter(Boolean)
+    .join(',');
+
+const isMulti = (field: FieldDef) => ['multi-select', 'multi-tree-select'].includes(controlOf(field));
+const isChoice = (field: FieldDef) => ['select', 'radio', 'tree-select'].includes(controlOf(field));
+
+/**
+ * A stored value as its form control holds it: ids lists as arrays, dates as dayjs, choices as
+ * strings (option values are strings), the root parent `0` of a tree picker as nothing chosen.
+ */
+export function toControlValue(field: FieldDef, raw: unknown): unknown {
+  const control = controlOf(field);
+  if (isMulti(field)) return idsToArray(raw);
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  if (control === 'datetime') {
+    const d = dayjs(String(raw));
+    return d.isValid() ? d : undefined;
+  }
+  if (control === 'password') return undefined;
+  if (control === 'tree-select' && field.kind === 'id' && String(raw) === '0') return undefined;
+  if (isChoice(field)) return String(raw);
+  if (control === 'number') {
+    const n = Number(raw);
+    return Number.isFinite(n) ? n : undefined;
+  }
+  return raw;
+}
+
+/** A control's value in the form the server takes (and `checkField` checks). */
+export function toWireValue(field: FieldDef, value: unknown): unknown {
+  if (isMulti(field)) return arrayToIds(Array.isArray(value) ? value : idsToArray(value));
+  if (value === undefined || value === null) return '';
+  if (dayjs.isDayjs(value)) return (value as Dayjs).format(DATE_TIME_FORMAT);
+  if ((field.kind === 'int' || field.kind === 'decimal') && isChoice(field) && !isEmptyValue(value)) {
+    const n = Number(value);
+    return Number.isFinite(n) ? n : value;
+  }
+  return value;
+}
+
+/** Initial values of the add form: each field's default, then what the caller pre-fills. */
+export function addFormValues(fields: FieldMap, initial: Record<string, unknown> = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(fields)) {
+    const raw = Object.prototype.hasOwnProperty.call(initial, name) ? initial[name] : field.default;
+    out[name] = toControlValue(field, raw);
+  }
+  return out;
+}
+
+/** A loaded row as the edit / view form holds it. */
+export function rowFormValues(fields: FieldMap, row: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, toControlValue(field, row[name])]));
+}
+
+/**
+ * The submit body: the fields the form may change (in their wire form), plus pre-filled values
+ * the definition does not hold (a screen's extra keys). A secret left empty on edit is left out,
+ * so the stored one stays.
+ */
+export function submitBody(
+  fields: FieldMap,
+  values: Record<string, unknown>,
+  adding: boolean,
+  initial: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(initial)) if (!(name in fields)) out[name] = value;
+  for (const [name, field] of Object.entries(fields)) {
+    if (!isSubmittable(field, adding)) continue;
+    const wire = toWireValue(field, values[name]);
+    if (field.kind === 'secret' && !adding && isEmptyValue(wire)) continue;
+    out[name] = wire;
+  }
+  return out;
+}
+
+/** How a field appears in the dialog: editable, shown disabled, or not at all. */
+export function fieldPresence(field: FieldDef, mode: FormMode): 'edit' | 'disabled' | 'hidden' {
+  if (field.form === false) return 'hidden';
+  const secret = field.kind === 'secret' || controlOf(field) === 'password';
+  if (mode === 'view') return secret ? 'hidden' : 'disabled';
+  if (field.form === 'create' && mode !== 'add') return secret ? 'hidden' : 'disabled';
+  if (field.form === 'readonly') return 'disabled';
+  return 'edit';
+}

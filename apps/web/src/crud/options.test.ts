@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { datasourceResource } from '@mes/contracts';
+import { labelMap, labelOf, optionsFromDict, optionsFromItems, optionsFromUrl, sourceKey } from './options';
+
+describe('option sources', () => {
+  it('dictionaries map dictKey → dictValue', () => {
+    const options = optionsFromDict([
+      { dictKey: '1', dictValue: '高层' },
+      { dictKey: '2', dictValue: '中层' },
+    ]);
+    expect(options).toEqual([
+      { label: '高层', value: '1' },
+      { label: '中层', value: '2' },
+    ]);
+    expect(labelOf(labelMap(options), 2)).toBe('中层');
+  });
+  it('fixed items use the interface language', () => {
+    const source = datasourceResource.fields.driverClass.options;
+    if (!source || !('items' in source)) throw new Error('items expected');
+    expect(optionsFromItems(source.items, 'en')).toEqual([{ label: 'PostgreSQL', value: 'org.postgresql.Driver' }]);
+  });
+  it('picker forests keep their children; entity lists use the named keys', () => {
+    const forest = optionsFromUrl([{ title: '系统管理', value: 1, children: [{ title: '用户管理', key: 2 }] }]);
+    expect(forest).toEqual([{ label: '系统管理', value: '1', children: [{ label: '用户管理', value: '2' }] }]);
+    expect(labelOf(labelMap(forest), '2')).toBe('用户管理');
+    const page = optionsFromUrl({ records: [{ roleName: 'admin', id: '9' }] }, 'roleName', 'id');
+    expect(page).toEqual([{ label: 'admin', value: '9' }]);
+    expect(optionsFromUrl(null)).toEqual([]);
+  });
+  it('labels comma lists, and shows unknown values as they are', () => {
+    const map = new Map([
+      ['1', 'A'],
+      ['2', 'B'],
+    ]);
+    expect(labelOf(map, '1,2')).toBe('A, B');
+    expect(labelOf(map, '3')).toBe('3');
+    expect(labelOf(undefined, 5)).toBe('5');
+    expect(labelOf(map, null)).toBe('');
+  });
+  it('caches remote sources per code', () => {
+    expect(sourceKey({ dict: 'post_category' })).toBe('dict:post_category');
+    expect(sourceKey({ dictBiz: 'x' })).toBe('dictBiz:x');
+    expect(sourceKey({ items: [] })).toBeUndefined();
+  });
+});

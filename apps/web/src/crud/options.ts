@@ -1,0 +1,127 @@
+import type { DictEntry, LocalText, OptionSource } from '@mes/contracts';
+import { requestData } from '../api/http';
+import { getStore } from '../storage/local-store';
+
+/** One choice of a select, radio or tree picker; values are strings so URL and form agree. */
+export interface Option {
+  label: string;
+  value: string;
+  children?: Option[];
+}
+
+type Lang = keyof LocalText;
+
+export function optionsFromDict(entries: readonly Pick<DictEntry, 'dictKey' | 'dictValue'>[]): Option[] {
+  return entries.map((e) => ({ label: String(e.dictValue), value: String(e.dictKey) }));
+}
+
+export function optionsFromItems(items: Extract<OptionSource, { items: unknown }>['items'], lang: Lang): Option[] {
+  return items.map((i) => ({ label: i.label[lang], value: String(i.value) }));
+}
+
+const first = (row: Record<string, unknown>, keys: readonly (string | undefined)[]): unknown => {
+  for (const key of keys) if (key && row[key] !== undefined && row[key] !== null) return row[key];
+  return undefined;
+};
+
+/**
+ * Options of an endpoint: a picker forest (`{title, value|key|id, children}`), a plain list, or
+ * a page (`records`); `label` / `value` name the keys of entity lists.
+ */
+export function optionsFromUrl(data: unknown, label?: string, value?: string): Option[] {
+  const rows = Array.isArray(data)
+    ? data
+    : data && typeof data === 'object' && Array.isArray((data as { records?: unknown }).records)
+      ? (data as { records: unknown[] }).records
+      : [];
+  const convert = (row: Record<string, unknown>): Option => {
+    const children = Array.isArray(row.children) ? (row.children as Record<string, unknown>[]).map(convert) : [];
+    const option: Option = {
+      label: String(first(row, [label, 'title', 'label', 'name']) ?? ''),
+      value: String(first(row, [value, 'value', 'key', 'id']) ?? ''),
+    };
+    if (children.length) option.children = children;
+    return option;
+  };
+  return (rows as Record<string, unknown>[]).filter((r) => r && typeof r === 'object').map(convert);
+}
+
+/** value → label over a whole forest, for table cells. */
+export function labelMap(options: readonly Option[]): Map<string, string> {
+  const map = new Map<string, string>();
+  const walk = (nodes: readonly Option[]) => {
+    for (const n of nodes) {
+      map.set(n.value, n.label);
+      if (n.children) walk(n.children);
+    }
+  };
+  walk(options);
+  return map;
+}
+
+/** Labels of a (comma-joined) value; unknown values show as they are. */
+export function labelOf(map: ReadonlyMap<string, string> | undefined, value: unknown): string {
+  if (value === undefined || value === null || value === '') return '';
+  const text = String(value);
+  if (!map) return text;
+  if (map.has(text)) return map.get(text) as string;
+  return text
+    .split(',')
+    .map((part) => map.get(part.trim()) ?? part)
+    .join(', ');
+}
+
+/** The cache key of a remote source; fixed items are not fetched. */
+export function sourceKey(source: OptionSource): string | undefined {
+  if ('dict' in source) return `dict:${source.dict}`;
+  if ('dictBiz' in source) return `dictBiz:${source.dictBiz}`;
+  if ('url' in source) return `url:${source.url}|${source.label ?? ''}|${source.value ?? ''}`;
+  return undefined;
+}
+
+/**
+ * Remote options, fetched once per session and source. Business dictionaries belong to the
+ * caller's tenant, so the cache is dropped when the token changes hands (sign out, new sign-in).
+ */
+const cache = new Map<string, Promise<Option[]>>();
+let cachedFor: string | undefined;
+
+function fetchSource(source: OptionSource): Promise<Option[]> {
+  if ('dict' in source)
+    return requestData<DictEntry[]>('/blade-system/dict/dictionary', { params: { code: source.dict } }).then(
+      optionsFromDict,
+    );
+  if ('dictBiz' in source)
+    return requestData<DictEntry[]>('/blade-system/dict-biz/dictionary', { params: { code: source.dictBiz } }).then(
+      optionsFromDict,
+    );
+  if ('url' in source)
+    return requestData<unknown>(source.url, { silent: true }).then((d) =>
+      optionsFromUrl(d, source.label, source.value),
+    );
+  return Promise.resolve([]);
+}
+
+export function loadOptions(source: OptionSource, lang: Lang): Promise<Option[]> {
+  if ('items' in source) return Promise.resolve(optionsFromItems(source.items, lang));
+  const token = getStore<string>('token') ?? '';
+  if (token !== cachedFor) {
+    cache.clear();
+    cachedFor = token;
+  }
+  const key = sourceKey(source) as string;
+  let pending = cache.get(key);
+  if (!pending) {
+    pending = fetchSource(source).catch((error: unknown) => {
+      cache.delete(key); // a failed fetch is tried again next time
+      throw error;
+    });
+    cache.set(key, pending);
+  }
+  return pending;
+}
+
+/** Forgets endpoint options under a route prefix (a resource's own tree after it changed). */
+export function forgetUrlOptions(prefix: string): void {
+  for (const key of cache.keys()) if (key.startsWith(`url:${prefix}`)) cache.delete(key);
+}

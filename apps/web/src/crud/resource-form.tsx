@@ -1,0 +1,174 @@
+import { App, Button, Col, Form, Modal, Row as GridRow, Spin } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  checkField,
+  controlOf,
+  isEmptyValue,
+  operationsOf,
+  type ApiResult,
+  type FieldDef,
+  type FieldMap,
+  type LocalText,
+  type ResourceDef,
+} from '@mes/contracts';
+import { request, requestData } from '../api/http';
+import { FieldInput } from './field-input';
+import { addFormValues, fieldPresence, rowFormValues, submitBody, toWireValue } from './form-values';
+import type { Option } from './options';
+import type { FormMode, ResourcePageProps, Row } from './resource-page-types';
+
+/** What the dialog is showing; `undefined` when closed. */
+export interface FormTarget {
+  mode: FormMode;
+  row?: Row;
+  initial?: Record<string, unknown>;
+}
+
+export interface ResourceFormProps {
+  def: ResourceDef;
+  /** The definition's fields with the screen's overrides. */
+  fields: FieldMap;
+  target: FormTarget | undefined;
+  lang: keyof LocalText;
+  options: Record<string, Option[]>;
+  width: number;
+  beforeSubmit: ResourcePageProps['beforeSubmit'];
+  onClose(): void;
+  onSaved(): void;
+}
+
+const TYPED = new Set(['input', 'textarea', 'number', 'password']);
+
+/** The add / edit / view dialog of a resource, built from its fields. */
+export function ResourceForm(props: ResourceFormProps) {
+  const { def, fields, target, lang, options, width, beforeSubmit, onClose, onSaved } = props;
+  const { t } = useTranslation('crud');
+  const { message } = App.useApp();
+  const [form] = Form.useForm<Record<string, unknown>>();
+  const [values, setValues] = useState<Record<string, unknown> | undefined>();
+  const [saving, setSaving] = useState(false);
+  const mode = target?.mode;
+
+  // Edit and view show the stored row (detail), add shows the defaults and pre-filled values.
+  useEffect(() => {
+    if (!target) return;
+    let live = true;
+    const load = async (): Promise<Record<string, unknown>> => {
+      if (target.mode === 'add') return addFormValues(fields, target.initial);
+      const row = target.row ?? ({} as Row);
+      if (!row.id || !operationsOf(def).includes('detail')) return rowFormValues(fields, row);
+      const detail = await requestData<Row>(`${def.api}/detail`, { params: { id: row.id } });
+      return rowFormValues(fields, detail ?? row);
+    };
+    load().then(
+      (v) => live && setValues(v),
+      () => live && onClose(),
+    );
+    return () => {
+      live = false;
+      setValues(undefined);
+    };
+  }, [target, def, fields, onClose]);
+
+  const save = async () => {
+    if (!target || target.mode === 'view') return;
+    const adding = target.mode === 'add';
+    const entered = await form.validateFields().catch(() => undefined);
+    if (!entered) return;
+    let body = submitBody(fields, entered, adding, adding ? target.initial : undefined);
+    if (!adding && target.row) body.id = target.row.id;
+    if (beforeSubmit) body = beforeSubmit(body, target.mode);
+    setSaving(true);
+    try {
+      const answer = await request<ApiResult<unknown>>(`${def.api}/submit`, { method: 'POST', data: body });
+      void message.success(answer.msg || t(adding ? 'added' : 'updated'));
+      onSaved();
+    } catch {
+      // A refused submit (400) was toasted by the client; the dialog stays open to fix it.
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const rulesOf = (field: FieldDef) => [
+    {
+      validator: (_: unknown, value: unknown) => {
+        const wire = toWireValue(field, value);
+        // An empty secret on edit keeps the stored one (the server skips it too).
+        if (field.kind === 'secret' && mode === 'edit' && isEmptyValue(wire)) return Promise.resolve();
+        const problem = checkField(field, wire, lang);
+        return problem ? Promise.reject(new Error(problem)) : Promise.resolve();
+      },
+    },
+  ];
+
+  const footer =
+    mode === 'view'
+      ? [
+          <Button key="close" onClick={onClose} data-testid="crud-dialog-close">
+            {t('close')}
+          </Button>,
+        ]
+      : [
+          <Button key="cancel" onClick={onClose} data-testid="crud-dialog-cancel">
+            {t('cancel')}
+          </Button>,
+          <Button key="save" type="primary" loading={saving} onClick={save} data-testid="crud-dialog-submit">
+            {t('save')}
+          </Button>,
+        ];
+
+  return (
+    <Modal
+      open={!!target}
+      title={mode ? t(mode) : ''}
+      width={width}
+      onCancel={onClose}
+      footer={footer}
+      destroyOnHidden
+      maskClosable={mode === 'view'}
+      data-testid="crud-dialog"
+      className="mes-crud-dialog"
+    >
+      {!values ? (
+        <div className="mes-crud-dialog-loading">
+          <Spin />
+        </div>
+      ) : (
+        <Form
+          form={form}
+          name="crud-form"
+          initialValues={values}
+          layout="horizontal"
+          labelCol={{ flex: '110px' }}
+          wrapperCol={{ flex: 'auto' }}
+          labelWrap
+          disabled={mode === 'view'}
+          onFinish={save}
+        >
+          <GridRow gutter={16}>
+            {Object.entries(fields).map(([name, field]) => {
+              const presence = fieldPresence(field, mode ?? 'view');
+              if (presence === 'hidden') return null;
+              const editable = presence === 'edit';
+              return (
+                <Col key={name} span={field.wide ? 24 : 12}>
+                  <Form.Item
+                    name={name}
+                    label={field.label[lang]}
+                    required={editable && field.required}
+                    rules={editable ? rulesOf(field) : undefined}
+                    validateTrigger={TYPED.has(controlOf(field)) ? 'onBlur' : ['onChange', 'onBlur']}
+                  >
+                    <FieldInput field={field} options={options[name]} lang={lang} disabled={!editable} />
+                  </Form.Item>
+                </Col>
+              );
+            })}
+          </GridRow>
+        </Form>
+      )}
+    </Modal>
+  );
+}

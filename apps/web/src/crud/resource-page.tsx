@@ -1,0 +1,264 @@
+import { DeleteOutlined, DownloadOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { App, Button, Space, Tooltip } from 'antd';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { operationsOf, permissionCodes, type FieldMap, type ResourceDef, type ResourceOperation } from '@mes/contracts';
+import { request } from '../api/http';
+import { useSession } from '../session/session-store';
+import { download } from './download';
+import { filterNames, hasCreatedRange, listParams } from './list-params';
+import { forgetUrlOptions } from './options';
+import { ResourceForm, type FormTarget } from './resource-form';
+import type { FormMode, ResourcePageContext, ResourcePageProps, Row } from './resource-page-types';
+import { ResourceTable } from './resource-table';
+import { useRowActions } from './row-actions';
+import { SearchBar } from './search-bar';
+import { useFieldOptions } from './use-field-options';
+import { useResourceList } from './use-resource-list';
+import { useTableState } from './use-table-state';
+import './crud.css';
+
+const DEFAULT_DIALOG_WIDTH = 720;
+
+/** The definition's fields with a screen's overrides applied. */
+export function withOverrides(fields: FieldMap, overrides: ResourcePageProps['fieldOverrides']): FieldMap {
+  if (!overrides) return fields;
+  const out: FieldMap = {};
+  for (const [name, field] of Object.entries(fields)) out[name] = { ...field, ...overrides[name] };
+  return out;
+}
+
+/** Screens pass plain objects inline; their content, not their identity, decides a reload. */
+function useStableValue<T>(value: T): T {
+  const key = JSON.stringify(value ?? null);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  return useMemo(() => value, [key]);
+}
+
+/**
+ * The generic CRUD screen of a resource, built from its definition: search bar, table with
+ * paging, sorting and selection (a tree table for tree resources), add / edit / view dialog,
+ * batch delete and export, each button shown only with its permission code.
+ */
+export function ResourcePage(props: ResourcePageProps) {
+  const def: ResourceDef = props.resource;
+  const { t, i18n } = useTranslation('crud');
+  const lang = i18n.language === 'en' ? 'en' : 'zh';
+  const { message, modal } = App.useApp();
+  const permission = useSession((s) => s.permission);
+
+  const overrides = useStableValue(props.fieldOverrides);
+  const extraParams = useStableValue(props.params);
+  const fields = useMemo(() => withOverrides(def.fields, overrides), [def, overrides]);
+  const searchFields = useMemo(
+    () => Object.fromEntries(Object.entries(fields).filter(([, f]) => f.search && f.kind !== 'secret')),
+    [fields],
+  );
+  const names = useMemo(() => filterNames(def), [def]);
+  const tree = !!def.tree && props.treeTable !== false;
+  const operations = useMemo(() => new Set<ResourceOperation>(operationsOf(def)), [def]);
+  const codes = permissionCodes(def.code);
+
+  const [state, setState] = useTableState(names);
+  const [optionsVersion, setOptionsVersion] = useState(0);
+  const { options, labels } = useFieldOptions(fields, lang, optionsVersion);
+
+  // A change of the screen's own parameters (a side tree's department) starts at page 1.
+  const [seenParams, setSeenParams] = useState(extraParams);
+  if (seenParams !== extraParams) {
+    setSeenParams(extraParams);
+    if (state.current !== 1) setState((s) => ({ ...s, current: 1 }));
+  }
+
+  const listUrl = props.listUrl ?? `${def.api}/${def.listRoute ?? 'list'}`;
+  const query = useMemo(() => listParams(state, extraParams, !tree), [state, extraParams, tree]);
+  const list = useResourceList(listUrl, query);
+  const { reload } = list;
+  // Removing the last rows of the last page: show the last page that still has rows.
+  const lastPage = Math.max(1, Math.ceil(list.total / state.size));
+  if (!tree && !list.loading && !list.rows.length && list.total > 0 && state.current > lastPage)
+    setState((s) => ({ ...s, current: lastPage }));
+
+  // Selection belongs to the rows shown; new rows clear it.
+  const [selected, setSelected] = useState<{ rows: Row[]; keys: string[]; of: Row[] }>({
+    rows: [],
+    keys: [],
+    of: list.rows,
+  });
+  if (selected.of !== list.rows) setSelected({ rows: [], keys: [], of: list.rows });
+  const onSelect = useCallback(
+    (keys: string[], rows: Row[]) => setSelected((s) => ({ ...s, keys, rows: rows.filter(Boolean) })),
+    [],
+  );
+
+  const onPage = useCallback(
+    (current: number, size: number) => setState((s) => ({ ...s, current: size !== s.size ? 1 : current, size })),
+    [setState],
+  );
+  const onSort = useCallback(
+    (ascs: string | undefined, descs: string | undefined) => setState((s) => ({ ...s, ascs, descs, current: 1 })),
+    [setState],
+  );
+  const onSearch = useCallback(
+    (filters: Record<string, string>) => setState((s) => ({ ...s, filters, current: 1 })),
+    [setState],
+  );
+
+  const can = useCallback((code: string) => permission[code] === true, [permission]);
+  const [target, setTarget] = useState<FormTarget | undefined>();
+  const openForm = useCallback(
+    (mode: FormMode, row?: Row, initial?: Record<string, unknown>) => setTarget({ mode, row, initial }),
+    [],
+  );
+  const closeForm = useCallback(() => setTarget(undefined), []);
+
+  const { onChanged } = props;
+  const changed = useCallback(() => {
+    // The resource's own tree (a menu's parent picker) is stale now.
+    forgetUrlOptions(def.api);
+    setOptionsVersion((n) => n + 1);
+    reload();
+    onChanged?.();
+  }, [def.api, reload, onChanged]);
+
+  const remove = useCallback(
+    (ids: string[]) => {
+      if (!ids.length) {
+        void message.warning(t('selectAtLeastOne'));
+        return;
+      }
+      modal.confirm({
+        title: t('tip'),
+        content: t('confirmDelete'),
+        okText: t('ok'),
+        cancelText: t('cancel'),
+        onOk: async () => {
+          try {
+            await request(`${def.api}/remove`, { method: 'POST', params: { ids: ids.join(',') } });
+          } catch {
+            return; // toasted by the client
+          }
+          void message.success(t('deleted'));
+          changed();
+        },
+      });
+    },
+    [message, modal, t, def.api, changed],
+  );
+
+  const [exporting, setExporting] = useState(false);
+  const exportRows = async () => {
+    setExporting(true);
+    try {
+      await download(`${def.api}/export`, listParams(state, extraParams, false), `${def.code}.xlsx`, lang);
+    } catch {
+      // toasted by download
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  // Row buttons read the selection through a ref, so ticking a row does not rebuild every cell.
+  const selectedRef = useRef<Row[]>([]);
+  useEffect(() => {
+    selectedRef.current = selected.rows;
+  }, [selected.rows]);
+  const rowCtx = useMemo<ResourcePageContext>(
+    () => ({
+      get selectedRows() {
+        return selectedRef.current;
+      },
+      reload,
+      can,
+      openForm,
+    }),
+    [reload, can, openForm],
+  );
+  const toolbarCtx: ResourcePageContext = { selectedRows: selected.rows, reload, can, openForm };
+
+  const mayView = can(codes.view);
+  const mayEdit = operations.has('submit') && can(codes.edit);
+  const mayRemove = operations.has('remove') && can(codes.remove);
+  const actions = useRowActions({
+    mayView,
+    mayEdit,
+    mayRemove,
+    openForm,
+    remove,
+    rowActions: props.rowActions,
+    ctx: rowCtx,
+  });
+
+  const dialogWidth = props.dialogWidth ?? def.dialogWidth ?? DEFAULT_DIALOG_WIDTH;
+
+  return (
+    <div className="mes-crud" data-testid={`crud-${def.code}`}>
+      {props.aside && <div className="mes-crud-aside">{props.aside}</div>}
+      <div className="mes-crud-main">
+        <SearchBar
+          fields={searchFields}
+          withCreatedRange={hasCreatedRange(def)}
+          options={options}
+          lang={lang}
+          filters={state.filters}
+          onSearch={onSearch}
+        />
+        <div className="mes-crud-toolbar">
+          <Space wrap>
+            {operations.has('submit') && can(codes.add) && (
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => openForm('add')} data-testid="crud-add">
+                {t('add')}
+              </Button>
+            )}
+            {mayRemove && (
+              <Button danger icon={<DeleteOutlined />} onClick={() => remove(selected.keys)} data-testid="crud-delete">
+                {t('delete')}
+              </Button>
+            )}
+            {operations.has('export') && can(codes.export) && (
+              <Button icon={<DownloadOutlined />} loading={exporting} onClick={exportRows} data-testid="crud-export">
+                {t('export')}
+              </Button>
+            )}
+            {props.toolbar?.(toolbarCtx)}
+          </Space>
+          <Tooltip title={t('refresh')}>
+            <Button shape="circle" icon={<ReloadOutlined />} onClick={reload} data-testid="crud-reload" />
+          </Tooltip>
+        </div>
+        <ResourceTable
+          fields={fields}
+          lang={lang}
+          labels={labels}
+          render={props.render}
+          extraColumns={props.extraColumns}
+          rows={list.rows}
+          total={list.total}
+          loading={list.loading}
+          state={state}
+          tree={tree}
+          selectedKeys={selected.keys}
+          onSelect={onSelect}
+          onPage={onPage}
+          onSort={onSort}
+          actions={actions.render}
+          actionsWidth={actions.width}
+        />
+      </div>
+      <ResourceForm
+        def={def}
+        fields={fields}
+        target={target}
+        lang={lang}
+        options={options}
+        width={dialogWidth}
+        beforeSubmit={props.beforeSubmit}
+        onClose={closeForm}
+        onSaved={() => {
+          closeForm();
+          changed();
+        }}
+      />
+    </div>
+  );
+}

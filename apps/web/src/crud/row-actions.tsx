@@ -1,0 +1,49 @@
+import { Button, Space } from 'antd';
+import { useMemo, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { FormMode, ResourcePageContext, ResourcePageProps, Row } from './resource-page-types';
+
+export interface RowActionsOptions {
+  mayView: boolean;
+  mayEdit: boolean;
+  mayRemove: boolean;
+  openForm(mode: FormMode, row?: Row): void;
+  remove(ids: string[]): void;
+  rowActions: ResourcePageProps['rowActions'];
+  ctx: ResourcePageContext;
+}
+
+/**
+ * The buttons of each row (view, edit, delete, then the screen's) and the column width they
+ * need; the renderer keeps its identity while its inputs do, so cells are not rebuilt.
+ */
+export function useRowActions(o: RowActionsOptions) {
+  const { t } = useTranslation('crud');
+  const { mayView, mayEdit, mayRemove, openForm, remove, rowActions, ctx } = o;
+  const builtIn = Number(mayView) + Number(mayEdit) + Number(mayRemove);
+  const width = Math.max(90, builtIn * 56 + (rowActions ? 120 : 0) + 24);
+  const render = useMemo(() => {
+    if (!builtIn && !rowActions) return undefined;
+    return (row: Row): ReactNode => (
+      <Space size={0} wrap className="mes-crud-row-actions">
+        {mayView && (
+          <Button type="link" size="small" onClick={() => openForm('view', row)} data-testid="crud-row-view">
+            {t('view')}
+          </Button>
+        )}
+        {mayEdit && (
+          <Button type="link" size="small" onClick={() => openForm('edit', row)} data-testid="crud-row-edit">
+            {t('edit')}
+          </Button>
+        )}
+        {mayRemove && (
+          <Button type="link" size="small" danger onClick={() => remove([row.id])} data-testid="crud-row-delete">
+            {t('delete')}
+          </Button>
+        )}
+        {rowActions?.(row, ctx)}
+      </Space>
+    );
+  }, [builtIn, rowActions, mayView, mayEdit, mayRemove, openForm, remove, ctx, t]);
+  return { render, width };
+}

@@ -1,0 +1,77 @@
+import { SearchOutlined, DeleteOutlined } from '@ant-design/icons';
+import { Button, DatePicker, Form } from 'antd';
+import { memo, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { FieldMap, LocalText } from '@mes/contracts';
+import { FieldInput } from './field-input';
+import { DATE_TIME_FORMAT } from './form-values';
+import type { Option } from './options';
+import { CREATED_RANGE, searchFilters, searchFormValues } from './search-values';
+
+export interface SearchBarProps {
+  /** The fields with `search: true`. */
+  fields: FieldMap;
+  withCreatedRange: boolean;
+  options: Record<string, Option[]>;
+  lang: keyof LocalText;
+  /** The filters in force (from the URL on first show). */
+  filters: Record<string, string>;
+  onSearch(filters: Record<string, string>): void;
+}
+
+/** The search bar: one input per searchable field and the created-time range. */
+export const SearchBar = memo(function SearchBar(props: SearchBarProps) {
+  const { fields, withCreatedRange, options, lang, filters, onSearch } = props;
+  const { t } = useTranslation('crud');
+  const [form] = Form.useForm<Record<string, unknown>>();
+
+  // Filters can change from outside the form (a reset elsewhere, the URL on first show).
+  useEffect(() => {
+    form.resetFields();
+    form.setFieldsValue(searchFormValues(fields, filters) as Record<string, object | undefined>);
+  }, [form, fields, filters]);
+
+  if (!Object.keys(fields).length && !withCreatedRange) return null;
+  return (
+    <Form
+      form={form}
+      name="crud-search"
+      layout="inline"
+      className="mes-crud-search"
+      onFinish={(values) => onSearch(searchFilters(fields, values))}
+      data-testid="crud-search"
+    >
+      {Object.entries(fields).map(([name, field]) => (
+        <Form.Item key={name} name={name} label={field.label[lang]}>
+          <FieldInput field={field} options={options[name]} lang={lang} inSearch />
+        </Form.Item>
+      ))}
+      {withCreatedRange && (
+        <Form.Item name={CREATED_RANGE} label={t('createdRange')}>
+          <DatePicker.RangePicker
+            showTime
+            format={DATE_TIME_FORMAT}
+            allowEmpty={[true, true]}
+            placeholder={[t('rangeStart'), t('rangeEnd')]}
+          />
+        </Form.Item>
+      )}
+      <Form.Item>
+        <Button type="primary" htmlType="submit" icon={<SearchOutlined />} data-testid="crud-search-submit">
+          {t('search')}
+        </Button>
+        <Button
+          icon={<DeleteOutlined />}
+          className="mes-crud-gap"
+          onClick={() => {
+            form.resetFields();
+            onSearch({});
+          }}
+          data-testid="crud-search-reset"
+        >
+          {t('reset')}
+        </Button>
+      </Form.Item>
+    </Form>
+  );
+});

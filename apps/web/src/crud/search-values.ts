@@ -1,0 +1,37 @@
+import dayjs, { type Dayjs } from 'dayjs';
+import { controlOf, type FieldMap } from '@mes/contracts';
+import { DATE_TIME_FORMAT } from './form-values';
+import { CREATED_FROM, CREATED_TO, dropEmpty } from './list-params';
+
+/** The search form's name of the created-time range picker. */
+export const CREATED_RANGE = 'createTimeRange';
+
+type Range = [Dayjs | null, Dayjs | null] | null | undefined;
+
+/** The search form's values → list filters (empty ones dropped, the range as two names). */
+export function searchFilters(fields: FieldMap, values: Record<string, unknown>): Record<string, string> {
+  const plain: Record<string, unknown> = {};
+  for (const name of Object.keys(fields)) plain[name] = values[name];
+  const range = values[CREATED_RANGE] as Range;
+  plain[CREATED_FROM] = range?.[0]?.format(DATE_TIME_FORMAT);
+  plain[CREATED_TO] = range?.[1]?.format(DATE_TIME_FORMAT);
+  return dropEmpty(plain);
+}
+
+/** List filters → the search form's values (numbers as numbers, the range as dayjs). */
+export function searchFormValues(fields: FieldMap, filters: Record<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(fields)) {
+    const raw = filters[name];
+    if (raw === undefined) continue;
+    out[name] = controlOf(field) === 'number' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+  }
+  const day = (raw: string | undefined) => {
+    const d = raw ? dayjs(raw) : undefined;
+    return d?.isValid() ? d : null;
+  };
+  const from = day(filters[CREATED_FROM]);
+  const to = day(filters[CREATED_TO]);
+  if (from || to) out[CREATED_RANGE] = [from, to];
+  return out;
+}

@@ -1,0 +1,7 @@
+import { dataScopeResource } from '@mes/contracts';
+import { ResourcePage } from '../../../crud/resource-page';
+
+/** The generic screen of the definition; nothing here differs from it. */
+export default function DataScopePage() {
+  return <ResourcePage resource={dataScopeResource} />;
+}

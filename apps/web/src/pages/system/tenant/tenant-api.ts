@@ -1,0 +1,37 @@
+import { requestData } from '../../../api/http';
+
+export interface TenantSettings {
+  accountNumber: number;
+  /** `yyyy-MM-dd HH:mm:ss`, or empty for no expiry. */
+  expireTime: string;
+}
+
+export const saveTenantSettings = (ids: readonly string[], settings: TenantSettings) =>
+  requestData<unknown>('/blade-system/tenant/setting', {
+    method: 'POST',
+    form: true,
+    data: { ids: ids.join(','), accountNumber: String(settings.accountNumber), expireTime: settings.expireTime },
+  });
+
+export interface DatasourceOption {
+  id: string;
+  name: string;
+}
+
+/** Every datasource (the list answers a page; one large page is enough for a picker). */
+export async function fetchDatasources(): Promise<DatasourceOption[]> {
+  const data = await requestData<{ records?: DatasourceOption[] } | DatasourceOption[] | null>(
+    '/blade-develop/datasource/list',
+    { params: { current: 1, size: 1000 } },
+  );
+  const rows = Array.isArray(data) ? data : (data?.records ?? []);
+  return rows.map((r) => ({ id: String(r.id), name: String(r.name) }));
+}
+
+/** Binds a tenant (by its tenant code) to a datasource. */
+export const saveTenantDatasource = (tenantId: string, datasourceId: string) =>
+  requestData<unknown>('/blade-system/tenant/datasource', {
+    method: 'POST',
+    form: true,
+    data: { tenantId, datasourceId },
+  });

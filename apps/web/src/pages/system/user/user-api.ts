@@ -1,0 +1,38 @@
+import type { DictEntry } from '@mes/contracts';
+import { requestData } from '../../../api/http';
+
+const joined = (ids: readonly string[]) => ids.join(',');
+
+export const grantRoles = (userIds: readonly string[], roleIds: readonly string[]) =>
+  requestData<unknown>('/blade-user/grant', {
+    method: 'POST',
+    form: true,
+    data: { userIds: joined(userIds), roleIds: joined(roleIds) },
+  });
+
+export const resetPasswords = (userIds: readonly string[]) =>
+  requestData<unknown>('/blade-user/reset-password', { method: 'POST', params: { userIds: joined(userIds) } });
+
+export const unlockUsers = (userIds: readonly string[]) =>
+  requestData<unknown>('/blade-user/unlock', { method: 'POST', params: { userIds: joined(userIds) } });
+
+export interface PlatformSettings {
+  userType: number;
+  userExt: string;
+}
+
+/** The user's platform settings; null when the route does not answer (the row's values are used). */
+export const fetchPlatform = (id: string) =>
+  requestData<Partial<PlatformSettings> | null>('/blade-user/platform-detail', { params: { id }, silent: true }).catch(
+    () => null,
+  );
+
+export const updatePlatform = (userId: string, settings: PlatformSettings) =>
+  requestData<unknown>('/blade-user/update-platform', {
+    method: 'POST',
+    form: true,
+    data: { userId, userType: String(settings.userType), userExt: settings.userExt },
+  });
+
+export const fetchDict = (code: string) =>
+  requestData<DictEntry[] | null>('/blade-system/dict/dictionary', { params: { code } }).then((rows) => rows ?? []);

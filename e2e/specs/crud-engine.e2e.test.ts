@@ -1,0 +1,182 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newPage, screenshot, signIn } from '../support/browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser.close());
+
+/** In-app navigation (no reload), as a menu click does it. */
+async function goInApp(page: Page, to: string): Promise<void> {
+  await page.evaluate((url) => {
+    window.history.pushState({}, '', url);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, to);
+  await page.locator(`[data-screen="${to.split('?')[0]}"]`).waitFor({ state: 'attached' });
+}
+
+/** Screens load lazily and call the API: give assertions on them time. */
+const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000 });
+
+const toast = (page: Page, text: string) => page.locator('.ant-message-notice', { hasText: text }).first();
+/** The open add / edit / view dialog (antd renders it outside the screen). */
+const dialog = (page: Page) => page.locator('.mes-crud-dialog .ant-modal-content');
+
+describe('generic resource screen', () => {
+  it('posts: search, add with blur rule, edit, view, export, batch delete, 200 rows a page', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page);
+    await goInApp(page, '/system/post');
+    const screen = page.locator('[data-screen="/system/post"]');
+    // Rows of the plain body (tr) and of the virtual body (div) alike.
+    const rows = screen.locator('.ant-table-row');
+    await poll(() => rows.count()).toBe(8);
+    // Category is a dictionary field: the cell shows the label, not the key.
+    await poll(() => rows.first().innerText()).toContain('高层');
+    await screenshot(page, 'crud-post-list');
+
+    // Search drops empty values, goes to page 1 and keeps the filter in the URL.
+    await screen.locator('#crud-search_postCode').fill('ceo');
+    await screen.getByTestId('crud-search-submit').click();
+    await poll(() => rows.count()).toBe(1);
+    expect(new URL(page.url()).searchParams.get('postCode')).toBe('ceo');
+    expect(new URL(page.url()).searchParams.has('postName')).toBe(false);
+    await screen.getByTestId('crud-search-reset').click();
+    await poll(() => rows.count()).toBe(8);
+    expect(new URL(page.url()).searchParams.has('postCode')).toBe(false);
+
+    // Add: leaving 岗位编号 empty shows the definition's rule on blur.
+    await screen.getByTestId('crud-add').click();
+    await dialog(page).locator('#crud-form_postCode').waitFor();
+    await dialog(page).locator('#crud-form_postCode').focus();
+    await dialog(page).locator('#crud-form_postName').focus();
+    await poll(() => dialog(page).innerText()).toContain('请输入岗位编号');
+    await screenshot(page, 'crud-post-dialog');
+    await dialog(page).locator('#crud-form_postCode').fill('e2e01');
+    await dialog(page).locator('#crud-form_postName').fill('测试岗位');
+    await dialog(page).getByTestId('crud-dialog-submit').click();
+    await toast(page, '新增成功').waitFor();
+    await poll(() => rows.count()).toBe(9);
+    const added = rows.filter({ hasText: 'e2e01' });
+    await poll(() => added.innerText()).toContain('测试岗位');
+
+    // Edit loads the detail and updates.
+    await added.getByTestId('crud-row-edit').click();
+    await poll(() => dialog(page).locator('#crud-form_postName').inputValue()).toBe('测试岗位');
+    await dialog(page).locator('#crud-form_postName').fill('测试岗位二');
+    await dialog(page).getByTestId('crud-dialog-submit').click();
+    await toast(page, '更新成功').waitFor();
+    await poll(() => added.innerText()).toContain('测试岗位二');
+    await dialog(page).waitFor({ state: 'detached' });
+
+    // View: every input disabled, no save.
+    await added.getByTestId('crud-row-view').click();
+    await poll(() => dialog(page).locator('#crud-form_postCode').inputValue()).toBe('e2e01');
+    expect(await dialog(page).locator('#crud-form_postCode').isDisabled()).toBe(true);
+    expect(await dialog(page).getByTestId('crud-dialog-submit').count()).toBe(0);
+    await dialog(page).getByTestId('crud-dialog-close').click();
+    await dialog(page).waitFor({ state: 'detached' });
+
+    // Export downloads an xlsx of the matching rows.
+    const [file] = await Promise.all([page.waitForEvent('download'), screen.getByTestId('crud-export').click()]);
+    expect(file.suggestedFilename()).toMatch(/\.xlsx$/);
+    const saved = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'crud-e2e-')), file.suggestedFilename());
+    await file.saveAs(saved);
+    expect(fs.readFileSync(saved).subarray(0, 2).toString()).toBe('PK');
+
+    // Batch delete needs a selection, then a confirmation.
+    await screen.getByTestId('crud-delete').click();
+    await toast(page, '请选择至少一条数据').waitFor();
+    await added.locator('.ant-checkbox-input').check();
+    await screen.getByTestId('crud-delete').click();
+    const confirm = page.locator('.ant-modal-confirm', { hasText: '确定将选择数据删除?' });
+    await confirm.waitFor();
+    await confirm.locator('.ant-btn-primary').click();
+    await toast(page, '删除成功').waitFor();
+    await poll(() => rows.count()).toBe(8);
+
+    // 200 rows a page, kept in the URL across a reload.
+    await screen.locator('.ant-pagination-options .ant-select-selector').click();
+    await page
+      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title^="200"]')
+      .click();
+    await poll(() => new URL(page.url()).searchParams.get('size')).toBe('200');
+    await page.reload();
+    await poll(() => rows.count()).toBe(8);
+    await poll(() => screen.locator('.ant-pagination-options').innerText()).toMatch(/^200\b/);
+    await screenshot(page, 'crud-post-200');
+    // A 200-row page renders through the virtual body.
+    expect(await screen.locator('.ant-table-tbody-virtual').count()).toBe(1);
+
+    await context.close();
+  });
+
+  it('menus: a tree table with children and an add-child button', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page);
+    await goInApp(page, '/system/menu');
+    const screen = page.locator('[data-screen="/system/menu"]');
+    const system = screen.locator('tr.ant-table-row', { hasText: '系统管理' }).first();
+    await system.waitFor();
+    // A forest: no pagination, roots first.
+    expect(await screen.locator('.ant-pagination').count()).toBe(0);
+    await system.locator('.ant-table-row-expand-icon').click();
+    await screen.locator('tr.ant-table-row', { hasText: '岗位管理' }).first().waitFor();
+    await screenshot(page, 'crud-menu-tree');
+
+    await system.getByTestId('menu-add-child').click();
+    await poll(() => dialog(page).innerText()).toContain('系统管理');
+    await screenshot(page, 'crud-menu-add-child');
+    await dialog(page).getByTestId('crud-dialog-cancel').click();
+    await context.close();
+  });
+
+  // Known shell bug: router/menu-screen.tsx resolves the screen from the live URL, so a hidden
+  // tab's MenuScreen renders the active path's screen (or /404) and the page remounts with its
+  // state lost. Flip to `it` once MenuScreen keeps the path it was mounted at.
+  it('a screen keeps its page size across a tab switch and writes it back to the URL', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page);
+    await goInApp(page, '/system/post');
+    const screen = page.locator('[data-screen="/system/post"]');
+    await poll(() => screen.locator('.ant-table-row').count()).toBe(8);
+    await screen.locator('.ant-pagination-options .ant-select-selector').click();
+    await page
+      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title^="30"]')
+      .click();
+    await poll(() => new URL(page.url()).searchParams.get('size')).toBe('30');
+    await goInApp(page, '/wel/index');
+    await page.locator('[data-testid="tab-bar"] .ant-tabs-tab', { hasText: '岗位管理' }).click();
+    await poll(() => new URL(page.url()).searchParams.get('size')).toBe('30');
+    expect(new URL(page.url()).pathname).toBe('/system/post');
+    await context.close();
+  });
+
+  it('the plain screens open with their tables and no error', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page);
+    // Path and the seeded rows it shows at least.
+    const paths: [string, number][] = [
+      ['/system/param', 5],
+      ['/system/client', 1],
+      ['/system/region', 0],
+      ['/authority/datascope', 0],
+      ['/authority/apiscope', 1],
+      ['/tool/datasource', 0],
+    ];
+    for (const [path, minRows] of paths) {
+      await goInApp(page, path);
+      const screen = page.locator(`[data-screen="${path}"]`);
+      await screen.getByTestId('crud-table').waitFor();
+      await poll(() => screen.locator('.ant-table-row').count()).toBeGreaterThanOrEqual(minRows);
+    }
+    expect(await page.locator('.ant-message-error').count()).toBe(0);
+    await screenshot(page, 'crud-datasource-list');
+    await context.close();
+  });
+});
