@@ -89,9 +89,8 @@ describe('submit validation', () => {
 });
 
 describe('definitions', () => {
-  const defs = Object.values(resources).filter(
-    (v): v is ResourceDef => typeof v === 'object' && v !== null && 'fields' in v,
-  );
+  const isDef = (v: unknown): v is ResourceDef => typeof v === 'object' && v !== null && 'fields' in v;
+  const defs: ResourceDef[] = Object.values(resources as Record<string, unknown>).filter(isDef);
 
   it('name only their own fields in trees, sorts and indexes', () => {
     expect(defs.length).toBeGreaterThan(10);
