@@ -24,7 +24,7 @@ function paramsOf(request: FastifyRequest): (name: string) => unknown {
  * reset-password, update-platform and unlock.
  */
 export function registerUserAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const users = registerResource(app, ctx, { def: userResource, table: user, hooks: userHooks() });
+  const users = registerResource(app, ctx, { def: userResource, table: user, hooks: userHooks(ctx) });
   const admin = new UserAdminService(ctx, users);
   const base = '/api/blade-user';
   const scopes = apiScopeCodes('user');

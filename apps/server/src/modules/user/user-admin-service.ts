@@ -18,7 +18,7 @@ import {
   deptAndChildrenFilter,
   UserAdminMessages,
 } from './user-admin-rules';
-import { userViewColumns } from './user-names';
+import { decorateUsers } from './user-names';
 
 type Tx = ChangeArgs['tx'];
 
@@ -50,7 +50,7 @@ function accountList(raw: unknown): string[] {
 }
 
 /** The hooks that make the generic user resource the user administration of the spec. */
-export function userHooks(): ResourceHooks {
+export function userHooks(ctx: AppContext): ResourceHooks {
   return {
     listParams: {
       names: ['deptId'],
@@ -61,7 +61,9 @@ export function userHooks(): ResourceHooks {
         return deptAndChildrenFilter(auth.tenantId, raw);
       },
     },
-    viewColumns: userViewColumns,
+    // Names are looked up in one batch per kind for the page's rows: measured faster here than
+    // correlated subqueries in the page query, whose planning cost dominates a 10-row page.
+    decorate: (rows) => decorateUsers(ctx.db, rows),
     async beforeChange({ tx, auth, adding, values, existing }) {
       const md5 = adding ? assertMd5(values.password) : undefined;
       if (adding) await assertQuota(tx, auth.tenantId);

@@ -1,32 +1,85 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, ne } from 'drizzle-orm';
+import type { Row } from '../../crud/resource-routes';
+import { splitIds } from '../../platform/auth/request-auth';
+import type { Db } from '../../platform/db/database';
+import { dept, dict, post, role, tenant } from '../../platform/db/schema';
 
-/** Qualified, because inside the subqueries a bare `tenant_id` would name the inner table's. */
-const userColumn = (name: string) => sql`${sql.identifier('blade_user')}.${sql.identifier(name)}`;
+const ID = /^\d{1,19}$/;
+const unique = (values: string[]) => [...new Set(values)];
+const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
+const idsIn = (rows: Row[], column: string) =>
+  unique(rows.flatMap((r) => splitIds(text(r[column])))).filter((id) => ID.test(id));
+
+type Named = { tenantId: string; id: string; name: string };
+
+/** Names keyed by tenant and id, since ids are only meaningful inside their own tenant. */
+const byTenantAndId = (rows: Named[]) => new Map(rows.map((r) => [`${r.tenantId}:${r.id}`, r.name]));
+
+function joinNames(names: Map<string, string>, tenantId: string, ids: string): string {
+  return splitIds(ids)
+    .map((id) => names.get(`${tenantId}:${id}`))
+    .filter((n): n is string => n !== undefined)
+    .join(',');
+}
 
 /**
- * Names of the ids a user row holds, in the order the ids are listed, from rows of the user's
- * own tenant only (ids mean nothing outside their tenant).
+ * Adds the view fields of the user list (CONTRACT.md: roleName, deptName, postName, sexName,
+ * userTypeName, tenantName) to the rows being sent. One query per kind of name for the whole
+ * page, so the cost does not grow with the page size or the table size.
  */
-const namesOf = (table: string, nameColumn: string, ids: SQL): SQL<string> =>
-  sql<string>`coalesce((select string_agg(n.${sql.identifier(nameColumn)}, ',' order by k.ord)
-    from unnest(string_to_array(${ids}, ',')) with ordinality as k(id, ord)
-    join ${sql.identifier(table)} n on n.id = (case when k.id ~ '^[0-9]{1,18}$' or (k.id ~ '^[0-9]{19}$' and k.id <= '9223372036854775807') then k.id::bigint end) and n.tenant_id = ${userColumn('tenant_id')} and n.is_deleted = 0), '')`;
+export async function decorateUsers(db: Db, rows: Row[]): Promise<Row[]> {
+  if (!rows.length) return rows;
+  const tenants = unique(rows.map((r) => text(r.tenantId)));
+  const roleIds = idsIn(rows, 'roleId');
+  const deptIds = idsIn(rows, 'deptId');
+  const postIds = idsIn(rows, 'postId');
 
-const labelOf = (code: string, key: SQL): SQL<string> =>
-  sql<string>`coalesce((select d.dict_value from blade_dict d
-    where d.code = ${code} and d.parent_id <> 0 and d.dict_key = ${key}::text and d.is_deleted = 0 limit 1), '')`;
+  const [roles, depts, posts, labels, tenantRows] = await Promise.all([
+    roleIds.length
+      ? db
+          .select({ tenantId: role.tenantId, id: role.id, name: role.roleName })
+          .from(role)
+          .where(and(inArray(role.tenantId, tenants), inArray(role.id, roleIds), eq(role.isDeleted, 0)))
+      : [],
+    deptIds.length
+      ? db
+          .select({ tenantId: dept.tenantId, id: dept.id, name: dept.deptName })
+          .from(dept)
+          .where(and(inArray(dept.tenantId, tenants), inArray(dept.id, deptIds), eq(dept.isDeleted, 0)))
+      : [],
+    postIds.length
+      ? db
+          .select({ tenantId: post.tenantId, id: post.id, name: post.postName })
+          .from(post)
+          .where(and(inArray(post.tenantId, tenants), inArray(post.id, postIds), eq(post.isDeleted, 0)))
+      : [],
+    db
+      .select({ code: dict.code, key: dict.dictKey, value: dict.dictValue })
+      .from(dict)
+      .where(and(inArray(dict.code, ['sex', 'user_type']), ne(dict.parentId, '0'), eq(dict.isDeleted, 0))),
+    db
+      .select({ tenantId: tenant.tenantId, name: tenant.tenantName })
+      .from(tenant)
+      .where(and(inArray(tenant.tenantId, tenants), eq(tenant.isDeleted, 0))),
+  ]);
 
-/**
- * The view fields of the user list (CONTRACT.md: roleName, deptName, postName, sexName,
- * userTypeName, tenantName), computed in the page query itself: PostgreSQL evaluates them for
- * the page's rows only, so a page costs one round trip whatever the table size.
- */
-export const userViewColumns: Record<string, SQL> = {
-  roleName: namesOf('blade_role', 'role_name', userColumn('role_id')),
-  deptName: namesOf('blade_dept', 'dept_name', userColumn('dept_id')),
-  postName: namesOf('blade_post', 'post_name', userColumn('post_id')),
-  sexName: labelOf('sex', userColumn('sex')),
-  userTypeName: labelOf('user_type', userColumn('user_type')),
-  tenantName: sql<string>`coalesce((select t.tenant_name from blade_tenant t
-    where t.tenant_id = ${userColumn('tenant_id')} and t.is_deleted = 0 limit 1), '')`,
-};
+  const roleNames = byTenantAndId(roles);
+  const deptNames = byTenantAndId(depts);
+  const postNames = byTenantAndId(posts);
+  const label = new Map(labels.map((l) => [`${l.code}:${l.key}`, l.value]));
+  const tenantNames = new Map(tenantRows.map((t) => [t.tenantId, t.name]));
+
+  return rows.map((r) => {
+    const tenantId = text(r.tenantId);
+    return {
+      ...r,
+      userExt: text(r.userExt),
+      roleName: joinNames(roleNames, tenantId, text(r.roleId)),
+      deptName: joinNames(deptNames, tenantId, text(r.deptId)),
+      postName: joinNames(postNames, tenantId, text(r.postId)),
+      sexName: label.get(`sex:${text(r.sex)}`) ?? '',
+      userTypeName: label.get(`user_type:${text(r.userType)}`) ?? '',
+      tenantName: tenantNames.get(tenantId) ?? '',
+    };
+  });
+}
