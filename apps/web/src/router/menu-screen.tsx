@@ -21,8 +21,10 @@ export function MenuScreen() {
   const { pathname: live } = useLocation();
   const [pathname] = useState(live);
   const menuAll = useSession((s) => s.menuAll);
+  const menuLoaded = useSession((s) => s.menuLoaded);
   const entry = useMemo(() => menuEntries(menuAll).find((e) => e.url === pathname), [menuAll, pathname]);
-  if (!entry) return <Navigate to="/404" replace />;
+  // A screen opened by URL before the menu has arrived waits for it rather than going to /404.
+  if (!entry) return menuLoaded ? <Navigate to="/404" replace /> : null;
   const Screen = screens[pageModuleKey(entry.url)];
   if (!Screen) return <Result status="info" title={entry.node.name} subTitle={t('notBuilt')} />;
   return (

@@ -16,6 +16,8 @@ export interface SessionState {
   permission: Record<string, boolean>;
   menu: MenuNode[];
   menuAll: MenuNode[];
+  /** The server's menu has arrived since this page loaded (the stored copy may be stale or empty). */
+  menuLoaded: boolean;
   isLock: boolean;
   lockPasswd: string;
 
@@ -57,6 +59,7 @@ const initial = () => ({
   permission: getStore<Record<string, boolean>>('permission') ?? {},
   menu: [] as MenuNode[],
   menuAll: getStore<MenuNode[]>('menuAll') ?? [],
+  menuLoaded: false,
   // The lock lives in session storage: it survives a reload, not a new browser session.
   isLock: getStore<boolean>('isLock') ?? false,
   lockPasswd: getStore<string>('lockPasswd') ?? '',
@@ -104,7 +107,7 @@ export const useSession = create<SessionState>()((set) => ({
   },
   setMenu(menu, all = false) {
     if (all) setStore('menuAll', menu);
-    set(all ? { menu, menuAll: menu } : { menu });
+    set(all ? { menu, menuAll: menu, menuLoaded: true } : { menu });
   },
   setButtons(forest) {
     const permission = flattenButtons(forest);
@@ -144,6 +147,7 @@ export const useSession = create<SessionState>()((set) => ({
       permission: {},
       menu: [],
       menuAll: [],
+      menuLoaded: false,
       isLock: false,
       lockPasswd: '',
     });

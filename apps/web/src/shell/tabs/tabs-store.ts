@@ -26,7 +26,16 @@ const isHome = (t: TabItem) => t.value === HOME.value;
 export const useTabs = create<TabsState>()((set, get) => ({
   tabs: getStore<TabItem[]>('tags') ?? [HOME],
   open(tab) {
-    if (get().tabs.some((t) => t.value === tab.value)) return;
+    const existing = get().tabs.find((t) => t.value === tab.value);
+    if (existing) {
+      // An open tab remembers the query it was last shown with (table page, filters), so
+      // clicking it comes back to the same rows.
+      if (JSON.stringify(existing.query ?? {}) === JSON.stringify(tab.query ?? {})) return;
+      const tabs = get().tabs.map((t) => (t === existing ? { ...t, query: tab.query } : t));
+      persist(tabs);
+      set({ tabs });
+      return;
+    }
     const tabs = [...get().tabs, tab];
     persist(tabs);
     set({ tabs });
