@@ -1,10 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword, md5Hex } from '../src/platform/auth/passwords';
 import { nextId } from '../src/platform/db/ids';
-import { apiScope, dept, deptLine, roleScope, user } from '../src/platform/db/schema';
-import { ScopeCategory } from '../src/platform/permissions/grants';
+import { dept, deptLine } from '../src/platform/db/schema';
 import { DEPT_IDS, ROLE_IDS } from '../src/seed/seed-data';
+import { signInWithScopes } from './support/scoped-user';
 import { createTestApp, type TestApp } from './support/test-app';
 
 let t: TestApp;
@@ -28,31 +27,6 @@ async function addDept(fields: Record<string, unknown>): Promise<string> {
 }
 const ancestorsOf = async (id: string) =>
   (await t.ctx.db.select({ a: dept.ancestors }).from(dept).where(eq(dept.id, id)))[0]?.a;
-
-/** A signed-in user of the platform tenant with the plain `user` role and the given API scopes. */
-async function userWithScopes(account: string, codes: string[]): Promise<string> {
-  const scopes = await t.ctx.db.select({ id: apiScope.id, code: apiScope.resourceCode }).from(apiScope);
-  await t.ctx.db
-    .insert(roleScope)
-    .values(
-      scopes
-        .filter((s) => codes.includes(s.code))
-        .map((s) => ({ id: nextId(), roleId: ROLE_IDS.user, scopeCategory: ScopeCategory.API, scopeId: s.id })),
-    )
-    .onConflictDoNothing();
-  await t.ctx.grants.changed();
-  await t.ctx.db.insert(user).values({
-    id: nextId(),
-    tenantId: '000000',
-    account,
-    password: await hashPassword(md5Hex('Secret#123')),
-    name: account,
-    realName: account,
-    roleId: ROLE_IDS.user,
-    deptId: DEPT_IDS.south,
-  });
-  return (await t.signIn(account, 'Secret#123')).access_token;
-}
 
 describe('dept structure', () => {
   let base: string;
@@ -213,7 +187,13 @@ describe('dept structure', () => {
     });
 
     it('needs the dept:lines scope', async () => {
-      const reader = await userWithScopes('linereader', ['dept:read']);
+      const reader = await signInWithScopes(t, {
+        account: 'linereader',
+        codes: ['dept:read'],
+        roleId: ROLE_IDS.user,
+        deptId: DEPT_IDS.south,
+        password: 'Secret#123',
+      });
       expect((await get(`${API}/getNodes`, reader)).statusCode).toBe(200);
       const res = await post(`${API}/setLines`, { lineId, direction: 1, ids: nodes[0] }, reader);
       expect(res.statusCode).toBe(403);

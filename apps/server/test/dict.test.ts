@@ -1,10 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../src/platform/auth/passwords';
-import { dict, dictBiz, role, roleScope, tenant, user } from '../src/platform/db/schema';
-import { ScopeCategory } from '../src/platform/permissions/grants';
-import { DEPT_IDS, SEED_API_SCOPES, SEED_DICTS } from '../src/seed/seed-data';
-import { createTestApp, md5, type TestApp } from './support/test-app';
+import { dict, dictBiz, tenant } from '../src/platform/db/schema';
+import { SEED_DICTS } from '../src/seed/seed-data';
+import { signInWithScopes } from './support/scoped-user';
+import { createTestApp, type TestApp } from './support/test-app';
 
 let t: TestApp;
 let admin: string;
@@ -19,38 +18,17 @@ const BIZ = '/api/blade-system/dict-biz';
 const SEX_PARENT = SEED_DICTS.find((d) => d.code === 'sex' && d.parentId === '0')!;
 const SEX_MALE = SEED_DICTS.find((d) => d.code === 'sex' && d.dictKey === '1')!;
 
-let nextId = 9500;
-/** A user of `tenantId` whose single role is granted the API scopes named by `codes`. */
-async function userWithScopes(tenantId: string, account: string, codes: string[]): Promise<string> {
-  const roleId = String(nextId++);
-  await t.ctx.db.insert(role).values({ id: roleId, tenantId, roleName: account, roleAlias: `r_${account}` });
-  const scopes = SEED_API_SCOPES.filter((s) => codes.includes(s.resourceCode));
-  expect(scopes).toHaveLength(codes.length);
-  await t.ctx.db
-    .insert(roleScope)
-    .values(scopes.map((s) => ({ id: String(nextId++), scopeCategory: ScopeCategory.API, scopeId: s.id, roleId })));
-  await t.ctx.db.insert(user).values({
-    id: String(nextId++),
-    tenantId,
-    account,
-    password: await hashPassword(md5(`${account}-pass`)),
-    roleId,
-    deptId: DEPT_IDS.east,
-  });
-  return (await t.signIn(account, `${account}-pass`, tenantId)).access_token;
-}
-
 beforeAll(async () => {
   t = await createTestApp();
   admin = (await t.signIn()).access_token;
   const all = ['dict:read', 'dict:write', 'dictbiz:read', 'dictbiz:write'];
-  editor = await userWithScopes('000000', 'editor', all);
+  editor = await signInWithScopes(t, { tenantId: '000000', account: 'editor', codes: all });
   await t.ctx.db.insert(tenant).values([
     { id: '9400', tenantId: '222222', tenantName: 'two' },
     { id: '9401', tenantId: '333333', tenantName: 'three' },
   ]);
-  bob = await userWithScopes('222222', 'bob', all);
-  carol = await userWithScopes('333333', 'carol', ['dictbiz:read', 'dictbiz:write']);
+  bob = await signInWithScopes(t, { tenantId: '222222', account: 'bob', codes: all });
+  carol = await signInWithScopes(t, { tenantId: '333333', account: 'carol', codes: ['dictbiz:read', 'dictbiz:write'] });
 });
 afterAll(() => t.close());
 

@@ -1,37 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readIntParam, readParam } from '../src/modules/system/params';
-import { hashPassword } from '../src/platform/auth/passwords';
-import { role, roleScope, tenant, user } from '../src/platform/db/schema';
-import { ScopeCategory } from '../src/platform/permissions/grants';
-import { DEPT_IDS, SEED_API_SCOPES, SEED_PARAMS } from '../src/seed/seed-data';
-import { createTestApp, md5, type TestApp } from './support/test-app';
+import { tenant } from '../src/platform/db/schema';
+import { SEED_PARAMS } from '../src/seed/seed-data';
+import { signInWithScopes } from './support/scoped-user';
+import { createTestApp, type TestApp } from './support/test-app';
 
 const PARAM = '/api/blade-system/param';
 const FAIL_COUNT = SEED_PARAMS.find((p) => p.paramKey === 'account.failCount')!;
 
 let t: TestApp;
 let admin: string;
-
-let nextId = 9600;
-/** A user of `tenantId` whose single role is granted the API scopes named by `codes`. */
-async function userWithScopes(tenantId: string, account: string, codes: string[]): Promise<string> {
-  const roleId = String(nextId++);
-  await t.ctx.db.insert(role).values({ id: roleId, tenantId, roleName: account, roleAlias: `r_${account}` });
-  const scopes = SEED_API_SCOPES.filter((s) => codes.includes(s.resourceCode));
-  if (scopes.length)
-    await t.ctx.db
-      .insert(roleScope)
-      .values(scopes.map((s) => ({ id: String(nextId++), scopeCategory: ScopeCategory.API, scopeId: s.id, roleId })));
-  await t.ctx.db.insert(user).values({
-    id: String(nextId++),
-    tenantId,
-    account,
-    password: await hashPassword(md5(`${account}-pass`)),
-    roleId,
-    deptId: DEPT_IDS.east,
-  });
-  return (await t.signIn(account, `${account}-pass`, tenantId)).access_token;
-}
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -118,17 +96,21 @@ describe('parameters', () => {
 
 describe('who may manage parameters', () => {
   it('lets a platform user with the scopes, refuses one without', async () => {
-    const keeper = await userWithScopes('000000', 'keeper', ['param:read', 'param:write']);
+    const keeper = await signInWithScopes(t, {
+      tenantId: '000000',
+      account: 'keeper',
+      codes: ['param:read', 'param:write'],
+    });
     expect((await get(`${PARAM}/list`, keeper)).statusCode).toBe(200);
     const add = await post(`${PARAM}/submit`, { paramName: 'x', paramKey: 'keeper.x', paramValue: '1' }, keeper);
     expect(add.json().success).toBe(true);
-    const plain = await userWithScopes('000000', 'plain', []);
+    const plain = await signInWithScopes(t, { tenantId: '000000', account: 'plain', codes: [] });
     expect((await get(`${PARAM}/list`, plain)).statusCode).toBe(403);
     expect((await post(`${PARAM}/remove?ids=${add.json().data}`, {}, plain)).statusCode).toBe(403);
   });
 
   it('refuses every other tenant, even one granted the scopes', async () => {
-    const bob = await userWithScopes('222222', 'bob', ['param:read', 'param:write']);
+    const bob = await signInWithScopes(t, { tenantId: '222222', account: 'bob', codes: ['param:read', 'param:write'] });
     expect((await get(`${PARAM}/list`, bob)).statusCode).toBe(403);
     expect((await get(`${PARAM}/detail?id=${FAIL_COUNT.id}`, bob)).statusCode).toBe(403);
     const add = await post(`${PARAM}/submit`, { paramName: 'x', paramKey: 'bob.x', paramValue: '1' }, bob);

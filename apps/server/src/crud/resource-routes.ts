@@ -16,6 +16,7 @@ import type { Db } from '../platform/db/database';
 import { nextId } from '../platform/db/ids';
 import { ok, pageOf } from '../platform/http/envelope';
 import { badRequest, HttpError, notFound } from '../platform/http/errors';
+import { idsValue } from '../platform/http/request-params';
 import { parseListQuery, type ListFields } from '../platform/http/list-query';
 import { assertOwnerAccess, dataScopeCondition, rowScope, type AnyResourceTable } from './resource-access';
 import { openApiSchemas } from './resource-openapi';
@@ -116,14 +117,6 @@ function listFields(def: ResourceDef, table: AnyResourceTable): ListFields {
   if (cols.status) fields.status = { type: 'number', filter: true, column: cols.status };
   return fields;
 }
-
-const idsOf = (raw: unknown): string[] => {
-  if (typeof raw !== 'string' || !raw.trim()) throw badRequest(Messages.missingParam('ids'));
-  const ids = splitIds(raw);
-  if (!ids.every((id) => /^\d{1,19}$/.test(id))) throw badRequest(Messages.invalidParam('ids', '应为逗号分隔的编号'));
-  if (ids.length > 1000) throw badRequest(Messages.invalidParam('ids', '一次最多 1000 条'));
-  return ids;
-};
 
 const bodyOf = (request: FastifyRequest): Record<string, unknown> => {
   const body = request.body;
@@ -313,7 +306,7 @@ export class ResourceService {
   async remove(rawIds: unknown, auth: AuthContext): Promise<number> {
     // access
     assertOwnerAccess(this.def, auth, true);
-    const ids = idsOf(rawIds);
+    const ids = idsValue(rawIds, 'ids', { required: true });
     const scope = await this.readScope(auth);
     const committed: (() => Promise<void>)[] = [];
     const afterCommit = (task: () => Promise<void>) => void committed.push(task);

@@ -7,7 +7,8 @@ import { isAdministrator, requireAuth, type AuthContext } from '../../platform/a
 import { dept } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
 import { forbidden } from '../../platform/http/errors';
-import { categoryOf, optionalId, paramOf } from './dept-params';
+import { idValue, paramOf } from '../../platform/http/request-params';
+import { categoryOf } from './dept-rules';
 import { ID } from './dept-rules';
 
 const base = `/api${deptResource.api}`;
@@ -87,7 +88,7 @@ export function registerDeptBrowseRoutes(app: FastifyInstance, ctx: AppContext, 
   // Children of one dept as picker nodes, optionally of one category.
   app.get(`${base}/lazy-tree`, { config: read }, async (request) => {
     const auth = requireAuth(request);
-    const parentId = optionalId(paramOf(request, 'parentId'), 'parentId', '0');
+    const parentId = idValue(paramOf(request, 'parentId'), 'parentId', '0');
     const category = categoryOf(paramOf(request, 'deptCategory'), 'deptCategory', false);
     const scope = await service.readScope(auth);
     const ofCategory = category === undefined ? undefined : eq(dept.deptCategory, category);

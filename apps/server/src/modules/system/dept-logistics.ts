@@ -9,7 +9,7 @@ import { dept, deptLine } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
 import { badRequest } from '../../platform/http/errors';
 import { pickerNode } from './dept-browse';
-import { idListOf, paramOf, requiredId } from './dept-params';
+import { idValue, idsValue, paramOf } from '../../platform/http/request-params';
 import { DeptCategory } from './dept-rules';
 
 const base = `/api${deptResource.api}`;
@@ -92,7 +92,7 @@ export function registerDeptLogisticsRoutes(app: FastifyInstance, ctx: AppContex
 
   app.get(`${base}/listByBase`, { config: read }, async (request) => {
     const auth = requireAuth(request);
-    const baseId = requiredId(paramOf(request, 'baseId'), 'baseId');
+    const baseId = idValue(paramOf(request, 'baseId'), 'baseId');
     const { bases, nodes } = await basesAndNodes(ctx, service, auth);
     if (!bases.some((b) => b.id === baseId)) throw badRequest(LineMessages.baseMissing);
     return ok(
@@ -106,7 +106,7 @@ export function registerDeptLogisticsRoutes(app: FastifyInstance, ctx: AppContex
   // The nodes of a line in stop order: pickup first, then delivery, unless one direction is asked for.
   app.get(`${base}/listByLine`, { config: read }, async (request) => {
     const auth = requireAuth(request);
-    const lineId = requiredId(paramOf(request, 'lineId'), 'lineId');
+    const lineId = idValue(paramOf(request, 'lineId'), 'lineId');
     const direction = directionOf(paramOf(request, 'direction'), false);
     const rows = await ctx.db
       .select({ ...service.columns, lineId: deptLine.lineId, direction: deptLine.direction, lineSort: deptLine.sort })
@@ -135,9 +135,9 @@ export function registerDeptLogisticsRoutes(app: FastifyInstance, ctx: AppContex
   // Replaces the nodes of one direction of a line, in the order given.
   app.post(`${base}/setLines`, { config: { apiScope: LINES_SCOPE } }, async (request) => {
     const auth = requireAuth(request);
-    const lineId = requiredId(paramOf(request, 'lineId'), 'lineId');
+    const lineId = idValue(paramOf(request, 'lineId'), 'lineId');
     const direction = directionOf(paramOf(request, 'direction'), true) as number;
-    const ids = idListOf(paramOf(request, 'ids'), 'ids');
+    const ids = idsValue(paramOf(request, 'ids'), 'ids', { keepDuplicates: true });
     if (new Set(ids).size !== ids.length) throw badRequest(LineMessages.duplicate);
     const scope = await service.readScope(auth);
     await ctx.db.transaction(async (tx) => {

@@ -1,4 +1,5 @@
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { Messages } from '@mes/contracts';
 import type { ChangeArgs, RemoveArgs, ResourceHooks } from '../../crud/resource-routes';
 import type { AuthContext } from '../../platform/auth/request-auth';
 import { splitIds } from '../../platform/auth/request-auth';
@@ -123,4 +124,17 @@ export function deptHooks(db: Parameters<typeof decorateDepts>[0]): ResourceHook
     afterRemove,
     decorate: (rows) => decorateDepts(db, rows),
   };
+}
+
+const CATEGORY_VALUES: readonly number[] = Object.values(DeptCategory);
+
+export function categoryOf(value: unknown, name: string, required: boolean): number | undefined {
+  const v = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : value;
+  if (v === undefined || v === null || v === '') {
+    if (required) throw badRequest(Messages.missingParam(name));
+    return undefined;
+  }
+  const n = Number(v);
+  if (!CATEGORY_VALUES.includes(n)) throw badRequest(Messages.invalidParam(name, '应为 1 到 5 的机构类型'));
+  return n;
 }

@@ -8,7 +8,7 @@ import { menu } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
 import { grantMenuTree, liveMenus, roleTreeKeys, scopeGrantTree } from './menu-admin-grant-trees';
 import { menuHooks } from './menu-admin-rules';
-import { idParam, idsParam } from './role-params';
+import { idParam, idsParam } from '../../platform/http/request-params';
 
 const NOT_FILTERS = new Set(['parentId', 'current', 'size', 'ascs', 'descs']);
 

@@ -8,7 +8,7 @@ import { requireAuth, splitIds } from '../../platform/auth/request-auth';
 import { region } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
 import { badRequest, notFound } from '../../platform/http/errors';
-import { paramOf } from './dept-params';
+import { paramOf } from '../../platform/http/request-params';
 import { REGION_CODE, regionHooks, ROOT_CODE } from './region-rules';
 
 const base = `/api${regionResource.api}`;

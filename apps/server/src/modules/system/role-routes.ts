@@ -10,7 +10,7 @@ import { badRequest, forbidden } from '../../platform/http/errors';
 import { subtreeIds } from './menu-admin-forest';
 import { grantRoles } from './role-grant';
 import { tenantRoles } from './role-grantable';
-import { idParam, idsParam, paramsOf } from './role-params';
+import { idParam, idsParam, paramsOf } from '../../platform/http/request-params';
 import { roleHooks } from './role-rules';
 
 const TENANT_ID = /^[A-Za-z0-9_-]{1,12}$/;

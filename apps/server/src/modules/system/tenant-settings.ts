@@ -6,7 +6,7 @@ import { isPlatformCaller, requireAuth } from '../../platform/auth/request-auth'
 import { datasource, tenant } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
 import { badRequest, forbidden, notFound } from '../../platform/http/errors';
-import { idListOf, paramOf, requiredId } from './dept-params';
+import { idValue, idsValue, paramOf } from '../../platform/http/request-params';
 import { TenantMessages } from './tenant-provision';
 
 const base = `/api${tenantResource.api}`;
@@ -25,7 +25,7 @@ export function registerTenantSettingRoutes(app: FastifyInstance, ctx: AppContex
   // Account quota (-1 unlimited) and expiry (empty: never) of one or more tenants.
   app.post(`${base}/setting`, { config: { apiScope: 'tenant:setting' } }, async (request) => {
     platformCaller(request);
-    const ids = idListOf(paramOf(request, 'ids'), 'ids');
+    const ids = idsValue(paramOf(request, 'ids'), 'ids');
     if (!ids.length) throw badRequest(Messages.missingParam('ids'));
     const rawNumber = paramOf(request, 'accountNumber');
     const rawExpire = paramOf(request, 'expireTime');
@@ -57,7 +57,7 @@ export function registerTenantSettingRoutes(app: FastifyInstance, ctx: AppContex
     if (blank(tenantId)) throw badRequest(Messages.missingParam('tenantId'));
     if (typeof tenantId !== 'string' || !TENANT_ID.test(tenantId.trim()))
       throw badRequest(Messages.invalidParam('tenantId', '应为字母和数字'));
-    const datasourceId = requiredId(paramOf(request, 'datasourceId'), 'datasourceId');
+    const datasourceId = idValue(paramOf(request, 'datasourceId'), 'datasourceId');
     const [source] = await ctx.db
       .select({ id: datasource.id })
       .from(datasource)

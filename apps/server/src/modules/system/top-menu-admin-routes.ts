@@ -11,7 +11,7 @@ import { badRequest, notFound } from '../../platform/http/errors';
 import { grantMenuTree, liveMenuIds } from './menu-admin-grant-trees';
 import { insertChunked } from './role-grant';
 import type { Executor } from './role-grantable';
-import { idsParam, paramsOf } from './role-params';
+import { idsParam, paramsOf } from '../../platform/http/request-params';
 
 /** Live top menus of the caller's tenant; any other id refuses the request. */
 async function tenantTopMenus(db: Executor, auth: AuthContext, ids: string[], lock = false): Promise<string[]> {

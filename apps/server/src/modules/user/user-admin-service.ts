@@ -5,6 +5,7 @@ import type { ChangeArgs, ResourceHooks, ResourceService, Row } from '../../crud
 import { hashPassword, md5Hex } from '../../platform/auth/passwords';
 import { splitIds, type AuthContext } from '../../platform/auth/request-auth';
 import { user } from '../../platform/db/schema';
+import { idsValue } from '../../platform/http/request-params';
 import { badRequest, notFound } from '../../platform/http/errors';
 import { unlockAccount } from '../auth/sign-in';
 import { readParam } from '../system/params';
@@ -29,16 +30,6 @@ const DEFAULT_INIT_PASSWORD = '123456';
 const ACCOUNT = /^[A-Za-z0-9_.@-]{1,45}$/;
 /** The length of the role_id column. */
 const ROLE_ID_MAX = userResource.fields.roleId.max ?? 1000;
-
-/** A comma-joined list (or a JSON array) of ids from a query or form parameter. */
-export function idList(raw: unknown, name: string): string[] {
-  const joined = Array.isArray(raw) ? raw.map(String).join(',') : typeof raw === 'string' ? raw : '';
-  const ids = [...new Set(splitIds(joined))];
-  if (!ids.length) throw badRequest(Messages.missingParam(name));
-  if (!ids.every((id) => ID.test(id))) throw badRequest(Messages.invalidParam(name, '应为逗号分隔的编号'));
-  if (ids.length > MAX_IDS) throw badRequest(Messages.invalidParam(name, `一次最多 ${MAX_IDS} 条`));
-  return ids;
-}
 
 function accountList(raw: unknown): string[] {
   const joined = Array.isArray(raw) ? raw.map(String).join(',') : typeof raw === 'string' ? raw : '';
@@ -119,8 +110,8 @@ export class UserAdminService {
 
   /** Replaces the roles of the users; tokens already issued keep their roles until refreshed. */
   async grant(rawUserIds: unknown, rawRoleIds: unknown, auth: AuthContext): Promise<void> {
-    const userIds = idList(rawUserIds, 'userIds');
-    const roleIds = idList(rawRoleIds, 'roleIds');
+    const userIds = idsValue(rawUserIds, 'userIds', { required: true });
+    const roleIds = idsValue(rawRoleIds, 'roleIds', { required: true });
     const roleId = roleIds.join(',');
     if (roleId.length > ROLE_ID_MAX) throw badRequest(Messages.invalidParam('roleIds', '角色过多'));
     try {
@@ -140,7 +131,7 @@ export class UserAdminService {
 
   /** Sets the password of the users to the `account.initPassword` parameter. */
   async resetPassword(rawUserIds: unknown, auth: AuthContext): Promise<void> {
-    const userIds = idList(rawUserIds, 'userIds');
+    const userIds = idsValue(rawUserIds, 'userIds', { required: true });
     const initPassword = (await readParam(this.ctx.db, 'account.initPassword')) || DEFAULT_INIT_PASSWORD;
     // One argon2 hash for the batch: every reset user gets the same, publicly configured password
     // anyway, and hashing per user would make a large batch take seconds.
@@ -184,7 +175,7 @@ export class UserAdminService {
     const scope = await this.users.readScope(auth);
     let accounts: string[];
     if (params.userIds !== undefined && params.userIds !== '') {
-      const ids = idList(params.userIds, 'userIds');
+      const ids = idsValue(params.userIds, 'userIds', { required: true });
       const rows = await this.ctx.db
         .select({ account: user.account })
         .from(user)

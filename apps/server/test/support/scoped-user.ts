@@ -1,0 +1,56 @@
+import { hashPassword } from '../../src/platform/auth/passwords';
+import { nextId } from '../../src/platform/db/ids';
+import { role, roleScope, user } from '../../src/platform/db/schema';
+import { ScopeCategory } from '../../src/platform/permissions/grants';
+import { SEED_API_SCOPES, DEPT_IDS } from '../../src/seed/seed-data';
+import { md5, type TestApp } from './test-app';
+
+/** Grants a role the seeded API scopes named by their codes (`post:read`, ...); unknown codes fail. */
+export async function grantApiScopes(t: TestApp, roleId: string, codes: readonly string[]): Promise<void> {
+  const scopes = SEED_API_SCOPES.filter((s) => codes.includes(s.resourceCode));
+  const missing = codes.filter((c) => !scopes.some((s) => s.resourceCode === c));
+  if (missing.length) throw new Error(`no seeded API scope ${missing.join(', ')}`);
+  if (scopes.length)
+    await t.ctx.db
+      .insert(roleScope)
+      .values(scopes.map((s) => ({ id: nextId(), scopeCategory: ScopeCategory.API, scopeId: s.id, roleId })))
+      .onConflictDoNothing();
+  await t.ctx.grants.changed();
+}
+
+export interface ScopedUser {
+  tenantId?: string;
+  account: string;
+  /** API-scope codes granted to the user's role. */
+  codes: readonly string[];
+  /** An existing role to grant and use; default a new role of its own. */
+  roleId?: string;
+  deptId?: string;
+  /** Default `<account>-pass`. */
+  password?: string;
+}
+
+/** Creates a user whose role holds the given API scopes, signs in and returns the access token. */
+export async function signInWithScopes(t: TestApp, spec: ScopedUser): Promise<string> {
+  const tenantId = spec.tenantId ?? '000000';
+  let roleId = spec.roleId;
+  if (!roleId) {
+    roleId = nextId();
+    await t.ctx.db
+      .insert(role)
+      .values({ id: roleId, tenantId, roleName: spec.account, roleAlias: `r_${spec.account}` });
+  }
+  await grantApiScopes(t, roleId, spec.codes);
+  const password = spec.password ?? `${spec.account}-pass`;
+  await t.ctx.db.insert(user).values({
+    id: nextId(),
+    tenantId,
+    account: spec.account,
+    password: await hashPassword(md5(password)),
+    name: spec.account,
+    realName: spec.account,
+    roleId,
+    deptId: spec.deptId ?? DEPT_IDS.east,
+  });
+  return (await t.signIn(spec.account, password, tenantId)).access_token;
+}
