@@ -84,6 +84,8 @@ describe('users screen', () => {
     await screenshot(page, 'system-user-add');
     await page.getByTestId('crud-dialog-submit').click();
     await page.getByText('两次密码输入不一致').waitFor();
+    // A refused check is a message to the user, not an error of the app.
+    expect(await page.getByTestId('error-log-button').getAttribute('data-count')).toBe('0');
     await formItem(page, 'password2').fill('Secret#123');
     const submitted = page.waitForRequest((r) => r.url().includes('/api/blade-user/submit'));
     await page.getByTestId('crud-dialog-submit').click();

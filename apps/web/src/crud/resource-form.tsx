@@ -78,7 +78,15 @@ export function ResourceForm(props: ResourceFormProps) {
     if (!entered) return;
     let body = submitBody(fields, entered, adding, adding ? target.initial : undefined);
     if (!adding && target.row) body.id = target.row.id;
-    if (beforeSubmit) body = beforeSubmit(body, target.mode);
+    if (beforeSubmit) {
+      try {
+        body = beforeSubmit(body, target.mode);
+      } catch (error) {
+        // A screen's own check refused: say why and keep what was typed.
+        void message.error(error instanceof Error ? error.message : String(error));
+        return;
+      }
+    }
     setSaving(true);
     try {
       const answer = await request<ApiResult<unknown>>(`${def.api}/submit`, { method: 'POST', data: body });

@@ -46,7 +46,10 @@ export interface ResourcePageProps {
   extraColumns?: ExtraColumn[];
   /** Per-screen changes to field definitions (e.g. make `code` read-only on this screen). */
   fieldOverrides?: Partial<Record<string, Partial<FieldDef>>>;
-  /** Changes the form values before they are submitted (e.g. hash a password). */
+  /**
+   * Changes the form values before they are submitted (e.g. hash a password). Throwing an Error
+   * refuses the submit: its message is shown and the dialog stays open with what was typed.
+   */
   beforeSubmit?: (values: Record<string, unknown>, mode: FormMode) => Record<string, unknown>;
   /** Content beside the table, on the left (e.g. the department tree of the user screen). */
   aside?: ReactNode;

@@ -18,6 +18,7 @@ export const crud: typeof zh = {
   cancel: 'Cancel',
   close: 'Close',
   tip: 'Notice',
+  done: 'Done',
   ok: 'OK',
   selectAtLeastOne: 'Select at least one row',
   confirmDelete: 'Delete the selected rows?',

@@ -17,6 +17,7 @@ export const crud = {
   cancel: '取消',
   close: '关闭',
   tip: '提示',
+  done: '操作成功',
   ok: '确定',
   selectAtLeastOne: '请选择至少一条数据',
   confirmDelete: '确定将选择数据删除?',

@@ -1,6 +1,7 @@
-import { App, Modal, Tabs, type ButtonProps } from 'antd';
+import { Tabs } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ActionDialog } from '../../../crud/action-dialog';
 import { CheckTree } from './check-tree';
 import {
   fetchGrantTrees,
@@ -35,9 +36,7 @@ const TAB_LABEL: Record<GrantTab, 'menuGrant' | 'dataScopeGrant' | 'apiScopeGran
  */
 export function GrantDialog({ roleIds, onClose }: GrantDialogProps) {
   const { t } = useTranslation('system');
-  const { message } = App.useApp();
   const [loaded, setLoaded] = useState<{ of: string[]; trees: GrantTrees; checked: GrantKeys } | null>(null);
-  const [saving, setSaving] = useState(false);
 
   useEffect(() => {
     if (!roleIds) return;
@@ -73,34 +72,22 @@ export function GrantDialog({ roleIds, onClose }: GrantDialogProps) {
       const leaves = leafKeys(trees[tab]);
       return checked[tab].filter((k) => leaves.has(k));
     };
-    setSaving(true);
-    try {
-      await saveGrant(roleIds, {
-        menu: withAncestors(checked.menu, trees.menu),
-        dataScope: leavesOf('dataScope'),
-        apiScope: leavesOf('apiScope'),
-      });
-      void message.success(t('success'));
-      onClose();
-    } catch {
-      // the HTTP client has shown the error
-    } finally {
-      setSaving(false);
-    }
+    await saveGrant(roleIds, {
+      menu: withAncestors(checked.menu, trees.menu),
+      dataScope: leavesOf('dataScope'),
+      apiScope: leavesOf('apiScope'),
+    });
   };
 
   return (
-    <Modal
+    <ActionDialog
       open={!!roleIds}
       title={t('roleSetting')}
       width={560}
-      destroyOnHidden
-      confirmLoading={saving}
-      okText={t('ok', { ns: 'common' })}
-      cancelText={t('cancel', { ns: 'common' })}
-      onOk={() => void save()}
-      onCancel={onClose}
-      okButtonProps={{ 'data-testid': 'role-grant-save', disabled: loading } as ButtonProps}
+      onSave={save}
+      onClose={() => onClose()}
+      saveTestId="role-grant-save"
+      saveDisabled={loading}
     >
       <div data-testid="role-grant-dialog">
         <Tabs
@@ -119,6 +106,6 @@ export function GrantDialog({ roleIds, onClose }: GrantDialogProps) {
           }))}
         />
       </div>
-    </Modal>
+    </ActionDialog>
   );
 }

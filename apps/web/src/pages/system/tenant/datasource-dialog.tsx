@@ -1,6 +1,7 @@
-import { App, Form, Modal, Select } from 'antd';
+import { Form, Select } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ActionDialog } from '../../../crud/action-dialog';
 import type { Row } from '../../../crud/resource-page-types';
 import { fetchDatasources, saveTenantDatasource, type DatasourceOption } from './tenant-api';
 
@@ -12,10 +13,8 @@ interface DatasourceDialogProps {
 /** 数据源: which datasource a tenant's data lives in. */
 export function DatasourceDialog({ tenant, onClose }: DatasourceDialogProps) {
   const { t } = useTranslation('system');
-  const { message } = App.useApp();
   const [form] = Form.useForm<{ datasourceId?: string }>();
   const [options, setOptions] = useState<DatasourceOption[]>([]);
-  const [saving, setSaving] = useState(false);
 
   useEffect(() => {
     if (!tenant) return;
@@ -29,30 +28,18 @@ export function DatasourceDialog({ tenant, onClose }: DatasourceDialogProps) {
   const save = async () => {
     if (!tenant) return;
     const { datasourceId } = await form.validateFields();
-    setSaving(true);
-    try {
-      await saveTenantDatasource(String(tenant.tenantId), String(datasourceId));
-      void message.success(t('success'));
-      onClose(true);
-    } catch {
-      // the HTTP client has shown the error
-    } finally {
-      setSaving(false);
-    }
+    await saveTenantDatasource(String(tenant.tenantId), String(datasourceId));
   };
 
   return (
-    <Modal
+    <ActionDialog
       open={!!tenant}
       title={t('tenantDatasource')}
       width={480}
       forceRender
-      confirmLoading={saving}
-      okText={t('ok', { ns: 'common' })}
-      cancelText={t('cancel', { ns: 'common' })}
-      onOk={() => void save()}
-      onCancel={() => onClose(false)}
-      okButtonProps={{ 'data-testid': 'tenant-datasource-save' } as Record<string, string>}
+      onSave={save}
+      onClose={onClose}
+      saveTestId="tenant-datasource-save"
     >
       <Form form={form} layout="vertical">
         <Form.Item
@@ -68,6 +55,6 @@ export function DatasourceDialog({ tenant, onClose }: DatasourceDialogProps) {
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </ActionDialog>
   );
 }

@@ -1,7 +1,8 @@
-import { App, DatePicker, Form, InputNumber, Modal } from 'antd';
+import { DatePicker, Form, InputNumber } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ActionDialog } from '../../../crud/action-dialog';
 import type { Row } from '../../../crud/resource-page-types';
 import { saveTenantSettings } from './tenant-api';
 
@@ -20,9 +21,7 @@ interface SettingDialogProps {
 /** 授权配置: account quota (-1 unlimited) and expiry of the selected tenants. */
 export function SettingDialog({ tenants, onClose }: SettingDialogProps) {
   const { t } = useTranslation('system');
-  const { message } = App.useApp();
   const [form] = Form.useForm<SettingValues>();
-  const [saving, setSaving] = useState(false);
 
   useEffect(() => {
     if (!tenants) return;
@@ -37,33 +36,21 @@ export function SettingDialog({ tenants, onClose }: SettingDialogProps) {
   const save = async () => {
     if (!tenants) return;
     const values = await form.validateFields();
-    setSaving(true);
-    try {
-      await saveTenantSettings(
-        tenants.map((r) => r.id),
-        { accountNumber: values.accountNumber, expireTime: values.expireTime ? values.expireTime.format(FORMAT) : '' },
-      );
-      void message.success(t('success'));
-      onClose(true);
-    } catch {
-      // the HTTP client has shown the error
-    } finally {
-      setSaving(false);
-    }
+    await saveTenantSettings(
+      tenants.map((r) => r.id),
+      { accountNumber: values.accountNumber, expireTime: values.expireTime ? values.expireTime.format(FORMAT) : '' },
+    );
   };
 
   return (
-    <Modal
+    <ActionDialog
       open={!!tenants}
       title={t('tenantSetting')}
       width={480}
       forceRender
-      confirmLoading={saving}
-      okText={t('ok', { ns: 'common' })}
-      cancelText={t('cancel', { ns: 'common' })}
-      onOk={() => void save()}
-      onCancel={() => onClose(false)}
-      okButtonProps={{ 'data-testid': 'tenant-setting-save' } as Record<string, string>}
+      onSave={save}
+      onClose={onClose}
+      saveTestId="tenant-setting-save"
     >
       <Form form={form} layout="vertical" data-testid="tenant-setting-form">
         <Form.Item
@@ -78,6 +65,6 @@ export function SettingDialog({ tenants, onClose }: SettingDialogProps) {
           <DatePicker showTime format={FORMAT} style={{ width: '100%' }} />
         </Form.Item>
       </Form>
-    </Modal>
+    </ActionDialog>
   );
 }

@@ -1,7 +1,7 @@
-import { App, Modal } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { requestData } from '../../../api/http';
+import { ActionDialog } from '../../../crud/action-dialog';
 import type { Row } from '../../../crud/resource-page-types';
 import { CheckTree } from '../../authority/role/check-tree';
 import { checkedLeaves, fetchTree, idList, withAncestors, type TreeNode } from '../../authority/role/tree-data';
@@ -29,9 +29,7 @@ interface MenuSettingDialogProps {
 /** 菜单配置: the side menus a top menu shows; parents of a checked menu go with it. */
 export function MenuSettingDialog({ topMenu, onClose }: MenuSettingDialogProps) {
   const { t } = useTranslation('system');
-  const { message } = App.useApp();
   const [loaded, setLoaded] = useState<{ of: Row; tree: TreeNode[]; checked: string[] } | null>(null);
-  const [saving, setSaving] = useState(false);
 
   useEffect(() => {
     if (!topMenu) return;
@@ -48,30 +46,16 @@ export function MenuSettingDialog({ topMenu, onClose }: MenuSettingDialogProps) 
 
   const save = async () => {
     if (!topMenu) return;
-    setSaving(true);
-    try {
-      await saveTopGrant([topMenu.id], withAncestors(current?.checked ?? [], current?.tree ?? []));
-      void message.success(t('success'));
-      onClose();
-    } catch {
-      // the HTTP client has shown the error
-    } finally {
-      setSaving(false);
-    }
+    await saveTopGrant([topMenu.id], withAncestors(current?.checked ?? [], current?.tree ?? []));
   };
 
   return (
-    <Modal
+    <ActionDialog
       open={!!topMenu}
       title={t('topmenuSetting')}
-      width={480}
-      destroyOnHidden
-      confirmLoading={saving}
-      okText={t('ok', { ns: 'common' })}
-      cancelText={t('cancel', { ns: 'common' })}
-      onOk={() => void save()}
-      onCancel={onClose}
-      okButtonProps={{ 'data-testid': 'topmenu-setting-save' } as Record<string, string>}
+      onSave={save}
+      onClose={() => onClose()}
+      saveTestId="topmenu-setting-save"
     >
       <CheckTree
         tree={current?.tree ?? []}
@@ -80,6 +64,6 @@ export function MenuSettingDialog({ topMenu, onClose }: MenuSettingDialogProps) 
         loading={!current}
         testId="topmenu-setting-tree"
       />
-    </Modal>
+    </ActionDialog>
   );
 }

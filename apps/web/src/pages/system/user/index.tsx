@@ -7,7 +7,7 @@ import { DeptAside } from './dept-aside';
 import { PlatformDialog } from './platform-dialog';
 import { RoleGrantDialog } from './role-grant-dialog';
 import { resetPasswords, unlockUsers } from './user-api';
-import { PasswordMismatch, userBeforeSubmit, userScreenResource } from './user-resource';
+import { userBeforeSubmit, userScreenResource } from './user-resource';
 
 const nameColumn = (key: string, title: string, width?: number): ExtraColumn => ({
   key,
@@ -87,16 +87,8 @@ export default function UserScreen() {
   );
 
   const beforeSubmit = useCallback(
-    (values: Record<string, unknown>, mode: FormMode) => {
-      try {
-        return userBeforeSubmit(values, mode, t('passwordMismatch'));
-      } catch (error) {
-        // Throwing keeps the dialog open with what was typed; the message says why.
-        if (error instanceof PasswordMismatch) void message.error(error.message);
-        throw error;
-      }
-    },
-    [t, message],
+    (values: Record<string, unknown>, mode: FormMode) => userBeforeSubmit(values, mode, t('passwordMismatch')),
+    [t],
   );
 
   const closeDialog = (changed: boolean) => {

@@ -1,6 +1,7 @@
-import { App, Form, Input, Modal, Select } from 'antd';
+import { Form, Input, Select } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ActionDialog } from '../../../crud/action-dialog';
 import type { DictEntry } from '@mes/contracts';
 import type { Row } from '../../../crud/resource-page-types';
 import { fetchDict, fetchPlatform, updatePlatform, type PlatformSettings } from './user-api';
@@ -23,10 +24,8 @@ const isJson = (text: string) => {
 /** 平台配置: the user's platform (dictionary `user_type`) and the JSON that platform needs. */
 export function PlatformDialog({ user, onClose }: PlatformDialogProps) {
   const { t } = useTranslation('system');
-  const { message } = App.useApp();
   const [form] = Form.useForm<PlatformSettings>();
   const [types, setTypes] = useState<DictEntry[]>([]);
-  const [saving, setSaving] = useState(false);
 
   useEffect(() => {
     if (!user) return;
@@ -40,30 +39,18 @@ export function PlatformDialog({ user, onClose }: PlatformDialogProps) {
   const save = async () => {
     if (!user) return;
     const values = await form.validateFields();
-    setSaving(true);
-    try {
-      await updatePlatform(user.id, { userType: values.userType, userExt: values.userExt ?? '' });
-      void message.success(t('success'));
-      onClose(true);
-    } catch {
-      // the HTTP client has shown the error
-    } finally {
-      setSaving(false);
-    }
+    await updatePlatform(user.id, { userType: values.userType, userExt: values.userExt ?? '' });
   };
 
   return (
-    <Modal
+    <ActionDialog
       open={!!user}
       title={t('userPlatform')}
       width={560}
       forceRender
-      confirmLoading={saving}
-      okText={t('ok', { ns: 'common' })}
-      cancelText={t('cancel', { ns: 'common' })}
-      onOk={() => void save()}
-      onCancel={() => onClose(false)}
-      okButtonProps={{ 'data-testid': 'user-platform-save' } as Record<string, string>}
+      onSave={save}
+      onClose={onClose}
+      saveTestId="user-platform-save"
     >
       <Form form={form} layout="vertical" data-testid="user-platform-form">
         <Form.Item name="userType" label={t('userType')} rules={[{ required: true, message: t('userTypeRequired') }]}>
@@ -82,6 +69,6 @@ export function PlatformDialog({ user, onClose }: PlatformDialogProps) {
           <Input.TextArea rows={6} placeholder='{"key": "value"}' />
         </Form.Item>
       </Form>
-    </Modal>
+    </ActionDialog>
   );
 }

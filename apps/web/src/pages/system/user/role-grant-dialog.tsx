@@ -1,6 +1,6 @@
-import { App, Modal } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ActionDialog } from '../../../crud/action-dialog';
 import type { Row } from '../../../crud/resource-page-types';
 import { CheckTree } from '../../authority/role/check-tree';
 import { fetchTree, idList, type TreeNode } from '../../authority/role/tree-data';
@@ -18,9 +18,7 @@ interface RoleGrantDialogProps {
  */
 export function RoleGrantDialog({ users, onClose }: RoleGrantDialogProps) {
   const { t } = useTranslation('system');
-  const { message } = App.useApp();
   const [loaded, setLoaded] = useState<{ of: Row[]; tree: TreeNode[]; checked: string[] } | null>(null);
-  const [saving, setSaving] = useState(false);
 
   useEffect(() => {
     if (!users) return;
@@ -38,33 +36,20 @@ export function RoleGrantDialog({ users, onClose }: RoleGrantDialogProps) {
 
   const save = async () => {
     if (!users) return;
-    setSaving(true);
-    try {
-      await grantRoles(
-        users.map((u) => u.id),
-        current?.checked ?? [],
-      );
-      void message.success(t('success'));
-      onClose(true);
-    } catch {
-      // the HTTP client has shown the error
-    } finally {
-      setSaving(false);
-    }
+    await grantRoles(
+      users.map((u) => u.id),
+      current?.checked ?? [],
+    );
   };
 
   return (
-    <Modal
+    <ActionDialog
       open={!!users}
       title={t('userRole')}
       width={400}
-      destroyOnHidden
-      confirmLoading={saving}
-      okText={t('ok', { ns: 'common' })}
-      cancelText={t('cancel', { ns: 'common' })}
-      onOk={() => void save()}
-      onCancel={() => onClose(false)}
-      okButtonProps={{ 'data-testid': 'user-role-save' } as Record<string, string>}
+      onSave={save}
+      onClose={onClose}
+      saveTestId="user-role-save"
     >
       <CheckTree
         tree={current?.tree ?? []}
@@ -74,6 +59,6 @@ export function RoleGrantDialog({ users, onClose }: RoleGrantDialogProps) {
         loading={!current}
         testId="user-role-tree"
       />
-    </Modal>
+    </ActionDialog>
   );
 }

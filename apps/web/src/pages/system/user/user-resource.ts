@@ -32,8 +32,6 @@ export const userScreenResource: ResourceDef = {
   ),
 };
 
-export class PasswordMismatch extends Error {}
-
 /**
  * Adding: the two passwords must match, and the server takes the md5 hex of what was typed (as
  * at sign-in), never the typed text.
@@ -45,6 +43,6 @@ export function userBeforeSubmit(values: Record<string, unknown>, mode: FormMode
     return rest;
   }
   const password = typeof rest.password === 'string' ? rest.password : '';
-  if (password !== confirm) throw new PasswordMismatch(mismatch);
+  if (password !== confirm) throw new Error(mismatch);
   return { ...rest, password: md5(password) };
 }

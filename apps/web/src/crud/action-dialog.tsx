@@ -1,0 +1,73 @@
+import { App, Modal, type ButtonProps } from 'antd';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+
+export interface ActionDialogProps {
+  open: boolean;
+  title: ReactNode;
+  width?: number;
+  /**
+   * Validates and saves. A rejection keeps the dialog open: form validation shows its messages
+   * beside the fields, and the HTTP client has already toasted a server error.
+   */
+  onSave(): Promise<void>;
+  onClose(changed: boolean): void;
+  /** `data-testid` of the save button. */
+  saveTestId?: string;
+  /** Save stays disabled (content still loading). */
+  saveDisabled?: boolean;
+  /** Keep the content mounted while closed (a Form instance must stay connected). */
+  forceRender?: boolean;
+  children: ReactNode;
+}
+
+/**
+ * The dialog of a screen's own action (grant roles, tenant settings, ...): save with a busy
+ * button, 操作成功 on success, closed with `changed` so the screen reloads only when needed.
+ */
+export function ActionDialog({
+  open,
+  title,
+  width = 480,
+  onSave,
+  onClose,
+  saveTestId,
+  saveDisabled,
+  forceRender,
+  children,
+}: ActionDialogProps) {
+  const { t } = useTranslation('crud');
+  const { message } = App.useApp();
+  const [saving, setSaving] = useState(false);
+
+  const save = async () => {
+    setSaving(true);
+    try {
+      await onSave();
+      void message.success(t('done'));
+      onClose(true);
+    } catch {
+      // shown already: field messages or the HTTP client's toast
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={title}
+      width={width}
+      forceRender={forceRender}
+      destroyOnHidden={!forceRender}
+      confirmLoading={saving}
+      okText={t('ok')}
+      cancelText={t('cancel')}
+      onOk={() => void save()}
+      onCancel={() => onClose(false)}
+      okButtonProps={{ disabled: saveDisabled, ...(saveTestId ? { 'data-testid': saveTestId } : {}) } as ButtonProps}
+    >
+      {children}
+    </Modal>
+  );
+}
