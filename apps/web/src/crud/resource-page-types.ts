@@ -57,6 +57,11 @@ export interface ResourcePageProps {
   onChanged?: () => void;
   /** Dialog width; default the definition's `dialogWidth` or 720. */
   dialogWidth?: number;
+  /**
+   * Tree resources: which rows offer 新增子项 (all by default; e.g. menus but not buttons).
+   * Define it outside the component, or memoise it, so cells are not rebuilt.
+   */
+  canAddChild?: (row: Row) => boolean;
   /** Tree resources: show the rows as a tree table (default true when the definition has `tree`). */
   treeTable?: boolean;
 }

@@ -179,10 +179,14 @@ export function ResourcePage(props: ResourcePageProps) {
   const mayView = can(codes.view);
   const mayEdit = operations.has('submit') && can(codes.edit);
   const mayRemove = operations.has('remove') && can(codes.remove);
+  const mayAddChild = tree && operations.has('submit') && can(codes.add);
   const actions = useRowActions({
     mayView,
     mayEdit,
     mayRemove,
+    resourceCode: def.code,
+    childParentField: mayAddChild ? def.tree?.parent : undefined,
+    canAddChild: props.canAddChild,
     openForm,
     remove,
     rowActions: props.rowActions,

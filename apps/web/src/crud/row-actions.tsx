@@ -7,7 +7,11 @@ export interface RowActionsOptions {
   mayView: boolean;
   mayEdit: boolean;
   mayRemove: boolean;
-  openForm(mode: FormMode, row?: Row): void;
+  resourceCode: string;
+  /** Tree resources: 新增子项 opens the add dialog with this row in this parent field. */
+  childParentField: string | undefined;
+  canAddChild: ResourcePageProps['canAddChild'];
+  openForm(mode: FormMode, row?: Row, initial?: Record<string, unknown>): void;
   remove(ids: string[]): void;
   rowActions: ResourcePageProps['rowActions'];
   ctx: ResourcePageContext;
@@ -19,8 +23,19 @@ export interface RowActionsOptions {
  */
 export function useRowActions(o: RowActionsOptions) {
   const { t } = useTranslation('crud');
-  const { mayView, mayEdit, mayRemove, openForm, remove, rowActions, ctx } = o;
-  const builtIn = Number(mayView) + Number(mayEdit) + Number(mayRemove);
+  const {
+    mayView,
+    mayEdit,
+    mayRemove,
+    resourceCode,
+    childParentField,
+    canAddChild,
+    openForm,
+    remove,
+    rowActions,
+    ctx,
+  } = o;
+  const builtIn = Number(mayView) + Number(mayEdit) + Number(mayRemove) + Number(!!childParentField);
   const width = Math.max(90, builtIn * 56 + (rowActions ? 120 : 0) + 24);
   const render = useMemo(() => {
     if (!builtIn && !rowActions) return undefined;
@@ -41,9 +56,32 @@ export function useRowActions(o: RowActionsOptions) {
             {t('delete')}
           </Button>
         )}
+        {childParentField && (canAddChild?.(row) ?? true) && (
+          <Button
+            type="link"
+            size="small"
+            onClick={() => openForm('add', undefined, { [childParentField]: row.id })}
+            data-testid={`${resourceCode}-add-child`}
+          >
+            {t('addChild')}
+          </Button>
+        )}
         {rowActions?.(row, ctx)}
       </Space>
     );
-  }, [builtIn, rowActions, mayView, mayEdit, mayRemove, openForm, remove, ctx, t]);
+  }, [
+    builtIn,
+    rowActions,
+    mayView,
+    mayEdit,
+    mayRemove,
+    resourceCode,
+    childParentField,
+    canAddChild,
+    openForm,
+    remove,
+    ctx,
+    t,
+  ]);
   return { render, width };
 }

@@ -4,7 +4,6 @@ export const system: typeof zh = {
   success: 'Done',
   selectAtLeastOne: 'Please select at least one row',
   selectOnlyOne: 'Please select only one row',
-  addChild: 'Add child',
   allDepts: 'All',
   deptTree: 'Departments',
   password2: 'Confirm password',

@@ -3,7 +3,6 @@ export const system = {
   success: '操作成功',
   selectAtLeastOne: '请选择至少一条数据',
   selectOnlyOne: '请只选择一条数据',
-  addChild: '新增子项',
   // Users
   allDepts: '全部',
   deptTree: '所属部门',

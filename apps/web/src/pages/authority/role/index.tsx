@@ -12,25 +12,12 @@ export default function RoleScreen() {
   const [granting, setGranting] = useState<string[] | null>(null);
 
   const rowActions = useCallback(
-    (row: Row, ctx: ResourcePageContext) => (
-      <>
-        {ctx.can('role_add') && (
-          <Button
-            type="link"
-            size="small"
-            onClick={() => ctx.openForm('add', undefined, { parentId: row.id })}
-            data-testid="role-add-child"
-          >
-            {t('addChild')}
-          </Button>
-        )}
-        {ctx.can('role_setting') && (
-          <Button type="link" size="small" onClick={() => setGranting([row.id])} data-testid="role-setting">
-            {t('roleSetting')}
-          </Button>
-        )}
-      </>
-    ),
+    (row: Row, ctx: ResourcePageContext) =>
+      ctx.can('role_setting') && (
+        <Button type="link" size="small" onClick={() => setGranting([row.id])} data-testid="role-setting">
+          {t('roleSetting')}
+        </Button>
+      ),
     [t],
   );
 
