@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newPage, screenshot, signIn } from '../support/browser';
+import { callApi, launchBrowser, newPage, screenshot, signIn } from '../support/browser';
 import { png } from '../../test-fixtures/png';
 
 let browser: Browser;
@@ -17,25 +17,8 @@ interface Profile {
   email: string;
 }
 
-/** Calls the API with the page's session (the same headers the app sends). */
-function api<T>(page: Page, url: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ([url, body]) => {
-      const token = JSON.parse(localStorage.getItem('mes-token') ?? '{}').content as string;
-      const res = await fetch(url as string, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: {
-          Authorization: `Basic ${btoa('saber:saber_secret')}`,
-          'Blade-Auth': `bearer ${token}`,
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return (await res.json()).data;
-    },
-    [url, body] as const,
-  ) as Promise<T>;
-}
+/** The `data` of an API call made with the page's session. */
+const api = async <T>(page: Page, url: string, body?: unknown): Promise<T> => (await callApi<T>(page, url, body)).data;
 
 /**
  * The browser tests share one admin account: a test that edits the profile puts it back, so that
