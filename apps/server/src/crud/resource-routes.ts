@@ -63,11 +63,6 @@ export interface ResourceHooks {
   afterRemove?(args: RemoveArgs): void | Promise<void>;
   /** Adds view fields (names of roles, departments, dictionary labels) to rows being sent. */
   decorate?(rows: Row[], auth: AuthContext): Promise<Row[]>;
-  /**
-   * View fields computed by the database in the same query as the rows (correlated subqueries
-   * over the page's rows only): cheaper than `decorate` when a list is called often.
-   */
-  viewColumns?: Record<string, SQL>;
 }
 
 /** A generic route a module may answer itself instead (registering its own handler on the path). */
@@ -139,8 +134,6 @@ function uniqueMessage(def: ResourceDef, error: unknown): string | undefined {
 export class ResourceService {
   readonly fields: ListFields;
   readonly columns: Record<string, PgColumn>;
-  /** What list, detail and export select: the output columns and the view columns. */
-  readonly selection: Record<string, PgColumn | SQL.Aliased>;
 
   constructor(
     readonly ctx: AppContext,
@@ -148,8 +141,6 @@ export class ResourceService {
   ) {
     this.fields = listFields(binding.def, binding.table);
     this.columns = outputColumns(binding.def, binding.table);
-    const views = Object.entries(binding.hooks?.viewColumns ?? {}).map(([name, expr]) => [name, expr.as(name)]);
-    this.selection = { ...this.columns, ...Object.fromEntries(views) };
   }
 
   private get def() {
@@ -188,7 +179,7 @@ export class ResourceService {
   async page(query: Record<string, unknown>, auth: AuthContext) {
     const { parsed, where } = await this.listWhere(query, auth);
     const records = this.ctx.db
-      .select(this.selection)
+      .select(this.columns)
       .from(this.table)
       .where(where)
       .orderBy(...parsed.orderBy, asc(this.table.id))
@@ -207,7 +198,7 @@ export class ResourceService {
   async all(query: Record<string, unknown>, auth: AuthContext, limit = MAX_EXPORT_ROWS + 1) {
     const { parsed, where } = await this.listWhere(query, auth);
     const rows = await this.ctx.db
-      .select(this.selection)
+      .select(this.columns)
       .from(this.table)
       .where(where)
       .orderBy(...parsed.orderBy, asc(this.table.id))
@@ -231,7 +222,7 @@ export class ResourceService {
   async detail(id: unknown, auth: AuthContext): Promise<Row> {
     if (typeof id !== 'string' || !/^\d{1,19}$/.test(id)) throw badRequest(Messages.missingParam('id'));
     const where = and(await this.readScope(auth), eq(this.table.id, id));
-    const [row] = await this.ctx.db.select(this.selection).from(this.table).where(where).limit(1);
+    const [row] = await this.ctx.db.select(this.columns).from(this.table).where(where).limit(1);
     if (!row) throw notFound(Messages.rowNotFound);
     const [decorated] = await this.decorate([row], auth);
     return decorated as Row;
