@@ -11,6 +11,7 @@ import { registerErrorLogRoutes } from './modules/log/error-log-routes';
 import { registerDictRoutes } from './modules/system/dict-routes';
 import { registerMenuRoutes } from './modules/system/menu-routes';
 import { registerTopMenuRoutes } from './modules/system/top-menu-routes';
+import { registerResourceArea } from './modules/resource';
 import { registerSystemAdministration } from './modules/system';
 import { registerProfileRoutes } from './modules/user/profile-routes';
 import { registerUserRoutes } from './modules/user/user-routes';
@@ -180,5 +181,6 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerErrorLogRoutes(app, ctx);
   registerProfileRoutes(app, ctx);
   registerSystemAdministration(app, ctx);
+  registerResourceArea(app, ctx);
   return app;
 }

@@ -43,5 +43,8 @@ export function openApiSchemas(def: ResourceDef, fields: ListFields) {
       querystring: query({ ids: { ...text, description: 'Comma-joined ids' } }),
     }),
     export: schema(`${def.title.en}: xlsx of every matching row`, { querystring: query(filters) }),
+    enable: schema(`${def.title.en}: make this row the tenant's only enabled one`, {
+      querystring: query({ id: { ...text, description: 'Row id' } }),
+    }),
   };
 }

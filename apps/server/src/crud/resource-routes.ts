@@ -1,8 +1,10 @@
-import { and, asc, count, desc, eq, getTableColumns, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, ne, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   apiScopeCodes,
+  EnableStatus,
+  maskCredential,
   Messages,
   operationsOf,
   validateSubmit,
@@ -16,7 +18,8 @@ import type { Db } from '../platform/db/database';
 import { nextId } from '../platform/db/ids';
 import { ok, pageOf } from '../platform/http/envelope';
 import { badRequest, HttpError, notFound } from '../platform/http/errors';
-import { idsValue } from '../platform/http/request-params';
+import { idsValue, idValue } from '../platform/http/request-params';
+import { SecretBox, secretBoxFor } from '../platform/crypto/secret-box';
 import { parseListQuery, type ListFields } from '../platform/http/list-query';
 import { assertOwnerAccess, dataScopeCondition, rowScope, type AnyResourceTable } from './resource-access';
 import { openApiSchemas } from './resource-openapi';
@@ -134,6 +137,8 @@ function uniqueMessage(def: ResourceDef, error: unknown): string | undefined {
 export class ResourceService {
   readonly fields: ListFields;
   readonly columns: Record<string, PgColumn>;
+  private readonly maskedFields: string[];
+  private readonly sealedFields: string[];
 
   constructor(
     readonly ctx: AppContext,
@@ -141,6 +146,12 @@ export class ResourceService {
   ) {
     this.fields = listFields(binding.def, binding.table);
     this.columns = outputColumns(binding.def, binding.table);
+    const names = (test: (f: FieldDef) => boolean) =>
+      Object.entries(binding.def.fields)
+        .filter(([, f]) => test(f))
+        .map(([name]) => name);
+    this.maskedFields = names((f) => f.kind === 'string' && f.masked === true);
+    this.sealedFields = names((f) => f.kind === 'secret' && f.sealed === true);
   }
 
   private get def() {
@@ -216,7 +227,71 @@ export class ResourceService {
   }
 
   async decorate(rows: Row[], auth: AuthContext): Promise<Row[]> {
-    return this.binding.hooks?.decorate ? this.binding.hooks.decorate(rows, auth) : rows;
+    const shown = this.maskedFields.length ? rows.map((r) => this.mask(r)) : rows;
+    return this.binding.hooks?.decorate ? this.binding.hooks.decorate(shown, auth) : shown;
+  }
+
+  /** Masked credentials leave the server only in part, whatever route sends the row. */
+  private mask(row: Row): Row {
+    const copy = { ...row };
+    for (const name of this.maskedFields) {
+      if (typeof copy[name] === 'string') copy[name] = maskCredential(copy[name]);
+    }
+    return copy;
+  }
+
+  /**
+   * Stored form of the write: a masked credential sent back unchanged keeps the stored value,
+   * sealed secrets are encrypted.
+   */
+  private storedValues(values: Record<string, StoredValue>, existing: Row | undefined): Row {
+    const out: Row = { ...values };
+    for (const name of this.maskedFields) {
+      const stored = existing?.[name];
+      if (typeof stored === 'string' && stored !== '' && out[name] === maskCredential(stored)) delete out[name];
+    }
+    for (const name of this.sealedFields) {
+      const value = out[name];
+      if (typeof value === 'string' && value !== '' && !SecretBox.isSealed(value))
+        out[name] = secretBoxFor(this.ctx.dataDir).seal(value);
+    }
+    return out;
+  }
+
+  /**
+   * Makes one row the tenant's only enabled row (`enable` operation). Rows are locked in id order
+   * so two concurrent enables cannot leave two rows enabled.
+   */
+  async enable(id: unknown, auth: AuthContext): Promise<void> {
+    assertOwnerAccess(this.def, auth, true);
+    const rowId = idValue(id, 'id');
+    const scope = await this.readScope(auth);
+    try {
+      await this.ctx.db.transaction(async (tx) => {
+        const tenantRows = await tx
+          .select({ id: this.table.id })
+          .from(this.table)
+          .where(rowScope(this.def, this.table, auth))
+          .orderBy(asc(this.table.id))
+          .for('update');
+        const [target] = await tx
+          .select({ id: this.table.id })
+          .from(this.table)
+          .where(and(scope, eq(this.table.id, rowId)));
+        if (!target || !tenantRows.some((r) => r.id === rowId)) throw notFound(Messages.rowNotFound);
+        const now = new Date();
+        await tx
+          .update(this.table)
+          .set({ status: EnableStatus.disabled, updateUser: auth.userId, updateTime: now })
+          .where(and(rowScope(this.def, this.table, auth), ne(this.table.id, rowId)));
+        await tx
+          .update(this.table)
+          .set({ status: EnableStatus.enabled, updateUser: auth.userId, updateTime: now })
+          .where(eq(this.table.id, rowId));
+      });
+    } finally {
+      await this.changed(auth);
+    }
   }
 
   async detail(id: unknown, auth: AuthContext): Promise<Row> {
@@ -257,12 +332,13 @@ export class ResourceService {
         // before-change
         await this.binding.hooks?.beforeChange?.(args);
         // write
+        const stored = this.storedValues(args.values, existing);
         const now = new Date();
         const audit = this.def.audit !== false;
         let id: string;
         if (adding) {
           id = nextId();
-          const row: Row = { ...args.values, id };
+          const row: Row = { ...stored, id };
           if (this.def.owner === 'tenant') row.tenantId = auth.tenantId;
           if (audit)
             Object.assign(row, {
@@ -275,7 +351,7 @@ export class ResourceService {
           await tx.insert(this.table).values(row);
         } else {
           id = rawId as string;
-          const set: Row = { ...args.values };
+          const set: Row = { ...stored };
           if (audit) Object.assign(set, { updateUser: auth.userId, updateTime: now });
           if (Object.keys(set).length) await tx.update(this.table).set(set).where(eq(this.table.id, id));
         }
@@ -419,6 +495,13 @@ export function registerResource(app: FastifyInstance, ctx: AppContext, binding:
       const body = (request.body ?? {}) as Record<string, unknown>;
       await service.remove(query(request).ids ?? body.ids, requireAuth(request));
       return ok(true, Messages.removed);
+    });
+  }
+  if (ops.has('enable')) {
+    app.post(`${base}/enable`, { config: write, schema: docs.enable }, async (request) => {
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      await service.enable(query(request).id ?? body.id, requireAuth(request));
+      return ok(true, Messages.enabled);
     });
   }
   if (ops.has('export')) {

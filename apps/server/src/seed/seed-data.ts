@@ -93,7 +93,7 @@ export const SEED_PARAMS = (
     ['账号错误锁定次数', 'account.failCount', '5'],
     ['租户默认管理密码', 'tenant.default.password', undefined],
     ['租户默认账号额度', 'tenant.default.accountNumber', '100'],
-    ['租户默认菜单集合', 'tenant.default.menuCode', 'desk,system,authority'],
+    ['租户默认菜单集合', 'tenant.default.menuCode', 'desk,system,authority,resource'],
   ] as const
 ).map(([paramName, paramKey, paramValue], i) => ({
   id: String(1000000000000000501n + BigInt(i)),
@@ -207,6 +207,7 @@ const DICTS: readonly DictSpec[] = [
       ['2', '七牛云'],
       ['3', '阿里云'],
       ['4', '腾讯云'],
+      ['5', '本地磁盘'],
     ],
   ],
   [
@@ -217,6 +218,7 @@ const DICTS: readonly DictSpec[] = [
       ['2', '七牛云'],
       ['3', '阿里云'],
       ['4', '腾讯云'],
+      ['5', '开发环境(日志)'],
     ],
   ],
   [

@@ -22,6 +22,8 @@ interface GroupSpec {
   name: string;
   path: string;
   source: string;
+  /** Position in the side menu, in spec section 1 order (ids follow the list position instead). */
+  sort: number;
   screens: readonly ScreenSpec[];
 }
 
@@ -32,6 +34,7 @@ export const MENU_GROUPS: readonly GroupSpec[] = [
     name: '系统管理',
     path: '/system',
     source: 'setting',
+    sort: 1,
     screens: [
       {
         code: 'user',
@@ -44,12 +47,14 @@ export const MENU_GROUPS: readonly GroupSpec[] = [
           ['reset', '密码重置'],
           ['platform', '平台配置'],
           ['unlock', '账号解封'],
+          ['audit', '注册审核'],
         ],
         scopes: [
           ['grant', '用户角色配置', '/api/blade-user/grant'],
           ['reset', '用户密码重置', '/api/blade-user/reset-password'],
           ['platform', '用户平台配置', '/api/blade-user/update-platform'],
           ['unlock', '用户账号解封', '/api/blade-user/unlock'],
+          ['audit', '用户注册审核', '/api/blade-user/audit-{pass,refuse}'],
         ],
       },
       {
@@ -134,6 +139,7 @@ export const MENU_GROUPS: readonly GroupSpec[] = [
     name: '权限管理',
     path: '/authority',
     source: 'safety',
+    sort: 2,
     screens: [
       {
         code: 'role',
@@ -167,6 +173,7 @@ export const MENU_GROUPS: readonly GroupSpec[] = [
     name: '研发工具',
     path: '/tool',
     source: 'tool',
+    sort: 9,
     screens: [
       {
         code: 'datasource',
@@ -177,6 +184,56 @@ export const MENU_GROUPS: readonly GroupSpec[] = [
         platformOnly: true,
         buttons: [['test', '连接测试']],
         scopes: [['test', '数据源连接测试', '/api/blade-develop/datasource/test']],
+      },
+    ],
+  },
+  {
+    code: 'resource',
+    name: '资源管理',
+    path: '/resource',
+    source: 'cloud',
+    sort: 3,
+    screens: [
+      {
+        code: 'sms',
+        name: '短信配置',
+        path: '/resource/sms',
+        source: 'message',
+        api: '/api/blade-resource/sms',
+        buttons: [
+          ['enable', '启用'],
+          ['send', '发送测试'],
+        ],
+        scopes: [['send', '短信发送', '/api/blade-resource/sms/endpoint/**']],
+      },
+      {
+        code: 'oss',
+        name: '对象存储',
+        path: '/resource/oss',
+        source: 'cloud-upload',
+        api: '/api/blade-resource/oss',
+        buttons: [
+          ['enable', '启用'],
+          ['debug', '上传调试'],
+        ],
+      },
+      {
+        code: 'attach',
+        name: '附件管理',
+        path: '/resource/attach',
+        source: 'paper-clip',
+        api: '/api/blade-resource/attach',
+        buttons: [
+          ['upload', '上传'],
+          ['download', '下载'],
+        ],
+      },
+      {
+        code: 'social',
+        name: '第三方登录',
+        path: '/resource/social',
+        source: 'link',
+        api: '/api/blade-resource/social',
       },
     ],
   },
@@ -227,7 +284,7 @@ function build() {
       alias: 'menu',
       path: group.path,
       source: group.source,
-      sort: g + 1,
+      sort: group.sort,
       category: 1,
       action: 0,
     });

@@ -15,6 +15,11 @@ export const routes: RouteObject[] = [
       { path: '/login', handle: publicRoute(), lazy: page(() => import('../pages/login/index')) },
       { path: '/lock', handle: publicRoute({ i18n: 'lock' }), lazy: page(() => import('../pages/lock/index')) },
       {
+        path: '/oauth/callback',
+        handle: publicRoute({ i18n: 'social:callbackTitle' }),
+        lazy: page(() => import('../pages/oauth-callback/index')),
+      },
+      {
         path: '/404',
         handle: publicRoute({ i18n: 'notFound' }),
         lazy: page(() => import('../pages/errors/not-found')),
@@ -46,6 +51,11 @@ export const routes: RouteObject[] = [
             path: '/dict-vertical/index',
             handle: { i18n: 'dict:vertical' },
             lazy: page(() => import('../pages/dict-vertical/index')),
+          },
+          {
+            path: '/qr-confirm',
+            handle: { i18n: 'social:qrConfirmTitle' },
+            lazy: page(() => import('../pages/qr-confirm/index')),
           },
           { path: '/myiframe/*', lazy: page(() => import('../pages/myiframe/index')) },
           { path: '*', lazy: async () => ({ Component: (await import('./menu-screen')).MenuScreen }) },

@@ -22,6 +22,7 @@ export const Messages = {
   added: '新增成功',
   updated: '更新成功',
   removed: '删除成功',
+  enabled: '启用成功',
   rowNotFound: '数据不存在或无权访问',
   selectAtLeastOne: '请选择至少一条数据',
   hasChildren: '请先删除子节点',

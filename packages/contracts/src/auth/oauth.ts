@@ -58,3 +58,9 @@ export interface OAuthUserInfo {
   /** Role aliases; the shell shows a menu item with `meta.roles` only when one matches. */
   roles: string[];
 }
+
+/**
+ * `status` of a user: guest registrations wait as `pending` until an administrator approves them
+ * (`/api/blade-user/audit-pass`); only `active` accounts may sign in.
+ */
+export const UserStatus = { active: 1, pending: 0 } as const;

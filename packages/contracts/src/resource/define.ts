@@ -80,6 +80,17 @@ export interface FieldDef {
    * shown but not editable, `false` not in the form (and ignored on submit).
    */
   form?: boolean | 'create' | 'readonly';
+  /**
+   * `secret` only: kept encrypted with the installation key so that the server can use it
+   * (signing a provider request, connecting to a database). Without it a module stores the
+   * secret itself (for example as a hash, for client secrets).
+   */
+  sealed?: boolean;
+  /**
+   * `string` only: a credential shown only in part (`LTAI****9xQk`) in every reply and export.
+   * Submitting the masked text back unchanged keeps the stored value.
+   */
+  masked?: boolean;
   /** Table column width in pixels. */
   width?: number;
   /** Form item spans the whole dialog row. */
@@ -96,7 +107,11 @@ export type FieldMap = Record<string, FieldDef>;
  */
 export type ResourceOwner = 'tenant' | 'platform' | 'shared';
 
-export type ResourceOperation = 'list' | 'page' | 'detail' | 'submit' | 'remove' | 'export';
+/**
+ * `enable`: `POST <api>/enable?id=` makes that row the tenant's one enabled row (status 2) and
+ * every other row of the tenant disabled (status 1), as BladeX does for SMS and OSS configs.
+ */
+export type ResourceOperation = 'list' | 'page' | 'detail' | 'submit' | 'remove' | 'export' | 'enable';
 
 export interface IndexDef {
   /** Index name; `<table>_<columns>_uq|_idx` by default. */
@@ -143,6 +158,9 @@ export interface ResourceDef<F extends FieldMap = FieldMap> {
   dialogWidth?: number;
 }
 
+/** Status values of resources with the `enable` operation (the yes_no dictionary: 1 否, 2 是). */
+export const EnableStatus = { disabled: 1, enabled: 2 } as const;
+
 /** Declares a resource; the identity keeps field names as literal types. */
 export function defineResource<F extends FieldMap, O extends ResourceOwner>(
   def: ResourceDef<F> & { owner: O },
@@ -184,6 +202,13 @@ export const isListed = (field: FieldDef) =>
 
 export const isSubmittable = (field: FieldDef, adding: boolean) =>
   field.form === undefined || field.form === true || (field.form === 'create' && adding);
+
+/** `LTAI5tAbCdEf9xQk` → `LTAI****9xQk`; short values show nothing but the stars. */
+export function maskCredential(value: string): string {
+  if (!value) return '';
+  if (value.length <= 8) return '****';
+  return `${value.slice(0, 4)}****${value.slice(-4)}`;
+}
 
 /** Permission (button) codes of a resource. */
 export const permissionCodes = (code: string) => ({

@@ -8,7 +8,10 @@ import { findUserView } from '../user/user-view';
 import { consumeCaptcha, createCaptcha } from './captcha';
 import { authenticateClient } from './client-auth';
 import { OAuthError } from './oauth-error';
+import { signInWithQr } from './qr-sign-in';
 import { signInWithPassword, signInWithRefreshToken } from './sign-in';
+import { signInWithSms } from './sms-sign-in';
+import { signInWithSocial } from './social-sign-in';
 
 /** Token parameters may come in the query string or a form body; the body wins. */
 function tokenParams(request: FastifyRequest): Record<string, string> {
@@ -46,9 +49,12 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
           return await signInWithPassword(ctx, client, tenantId, params.username ?? '', params.password ?? '');
         case 'refresh_token':
           return await signInWithRefreshToken(ctx, client, params.refresh_token ?? '', params.tenantId);
-        default:
-          // sms, social and qr arrive with their own issue.
-          throw new OAuthError(400, AuthMessages.notConfigured);
+        case 'sms':
+          return await signInWithSms(ctx, client, tenantId, params);
+        case 'qr':
+          return await signInWithQr(ctx, client, tenantId, params);
+        case 'social':
+          return await signInWithSocial(ctx, client, tenantId, params);
       }
     } catch (e) {
       if (e instanceof OAuthError) return reply.code(e.status).send(e.toBody());

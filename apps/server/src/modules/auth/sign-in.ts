@@ -73,7 +73,11 @@ export async function signInWithRefreshToken(
   return response;
 }
 
-async function issueFor(ctx: AppContext, client: ClientRow, u: UserRow): Promise<TokenResponse> {
+/**
+ * Issues a token pair for a user found by any grant: the tenant must be live and unexpired, the
+ * account enabled and holding a role.
+ */
+export async function issueFor(ctx: AppContext, client: ClientRow, u: UserRow): Promise<TokenResponse> {
   const tenantRow = await findTenant(ctx.db, u.tenantId);
   if (!tenantRow || tenantRow.status !== 1) throw new OAuthError(400, AuthMessages.noTenant);
   if (isTenantExpired(tenantRow, ctx.clock.now())) throw new OAuthError(400, AuthMessages.tenantExpired);

@@ -30,10 +30,6 @@ export function registerDatasourceRoutes(app: FastifyInstance, ctx: AppContext):
     def: datasourceResource,
     table: datasource,
     hooks: {
-      beforeChange({ values }) {
-        if (typeof values.password === 'string' && values.password !== '')
-          values.password = box().seal(values.password);
-      },
       async beforeRemove({ tx, rows }) {
         const [bound] = await tx
           .select({ id: tenant.id })

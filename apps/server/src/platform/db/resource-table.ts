@@ -82,6 +82,9 @@ function baseColumn(name: string, field: FieldDef): PgColumnBuilderBase {
       return idColumnBuilder(column);
     case 'text':
       return text(column);
+    case 'secret':
+      // A sealed value is longer than the plain text `max` bounds (IV, tag, base64).
+      return field.sealed ? text(column) : varchar(column, { length: field.max ?? 255 });
     default:
       return varchar(column, { length: field.max ?? 255 });
   }
@@ -97,7 +100,7 @@ function columnFor(name: string, field: FieldDef): PgColumnBuilderBase {
   const fallback = field.kind === 'int' || field.kind === 'decimal' ? 0 : field.kind === 'id' ? undefined : '';
   // Required values are enforced by validation; the database default keeps direct inserts
   // (seed, tests, other modules) simple.
-  const def = field.default ?? (isNullable(field) || field.kind === 'secret' ? undefined : fallback);
+  const def = field.default ?? (isNullable(field) ? undefined : fallback);
   const built = def === undefined ? withNull : withNull.default(def);
   return built as unknown as PgColumnBuilderBase;
 }

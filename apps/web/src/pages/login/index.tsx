@@ -7,9 +7,12 @@ import type { CaptchaResponse } from '@mes/contracts';
 import { fetchCaptcha, signInWithPassword } from '../../api/auth';
 import { ApiError } from '../../api/http';
 import { website } from '../../config/website';
-import { useSession } from '../../session/session-store';
 import { RegisterLink } from '../../shell/register/register-link';
-import { useTabs } from '../../shell/tabs/tabs-store';
+import { completeSignIn } from './complete-sign-in';
+import { Field } from './field';
+import { PhoneSignIn } from './phone-sign-in';
+import { QrSignIn } from './qr-sign-in';
+import { SocialSignIn } from './social-sign-in';
 import './login.css';
 
 interface AccountForm {
@@ -20,19 +23,6 @@ interface AccountForm {
 }
 
 type FieldErrors = Partial<Record<keyof AccountForm, string>>;
-
-/** Plain inputs with their own required checks: antd Form would add ~35 KB to the first load. */
-function Field({ label, error, children }: { label: string; error?: string; children: ReactNode }) {
-  return (
-    <label className="mes-login-field">
-      <span className="mes-login-label">{label}</span>
-      {children}
-      <span className="mes-login-help" role={error ? 'alert' : undefined}>
-        {error ?? ''}
-      </span>
-    </label>
-  );
-}
 
 function AccountSignIn() {
   const { t } = useTranslation('login');
@@ -79,9 +69,7 @@ function AccountSignIn() {
         password: form.password,
         captcha: website.captchaMode && captcha ? { key: captcha.key, code: form.code } : undefined,
       });
-      useSession.getState().signIn(result);
-      useTabs.getState().reset();
-      void navigate('/wel/index', { replace: true });
+      completeSignIn(result, navigate);
     } catch (e) {
       setError(e instanceof ApiError ? e.message : String(e));
       refreshCaptcha();
@@ -147,15 +135,6 @@ function AccountSignIn() {
   );
 }
 
-function NotConfigured() {
-  const { t } = useTranslation('login');
-  return (
-    <div className="mes-login-info" role="status" data-testid="method-not-configured">
-      {t('notConfigured')}
-    </div>
-  );
-}
-
 type Method = 'account' | 'phone' | 'qr' | 'social';
 
 /**
@@ -168,9 +147,9 @@ export default function LoginPage() {
   const [method, setMethod] = useState<Method>('account');
   const panels: Record<Method, ReactNode> = {
     account: <AccountSignIn />,
-    phone: <NotConfigured />,
-    qr: <NotConfigured />,
-    social: <NotConfigured />,
+    phone: <PhoneSignIn />,
+    qr: <QrSignIn />,
+    social: <SocialSignIn />,
   };
   return (
     <div className="mes-login">

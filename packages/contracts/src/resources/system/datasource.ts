@@ -30,7 +30,7 @@ export const datasourceResource = defineResource({
       wide: true,
     },
     username: { kind: 'string', label: { zh: '用户名', en: 'User' }, max: 100, required: true },
-    password: { kind: 'secret', label: { zh: '密码', en: 'Password' }, max: 1000 },
+    password: { kind: 'secret', label: { zh: '密码', en: 'Password' }, max: 1000, sealed: true },
     remark: remarkField(),
   },
   defaultSort: [{ field: 'name' }],

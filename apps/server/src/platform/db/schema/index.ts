@@ -1,3 +1,4 @@
 export * from './system';
+export * from './resource';
 export * from './ephemeral';
 export * from './log';

@@ -8,8 +8,27 @@ import { lock } from './lock';
 import { login } from './login';
 import { profile } from './profile';
 import { register } from './register';
+import { sms } from './sms';
+import { social } from './social';
+import { storage } from './storage';
 import { system } from './system';
 import { tabs } from './tabs';
 
 /** One namespace per area; the `en` file of each area is typed by its `zh` file, so both stay complete. */
-export const resources = { common, login, layout, header, tabs, lock, errorLog, profile, register, crud, system, dict };
+export const resources = {
+  common,
+  login,
+  layout,
+  header,
+  tabs,
+  lock,
+  errorLog,
+  profile,
+  register,
+  crud,
+  system,
+  dict,
+  sms,
+  storage,
+  social,
+};

@@ -1,0 +1,14 @@
+import { AuthMessages, type TokenResponse } from '@mes/contracts';
+import type { AppContext } from '../../app-context';
+import type { ClientRow } from './client-auth';
+import { OAuthError } from './oauth-error';
+
+/** `grant_type=sms`: phone and a code sent by `POST /api/alisms/send`. */
+export async function signInWithSms(
+  _ctx: AppContext,
+  _client: ClientRow,
+  _tenantId: string,
+  _params: Record<string, string>,
+): Promise<TokenResponse> {
+  throw new OAuthError(400, AuthMessages.notConfigured);
+}

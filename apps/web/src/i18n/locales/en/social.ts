@@ -1,0 +1,3 @@
+import type { social as zh } from '../zh/social';
+
+export const social: typeof zh = {};

@@ -1,0 +1,6 @@
+import { NotConfigured } from './not-configured';
+
+/** The social sign-in panel of the sign-in page. */
+export function SocialSignIn() {
+  return <NotConfigured />;
+}

@@ -1,0 +1,75 @@
+import { defineResource } from '../../resource/define';
+import { remarkField } from '../common-fields';
+
+/** Storage providers (dictionary `oss`: 1 minio, 2 七牛云, 3 阿里云, 4 腾讯云, 5 本地磁盘). */
+export const OssCategory = { minio: 1, qiniu: 2, aliyun: 3, tencent: 4, local: 5 } as const;
+
+/**
+ * Object-storage configurations, one enabled per tenant; with none enabled files go to the
+ * server's local disk. Categories 1–4 are reached through their S3-compatible APIs.
+ */
+export const ossResource = defineResource({
+  code: 'oss',
+  title: { zh: '对象存储', en: 'Object storage' },
+  table: 'blade_oss',
+  api: '/blade-resource/oss',
+  owner: 'tenant',
+  operations: ['list', 'detail', 'submit', 'remove', 'export', 'enable'],
+  fields: {
+    category: {
+      kind: 'int',
+      label: { zh: '服务商', en: 'Provider' },
+      required: true,
+      options: { dict: 'oss' },
+      search: true,
+      width: 110,
+    },
+    ossCode: {
+      kind: 'string',
+      label: { zh: '资源编号', en: 'Code' },
+      max: 64,
+      required: true,
+      pattern: {
+        regex: '^[A-Za-z0-9_-]+$',
+        message: { zh: '资源编号只能包含字母、数字、_ 和 -', en: 'Letters, digits, _ and - only' },
+      },
+      search: true,
+    },
+    endpoint: {
+      kind: 'string',
+      label: { zh: '资源地址', en: 'Endpoint' },
+      max: 255,
+      pattern: {
+        regex: '^https?://[^\\s]+$',
+        message: { zh: '资源地址应以 http:// 或 https:// 开头', en: 'Must start with http:// or https://' },
+      },
+      wide: true,
+    },
+    accessKey: { kind: 'string', label: { zh: 'AccessKey', en: 'Access key' }, max: 255, masked: true },
+    secretKey: { kind: 'secret', label: { zh: 'SecretKey', en: 'Secret key' }, max: 255, sealed: true },
+    bucketName: {
+      kind: 'string',
+      label: { zh: '空间名', en: 'Bucket' },
+      max: 64,
+      pattern: {
+        regex: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$',
+        message: {
+          zh: '空间名只能包含小写字母、数字、. 和 -(3–63 位)',
+          en: '3–63 lower-case letters, digits, . and -',
+        },
+      },
+    },
+    appId: { kind: 'string', label: { zh: 'AppId', en: 'App id' }, max: 64, list: false },
+    region: { kind: 'string', label: { zh: '地域', en: 'Region' }, max: 64, list: false },
+    remark: remarkField(),
+  },
+  indexes: [
+    {
+      fields: ['tenantId', 'ossCode'],
+      unique: true,
+      message: { zh: '资源编号已存在', en: 'The code already exists' },
+    },
+  ],
+  defaultSort: [{ field: 'ossCode' }],
+  dialogWidth: 800,
+});

@@ -1,0 +1,67 @@
+import { defineResource } from '../../resource/define';
+import { remarkField } from '../common-fields';
+
+/** Message templates (dictionary `sms`: 1 云片, 2 七牛云, 3 阿里云, 4 腾讯云, 5 开发环境). */
+export const SmsCategory = { yunpian: 1, qiniu: 2, aliyun: 3, tencent: 4, development: 5 } as const;
+
+const endpointPattern = {
+  regex: '^https?://[^\\s]+$',
+  message: { zh: '接口地址应以 http:// 或 https:// 开头', en: 'Must start with http:// or https://' },
+} as const;
+
+/**
+ * SMS configurations: one provider account and template per row, one enabled per tenant. The
+ * secret key is kept encrypted (requests are signed with it); the access key is shown masked.
+ */
+export const smsResource = defineResource({
+  code: 'sms',
+  title: { zh: '短信配置', en: 'SMS' },
+  table: 'blade_sms',
+  api: '/blade-resource/sms',
+  owner: 'tenant',
+  operations: ['list', 'detail', 'submit', 'remove', 'export', 'enable'],
+  fields: {
+    category: {
+      kind: 'int',
+      label: { zh: '服务商', en: 'Provider' },
+      required: true,
+      options: { dict: 'sms' },
+      search: true,
+      width: 110,
+    },
+    smsCode: {
+      kind: 'string',
+      label: { zh: '资源编号', en: 'Code' },
+      max: 64,
+      required: true,
+      pattern: {
+        regex: '^[A-Za-z0-9_-]+$',
+        message: { zh: '资源编号只能包含字母、数字、_ 和 -', en: 'Letters, digits, _ and - only' },
+      },
+      search: true,
+    },
+    templateId: { kind: 'string', label: { zh: '模板ID', en: 'Template id' }, max: 64, required: true },
+    accessKey: { kind: 'string', label: { zh: 'AccessKey', en: 'Access key' }, max: 255, masked: true },
+    secretKey: { kind: 'secret', label: { zh: 'SecretKey', en: 'Secret key' }, max: 255, sealed: true },
+    regionId: { kind: 'string', label: { zh: '地域', en: 'Region' }, max: 64, list: false },
+    signName: { kind: 'string', label: { zh: '短信签名', en: 'Signature' }, max: 64 },
+    endpoint: {
+      kind: 'string',
+      label: { zh: '接口地址', en: 'Endpoint' },
+      max: 255,
+      list: false,
+      pattern: endpointPattern,
+      wide: true,
+    },
+    remark: remarkField(),
+  },
+  indexes: [
+    {
+      fields: ['tenantId', 'smsCode'],
+      unique: true,
+      message: { zh: '资源编号已存在', en: 'The code already exists' },
+    },
+  ],
+  defaultSort: [{ field: 'smsCode' }],
+  dialogWidth: 800,
+});
