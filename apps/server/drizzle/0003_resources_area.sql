@@ -45,6 +45,7 @@ CREATE TABLE "blade_sms" (
 	"template_id" varchar(64) DEFAULT '' NOT NULL,
 	"access_key" varchar(255) DEFAULT '' NOT NULL,
 	"secret_key" text DEFAULT '' NOT NULL,
+	"app_id" varchar(64) DEFAULT '' NOT NULL,
 	"region_id" varchar(64) DEFAULT '' NOT NULL,
 	"sign_name" varchar(64) DEFAULT '' NOT NULL,
 	"endpoint" varchar(255) DEFAULT '' NOT NULL,

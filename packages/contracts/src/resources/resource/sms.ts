@@ -43,6 +43,12 @@ export const smsResource = defineResource({
     templateId: { kind: 'string', label: { zh: '模板ID', en: 'Template id' }, max: 64, required: true },
     accessKey: { kind: 'string', label: { zh: 'AccessKey', en: 'Access key' }, max: 255, masked: true },
     secretKey: { kind: 'secret', label: { zh: 'SecretKey', en: 'Secret key' }, max: 255, sealed: true },
+    appId: {
+      kind: 'string',
+      label: { zh: '应用ID', en: 'App id' },
+      max: 64,
+      list: false,
+    },
     regionId: { kind: 'string', label: { zh: '地域', en: 'Region' }, max: 64, list: false },
     signName: { kind: 'string', label: { zh: '短信签名', en: 'Signature' }, max: 64 },
     endpoint: {
