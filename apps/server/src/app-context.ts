@@ -4,6 +4,7 @@ import type { CacheRegistry } from './platform/cache/cache-registry';
 import type { Clock, EphemeralStore } from './platform/store/ephemeral-store';
 import type { ChangeFeed } from './platform/cache/change-feed';
 import type { GrantService } from './platform/permissions/grants';
+import type { NameLookups } from './crud/name-lookups';
 import type { PageTotals } from './crud/page-totals';
 
 /** What route modules need from the platform; built once per server (or per test file). */
@@ -20,6 +21,8 @@ export interface AppContext {
   grants: GrantService;
   /** Exact list totals, kept until a write changes them. */
   totals: PageTotals;
+  /** Names shown beside ids in lists (roles, departments, posts, dictionary labels, tenants). */
+  lookups: NameLookups;
   /** DATA_DIR: uploaded files live under it. */
   dataDir: string;
   /** Releases the store and the revocation listener. */

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from './app-context';
+import { NameLookups } from './crud/name-lookups';
 import { PageTotals } from './crud/page-totals';
 import { postgresChangeFeed } from './platform/cache/change-feed';
 import { GrantService } from './platform/permissions/grants';
@@ -45,6 +46,7 @@ export async function createAppContext(options: ContextOptions): Promise<AppCont
     changes,
     grants: new GrantService(options.database.db, changes, caches),
     totals: new PageTotals(changes, caches, () => clock.now()),
+    lookups: new NameLookups(options.database.db, changes, caches),
     dataDir: options.dataDir,
     async close() {
       await revocations.close();

@@ -272,6 +272,49 @@ describe('the page', () => {
     expect(byAccount.get('erin')).toMatchObject({ deptName: '苏州分公司,装配组', tenantName: '管理组' });
     expect(records.every((r) => !('password' in r))).toBe(true);
   });
+
+  it('shows a renamed role, department, post or tenant on the next page, names being cached', async () => {
+    const carol = async () =>
+      (
+        (await get('/api/blade-user/page?size=100&account_equal=carol')).json().data.records as Record<
+          string,
+          unknown
+        >[]
+      )[0];
+    expect(await carol()).toMatchObject({ roleName: '人事,老板', deptName: '机械集团', postName: '首席执行官' });
+    const rename = async (url: string, detailUrl: string, field: string, value: string) => {
+      const row = (await get(detailUrl)).json().data as Record<string, unknown>;
+      const res = await post_(url, { ...row, [field]: value });
+      expect(res.json(), res.body).toMatchObject({ success: true });
+      return () => post_(url, { ...row, [field]: row[field] });
+    };
+    const undo = [
+      await rename(
+        '/api/blade-system/role/submit',
+        `/api/blade-system/role/detail?id=${ROLE_IDS.boss}`,
+        'roleName',
+        '董事长',
+      ),
+      await rename(
+        '/api/blade-system/dept/submit',
+        `/api/blade-system/dept/detail?id=${DEPT_IDS.company}`,
+        'deptName',
+        '机械集团总部',
+      ),
+      await rename(
+        '/api/blade-system/post/submit',
+        `/api/blade-system/post/detail?id=${POST_IDS.ceo}`,
+        'postName',
+        '总经理',
+      ),
+    ];
+    expect(await carol()).toMatchObject({ roleName: '人事,董事长', deptName: '机械集团总部', postName: '总经理' });
+    for (const restore of undo) expect((await restore()).statusCode).toBe(200);
+    expect(await carol()).toMatchObject({ roleName: '人事,老板', deptName: '机械集团', postName: '首席执行官' });
+    // Another tenant's page is not affected by, nor does it affect, this tenant's names.
+    const t2 = (await get('/api/blade-user/page?size=100&account_equal=admin', t2Admin)).json().data.records[0];
+    expect(t2).toMatchObject({ roleName: '管理员', deptName: '二号公司', tenantName: '二号租户' });
+  });
 });
 
 describe('removing users', () => {

@@ -29,7 +29,9 @@ export function assertOwnerAccess(def: ResourceDef, auth: AuthContext, writing: 
  */
 export function rowScope(def: ResourceDef, table: AnyResourceTable, auth: AuthContext): SQL | undefined {
   return and(
-    table.isDeleted ? eq(table.isDeleted, 0) : undefined,
+    // A literal, not a parameter: the unique indexes are partial on `is_deleted = 0`, and a
+    // prepared statement's generic plan can use them only when the predicate is in its text.
+    table.isDeleted ? sql`${table.isDeleted} = 0` : undefined,
     def.owner === 'tenant' && table.tenantId ? eq(table.tenantId, auth.tenantId) : undefined,
   );
 }

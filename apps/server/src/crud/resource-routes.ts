@@ -16,6 +16,7 @@ import type { AppContext } from '../app-context';
 import { requireAuth, splitIds, type AuthContext } from '../platform/auth/request-auth';
 import type { Db } from '../platform/db/database';
 import { nextId } from '../platform/db/ids';
+import { selectNamed } from '../platform/db/named-statements';
 import { ok, pageOf } from '../platform/http/envelope';
 import { badRequest, HttpError, notFound } from '../platform/http/errors';
 import { idsValue, idValue } from '../platform/http/request-params';
@@ -189,15 +190,19 @@ export class ResourceService {
 
   async page(query: Record<string, unknown>, auth: AuthContext) {
     const { parsed, where } = await this.listWhere(query, auth);
-    const records = this.ctx.db
-      .select(this.columns)
-      .from(this.table)
-      .where(where)
-      .orderBy(...parsed.orderBy, asc(this.table.id))
-      .limit(parsed.size)
-      .offset(parsed.offset);
+    const records = selectNamed(
+      this.ctx.database.pool,
+      this.columns,
+      this.ctx.db
+        .select(this.columns)
+        .from(this.table)
+        .where(where)
+        .orderBy(...parsed.orderBy, asc(this.table.id))
+        .limit(parsed.size)
+        .offset(parsed.offset),
+    );
     const filterKey = this.filterKey(query, auth);
-    const total = this.ctx.totals.get(this.def.code, auth.tenantId, filterKey, async () => {
+    const total = this.ctx.totals.get(this.def.code, this.tenantOfRows(auth), filterKey, async () => {
       const [row] = await this.ctx.db.select({ n: count() }).from(this.table).where(where);
       return row?.n ?? 0;
     });
@@ -297,7 +302,11 @@ export class ResourceService {
   async detail(id: unknown, auth: AuthContext): Promise<Row> {
     if (typeof id !== 'string' || !/^\d{1,19}$/.test(id)) throw badRequest(Messages.missingParam('id'));
     const where = and(await this.readScope(auth), eq(this.table.id, id));
-    const [row] = await this.ctx.db.select(this.columns).from(this.table).where(where).limit(1);
+    const [row] = await selectNamed(
+      this.ctx.database.pool,
+      this.columns,
+      this.ctx.db.select(this.columns).from(this.table).where(where).limit(1),
+    );
     if (!row) throw notFound(Messages.rowNotFound);
     const [decorated] = await this.decorate([row], auth);
     return decorated as Row;
@@ -414,8 +423,13 @@ export class ResourceService {
     }
   }
 
+  /** Whose rows a caller reads and writes: `*` for resources shared by every tenant. */
+  private tenantOfRows(auth: AuthContext): string {
+    return this.def.owner === 'tenant' ? auth.tenantId : '*';
+  }
+
   private changed(auth: AuthContext): Promise<void> {
-    return this.ctx.totals.changed(this.def.code, this.def.owner === 'tenant' ? auth.tenantId : '*');
+    return this.ctx.totals.changed(this.def.code, this.tenantOfRows(auth));
   }
 }
 

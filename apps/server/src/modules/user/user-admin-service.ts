@@ -54,7 +54,7 @@ export function userHooks(ctx: AppContext): ResourceHooks {
     },
     // Names are looked up in one batch per kind for the page's rows: measured faster here than
     // correlated subqueries in the page query, whose planning cost dominates a 10-row page.
-    decorate: (rows) => decorateUsers(ctx.db, rows),
+    decorate: (rows) => decorateUsers(ctx.lookups, rows),
     async beforeChange({ tx, auth, adding, values, existing }) {
       const md5 = adding ? assertMd5(values.password) : undefined;
       if (adding) await assertQuota(tx, auth.tenantId);

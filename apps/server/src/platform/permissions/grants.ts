@@ -3,6 +3,7 @@ import type { Db } from '../db/database';
 import { apiScope, dataScope, roleScope } from '../db/schema';
 import type { ChangeFeed } from '../cache/change-feed';
 import type { CacheRegistry } from '../cache/cache-registry';
+import { FeedCache } from '../cache/feed-cache';
 
 export const ScopeCategory = { DATA: 1, API: 2 } as const;
 export const GRANTS_TOPIC = 'grants';
@@ -43,40 +44,32 @@ export function pathPattern(pattern: string): RegExp | undefined {
   return new RegExp(`^${pattern.split('/').map(segment).join('/')}$`);
 }
 
+const roleSetKey = (roleIds: readonly string[]) => [...roleIds].sort().join(',');
+
 /**
  * What roles are granted, read from the database and kept per role set until a grant or a
  * scope changes (on any process: the change feed tells them all).
  */
 export class GrantService {
-  private readonly apiCache = new Map<string, Promise<ApiGrants>>();
-  private readonly dataCache = new Map<string, Promise<DataScopeGrant[]>>();
-  /** Bumped on every change, so grants read while a change was landing are not kept. */
-  private generation = 0;
+  private readonly apiCache: FeedCache<ApiGrants>;
+  private readonly dataCache: FeedCache<DataScopeGrant[]>;
 
   constructor(
     private readonly db: Db,
-    private readonly feed: ChangeFeed,
+    feed: ChangeFeed,
     caches: CacheRegistry,
   ) {
-    feed.subscribe((topic) => {
-      if (topic === GRANTS_TOPIC || topic === '*') this.clear();
-    });
-    caches.register('grants', () => this.clear());
-  }
-
-  clear(): void {
-    this.generation++;
-    this.apiCache.clear();
-    this.dataCache.clear();
+    this.apiCache = new FeedCache('api-grants', feed, caches);
+    this.dataCache = new FeedCache('data-scope-grants', feed, caches);
   }
 
   /** Call after changing role grants or scope definitions. */
   changed(): Promise<void> {
-    return this.feed.publish(GRANTS_TOPIC);
+    return this.apiCache.changed(GRANTS_TOPIC);
   }
 
   apiGrants(roleIds: readonly string[]): Promise<ApiGrants> {
-    return this.cached(this.apiCache, roleIds, async () => {
+    return this.apiCache.get(GRANTS_TOPIC, roleSetKey(roleIds), async () => {
       const rows = roleIds.length
         ? await this.db
             .select({ code: apiScope.resourceCode, path: apiScope.scopePath })
@@ -99,7 +92,7 @@ export class GrantService {
 
   /** Data scopes the roles hold for a resource; empty means no restriction was granted. */
   async dataScopes(roleIds: readonly string[], resourceCode: string): Promise<DataScopeGrant[]> {
-    const all = await this.cached(this.dataCache, roleIds, async () =>
+    const all = await this.dataCache.get(GRANTS_TOPIC, roleSetKey(roleIds), async () =>
       roleIds.length
         ? this.db
             .select({
@@ -120,26 +113,6 @@ export class GrantService {
         : [],
     );
     return all.filter((g) => g.resourceCode === resourceCode);
-  }
-
-  private cached<T>(cache: Map<string, Promise<T>>, roleIds: readonly string[], load: () => Promise<T>): Promise<T> {
-    const key = [...roleIds].sort().join(',');
-    const hit = cache.get(key);
-    if (hit) return hit;
-    const generation = this.generation;
-    const value = load();
-    // Only keep what was read while change notifications were arriving, and drop it if a change
-    // arrived while it was being read.
-    if (this.feed.isLive()) {
-      cache.set(key, value);
-      value.then(
-        () => {
-          if (generation !== this.generation && cache.get(key) === value) cache.delete(key);
-        },
-        () => cache.delete(key),
-      );
-    }
-    return value;
   }
 }
 
