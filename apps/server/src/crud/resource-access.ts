@@ -32,7 +32,9 @@ export function rowScope(def: ResourceDef, table: AnyResourceTable, auth: AuthCo
     // A literal, not a parameter: the unique indexes are partial on `is_deleted = 0`, and a
     // prepared statement's generic plan can use them only when the predicate is in its text.
     table.isDeleted ? sql`${table.isDeleted} = 0` : undefined,
-    def.owner === 'tenant' && table.tenantId ? eq(table.tenantId, auth.tenantId) : undefined,
+    def.owner === 'tenant' && table.tenantId && !(def.platformSeesAllTenants && isPlatformCaller(auth))
+      ? eq(table.tenantId, auth.tenantId)
+      : undefined,
   );
 }
 

@@ -140,6 +140,11 @@ export interface ResourceDef<F extends FieldMap = FieldMap> {
   /** Route prefix under `/api`, e.g. `/blade-system/post`. */
   api: string;
   owner: ResourceOwner;
+  /**
+   * Tenant-owned rows the platform tenant (000000) reads and changes across every tenant, as
+   * the platform administrator does with logs; other tenants still see only their own.
+   */
+  platformSeesAllTenants?: boolean;
   /** Which generic routes exist; default list|page (as `listRoute`), detail, submit, remove, export. */
   operations?: readonly ResourceOperation[];
   /** The list route's name: `list` or `page` (both answer a page). */

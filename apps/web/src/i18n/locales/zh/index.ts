@@ -5,6 +5,7 @@ import { errorLog } from './errorLog';
 import { header } from './header';
 import { layout } from './layout';
 import { lock } from './lock';
+import { log } from './log';
 import { login } from './login';
 import { profile } from './profile';
 import { register } from './register';
