@@ -41,11 +41,14 @@ describe('sign-in page', () => {
     await context.close();
   });
 
-  it('the other sign-in methods say they are not configured', async () => {
+  it('each sign-in method tab shows its own form, and the account form comes back', async () => {
     const { context, page } = await newPage(browser);
     await page.goto('/login');
     await page.getByTestId('login-methods').getByText('手机号').click();
-    await expect.poll(() => page.getByTestId('method-not-configured').first().isVisible()).toBe(true);
+    await expect.poll(() => page.getByTestId('phone-form').isVisible()).toBe(true);
+    expect(await page.getByTestId('login-form').count()).toBe(0);
+    await page.getByTestId('login-methods').getByText('账号密码').click();
+    await expect.poll(() => page.getByTestId('login-form').isVisible()).toBe(true);
     await context.close();
   });
 });

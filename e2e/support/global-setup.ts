@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 
@@ -10,6 +11,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     adminPassword: string;
+    /** The server's JSON log (info and up): tests read what the development SMS provider "sent". */
+    serverLog: string;
   }
 }
 
@@ -43,10 +46,18 @@ export default async function setup(project: TestProject) {
       PORT: String(port),
       DATA_DIR: path.join(dir, 'data'),
       ADMIN_PASSWORD,
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
       WEB_DIST: webDist,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // Everything goes to the log file; the console shows warnings, errors and plain text as before.
+  const serverLog = path.join(dir, 'server.log');
+  const logFile = fs.createWriteStream(serverLog);
+  readline.createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+    logFile.write(`${line}\n`);
+    const level = /^\{"level":(\d+)/.exec(line)?.[1];
+    if (level === undefined || Number(level) >= 40) process.stdout.write(`${line}\n`);
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   const end = Date.now() + 120_000;
@@ -62,11 +73,13 @@ export default async function setup(project: TestProject) {
   }
   project.provide('baseUrl', baseUrl);
   project.provide('adminPassword', ADMIN_PASSWORD);
+  project.provide('serverLog', serverLog);
   return async () => {
     await new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
     });
+    await new Promise<void>((resolve) => logFile.end(resolve));
     fs.rmSync(dir, { recursive: true, force: true });
   };
 }

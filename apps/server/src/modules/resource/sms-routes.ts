@@ -1,10 +1,78 @@
-import type { FastifyInstance } from 'fastify';
-import { smsResource } from '@mes/contracts';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DEFAULT_TENANT_ID, Messages, smsResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { registerResource } from '../../crud/resource-routes';
+import { registerResource, type ChangeArgs } from '../../crud/resource-routes';
+import { requireAuth } from '../../platform/auth/request-auth';
 import { sms } from '../../platform/db/schema';
+import { ok } from '../../platform/http/envelope';
+import { badRequest } from '../../platform/http/errors';
+import { paramsOf } from '../../platform/http/request-params';
+import { sendSignInCode } from './sms/sign-in-codes';
+import { SmsMessages } from './sms/sms-messages';
+import { checkSettings, configByCode, parsePhones, parseTemplateParams, sendSms } from './sms/sms-sender';
 
-/** SMS configurations. */
+/** API scope of `endpoint/**` (seeded as 短信发送). */
+export const SMS_SEND_SCOPE = `${smsResource.code}:send`;
+const TENANT_ID = /^[0-9A-Za-z_-]{1,12}$/;
+
+/**
+ * A configuration is stored only if its provider is known and has what it needs to send; an
+ * update that leaves SecretKey empty keeps the stored one, which then counts.
+ */
+async function checkBeforeStore({ tx, values, existing }: ChangeArgs): Promise<void> {
+  const merged: Record<string, unknown> = { ...existing, ...values };
+  if (existing && values.secretKey === undefined) {
+    const [stored] = await tx
+      .select({ secretKey: sms.secretKey })
+      .from(sms)
+      .where(eq(sms.id, existing.id as string));
+    merged.secretKey = stored?.secretKey ?? '';
+  }
+  checkSettings(merged);
+}
+
+const text = (value: unknown) =>
+  typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+
+function tenantOf(request: FastifyRequest, params: Record<string, unknown>): string {
+  const header = request.headers['tenant-id'];
+  const tenantId = text(params.tenantId) || (typeof header === 'string' ? header.trim() : '') || DEFAULT_TENANT_ID;
+  if (!TENANT_ID.test(tenantId)) throw badRequest(Messages.invalidParam('tenantId', '应为租户编号'));
+  return tenantId;
+}
+
+/** SMS configurations, the test send of the configuration screen and the sign-in code request. */
 export function registerSmsRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerResource(app, ctx, { def: smsResource, table: sms });
+  registerResource(app, ctx, { def: smsResource, table: sms, hooks: { beforeChange: checkBeforeStore } });
+
+  // `code` names the configuration (its smsCode), `phones` is a comma list, `params` the text
+  // of a JSON object with the template's variables.
+  app.post(
+    `/api${smsResource.api}/endpoint/send-message`,
+    { config: { apiScope: SMS_SEND_SCOPE } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const params = paramsOf(request);
+      const code = text(params.code);
+      if (!code) throw badRequest(Messages.missingParam('code'));
+      const phones = parsePhones(params.phones);
+      const templateParams = parseTemplateParams(params.params);
+      const config = await configByCode(ctx, auth.tenantId, code);
+      await sendSms(ctx, config, { phones, params: templateParams }, request.log);
+      return ok(true, SmsMessages.sent);
+    },
+  );
+
+  // Phone sign-in, step one: a code to the phone (step two is grant_type=sms on the token endpoint).
+  app.post('/api/alisms/send', { config: { public: true } }, async (request) => {
+    const params = paramsOf(request);
+    await sendSignInCode(ctx, {
+      tenantId: tenantOf(request, params),
+      phone: text(params.phone),
+      ip: request.ip,
+      log: request.log,
+    });
+    return ok(true, SmsMessages.codeSent);
+  });
 }

@@ -21,6 +21,12 @@ export const login: typeof zh = {
   phone: 'Phone number',
   smsCode: 'SMS code',
   sendCode: 'Send code',
+  phoneRequired: 'Enter your phone number',
+  phoneLength: 'The phone number must have 11 digits',
+  phoneFormat: 'The phone number format is incorrect',
+  smsCodeRequired: 'Enter the SMS code',
+  codeSent: 'Code sent; it is valid for 5 minutes',
+  resendIn: 'Resend in {{seconds}} s',
   notConfigured: 'This sign-in method is not configured yet; use your account and password',
   register: 'Register',
 };

@@ -19,6 +19,12 @@ export const login = {
   phone: '手机号',
   smsCode: '短信验证码',
   sendCode: '发送验证码',
+  phoneRequired: '手机号不能为空',
+  phoneLength: '手机号长度不为11位',
+  phoneFormat: '手机号格式不正确',
+  smsCodeRequired: '请输入短信验证码',
+  codeSent: '验证码已发送,5分钟内有效',
+  resendIn: '{{seconds}}秒后重新发送',
   notConfigured: '该登录方式尚未配置,请使用账号密码登录',
   register: '注册账号',
 };

@@ -1,0 +1,123 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { badRequest, type HttpError } from '../../../platform/http/errors';
+import { SmsMessages } from './sms-messages';
+
+/** A configuration row as a provider uses it: the secret key already opened. */
+export interface SmsConfig {
+  category: number;
+  smsCode: string;
+  templateId: string;
+  accessKey: string;
+  secretKey: string;
+  appId: string;
+  regionId: string;
+  signName: string;
+  /** Base-URL override; empty means the provider's documented host. */
+  endpoint: string;
+}
+
+/** One template message to one or more mainland phone numbers (11 digits, checked before). */
+export interface SmsMessage {
+  phones: string[];
+  /** Template variables by name; Tencent Cloud takes them in order (see `orderedValues`). */
+  params: Record<string, string>;
+}
+
+export interface SendContext {
+  now(): number;
+  log: FastifyBaseLogger;
+  /** Request time limit; providers are given 5 s. */
+  timeoutMs: number;
+}
+
+export type SettingName = 'accessKey' | 'secretKey' | 'appId' | 'signName' | 'templateId';
+
+export interface SmsProvider {
+  /** Shown in messages: 阿里云, 腾讯云, ... */
+  name: string;
+  /** Settings the provider cannot send without. */
+  requires: readonly SettingName[];
+  send(config: SmsConfig, message: SmsMessage, context: SendContext): Promise<void>;
+}
+
+export const SETTING_LABELS: Record<SettingName, string> = {
+  accessKey: 'AccessKey',
+  secretKey: 'SecretKey',
+  appId: '应用ID',
+  signName: '短信签名',
+  templateId: '模板ID',
+};
+
+/** A provider refused or could not be reached: a 400 whose message carries the provider's reason. */
+export const providerFailure = (provider: string, reason: string): HttpError =>
+  badRequest(SmsMessages.failed(provider, reason));
+
+/** The provider's host, or the configuration's override, joined with a path. */
+export function providerUrl(config: SmsConfig, defaultBase: string, path: string): URL {
+  const base = (config.endpoint.trim() || defaultBase).replace(/\/+$/, '');
+  return new URL(`${base}${path}`);
+}
+
+export interface ProviderReply {
+  status: number;
+  /** The parsed JSON body, when the body was JSON. */
+  json: unknown;
+}
+
+const MAX_REPLY_CHARS = 64 * 1024;
+
+/**
+ * Sends one request to a provider. Redirects are not followed (a provider API never redirects,
+ * and following one would send the signed request elsewhere); a timeout or a network error
+ * becomes the same kind of 400 as a refusal.
+ */
+export async function callProvider(
+  provider: string,
+  url: URL,
+  init: { headers: Record<string, string>; body: string },
+  context: SendContext,
+): Promise<ProviderReply> {
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: 'POST',
+      headers: init.headers,
+      body: init.body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(context.timeoutMs),
+    });
+  } catch (e) {
+    const error = e as Error & { cause?: { code?: string } };
+    if (error.name === 'TimeoutError' || error.name === 'AbortError') {
+      throw providerFailure(provider, SmsMessages.timeout(context.timeoutMs));
+    }
+    context.log.warn({ err: error, provider, host: url.host }, 'SMS provider unreachable');
+    throw providerFailure(provider, SmsMessages.unreachable(error.cause?.code ?? error.message));
+  }
+  let text: string;
+  try {
+    text = (await res.text()).slice(0, MAX_REPLY_CHARS);
+  } catch {
+    throw providerFailure(provider, SmsMessages.unreachable('应答读取失败'));
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, json };
+}
+
+/** A short text field of a provider's JSON reply (their code or message), never the raw body. */
+export function replyText(value: unknown, max = 200): string {
+  if (typeof value === 'number') return String(value);
+  return typeof value === 'string' ? value.slice(0, max) : '';
+}
+
+/** `a: b`, or whichever part the provider gave. */
+export const reason = (code: string, message: string): string =>
+  [code, message].filter(Boolean).join(': ') || '未知错误';
+
+export const asRecord = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};

@@ -1,0 +1,170 @@
+import { App, Button, Form, Input, Tag } from 'antd';
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { EnableStatus, smsResource, type ApiResult } from '@mes/contracts';
+import { request } from '../../../api/http';
+import { ActionDialog } from '../../../crud/action-dialog';
+import { ResourcePage } from '../../../crud/resource-page';
+import type { ExtraColumn, ResourcePageContext, Row } from '../../../crud/resource-page-types';
+
+const ENABLE_CODE = 'sms_enable';
+const SEND_CODE = 'sms_send';
+const PHONE = /^1\d{10}$/;
+
+interface SendValues {
+  phones: string;
+  params: string;
+}
+
+const splitPhones = (text: string) =>
+  text
+    .split(/[,，\s]+/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+
+const isJsonObject = (text: string) => {
+  try {
+    const value: unknown = JSON.parse(text);
+    return !!value && typeof value === 'object' && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+};
+
+/** 发送测试: a template message through one configuration (`endpoint/send-message`). */
+function SendDialog({ config, onClose }: { config: Row | null; onClose(): void }) {
+  const { t } = useTranslation('sms');
+  const [form] = Form.useForm<SendValues>();
+
+  const save = async () => {
+    if (!config) return;
+    const values = await form.validateFields();
+    await request<ApiResult<boolean>>(`${smsResource.api}/endpoint/send-message`, {
+      method: 'POST',
+      data: { code: config.smsCode, phones: splitPhones(values.phones).join(','), params: values.params?.trim() ?? '' },
+    });
+  };
+
+  return (
+    <ActionDialog
+      open={!!config}
+      title={t('sendTitle')}
+      width={520}
+      onSave={save}
+      onClose={onClose}
+      saveTestId="sms-send-save"
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ phones: '', params: '{"code":"123456"}' }}
+        data-testid="sms-send-form"
+      >
+        <Form.Item label={t('code')}>
+          <Input value={String(config?.smsCode ?? '')} disabled />
+        </Form.Item>
+        {config && config.status !== EnableStatus.enabled && (
+          <div className="ant-form-item-explain-warning" style={{ marginTop: -16, marginBottom: 16 }}>
+            {t('notEnabledHint')}
+          </div>
+        )}
+        <Form.Item
+          name="phones"
+          label={t('phones')}
+          rules={[
+            {
+              validator: (_, v: string | undefined) => {
+                const phones = splitPhones(v ?? '');
+                if (!phones.length) return Promise.reject(new Error(t('phonesRequired')));
+                const bad = phones.find((p) => !PHONE.test(p));
+                return bad ? Promise.reject(new Error(t('phonesInvalid', { phone: bad }))) : Promise.resolve();
+              },
+            },
+          ]}
+        >
+          <Input placeholder={t('phonesPlaceholder')} data-testid="sms-send-phones" />
+        </Form.Item>
+        <Form.Item
+          name="params"
+          label={t('params')}
+          extra={t('paramsHelp')}
+          rules={[
+            {
+              validator: (_, v: string | undefined) =>
+                !v?.trim() || isJsonObject(v) ? Promise.resolve() : Promise.reject(new Error(t('paramsInvalid'))),
+            },
+          ]}
+        >
+          <Input.TextArea rows={4} data-testid="sms-send-params" />
+        </Form.Item>
+      </Form>
+    </ActionDialog>
+  );
+}
+
+/** 短信配置: provider accounts and templates, one enabled per tenant, with a test send. */
+export default function SmsScreen() {
+  const { t } = useTranslation('sms');
+  const { message } = App.useApp();
+  const [sending, setSending] = useState<Row | null>(null);
+
+  const enable = useCallback(
+    async (row: Row, ctx: ResourcePageContext) => {
+      try {
+        const answer = await request<ApiResult<boolean>>(`${smsResource.api}/enable`, {
+          method: 'POST',
+          params: { id: row.id },
+        });
+        void message.success(answer.msg || t('enableDone'));
+        ctx.reload();
+      } catch {
+        // the HTTP client has shown the server's message
+      }
+    },
+    [message, t],
+  );
+
+  const rowActions = useCallback(
+    (row: Row, ctx: ResourcePageContext) => (
+      <>
+        {ctx.can(ENABLE_CODE) && row.status !== EnableStatus.enabled && (
+          <Button type="link" size="small" onClick={() => void enable(row, ctx)} data-testid="sms-enable">
+            {t('enable')}
+          </Button>
+        )}
+        {ctx.can(SEND_CODE) && (
+          <Button type="link" size="small" onClick={() => setSending(row)} data-testid="sms-send">
+            {t('sendTest')}
+          </Button>
+        )}
+      </>
+    ),
+    [enable, t],
+  );
+
+  const extraColumns = useMemo<ExtraColumn[]>(
+    () => [
+      {
+        key: 'status',
+        title: t('status'),
+        width: 90,
+        render: (row) =>
+          row.status === EnableStatus.enabled ? (
+            <Tag color="green" data-testid="sms-status-enabled">
+              {t('enabled')}
+            </Tag>
+          ) : (
+            <Tag data-testid="sms-status-disabled">{t('disabled')}</Tag>
+          ),
+      },
+    ],
+    [t],
+  );
+
+  return (
+    <div data-testid="sms-screen">
+      <ResourcePage resource={smsResource} rowActions={rowActions} extraColumns={extraColumns} />
+      <SendDialog config={sending} onClose={() => setSending(null)} />
+    </div>
+  );
+}
