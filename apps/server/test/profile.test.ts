@@ -166,10 +166,11 @@ function multipartBody(filename: string, content: Buffer, type = 'image/png') {
   return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
+// The avatar kind holds uploads to the spec's avatar rule (JPG / PNG by content, at most 500 KB).
 const putFile = (filename: string, content: Buffer, type?: string) =>
   t.as(token, {
     method: 'POST',
-    url: '/api/blade-resource/oss/endpoint/put-file',
+    url: '/api/blade-resource/oss/endpoint/put-file?kind=avatar',
     ...multipartBody(filename, content, type),
   });
 
@@ -193,9 +194,10 @@ describe('avatar upload and download', () => {
     expect(res.statusCode).toBe(200);
     const data = res.json<ApiResult<PutFileReply>>().data;
     expect(data.originalName).toBe('我的头像.png');
-    expect(data.name).toMatch(/^\d{8}\/[0-9a-f]{32}\.png$/);
-    expect(data.link).toBe(`/api/blade-resource/oss/endpoint/file/${data.name}`);
-    expect(fs.readFileSync(path.join(t.ctx.dataDir, 'upload', data.name))).toEqual(image);
+    // `name` is the object key; the link is the public file route without the `upload/` prefix.
+    expect(data.name).toMatch(/^upload\/\d{8}\/[0-9a-f]{32}\.png$/);
+    expect(data.link).toBe(`/api/blade-resource/oss/endpoint/file/${data.name.slice('upload/'.length)}`);
+    expect(fs.readFileSync(path.join(t.ctx.dataDir, data.name))).toEqual(image);
 
     // No token: an <img src> cannot send one.
     const served = await t.app.inject({ method: 'GET', url: data.link });

@@ -179,7 +179,7 @@ export function ResourcePage(props: ResourcePageProps) {
   const mayView = can(codes.view);
   const mayEdit = operations.has('submit') && can(codes.edit);
   const mayRemove = operations.has('remove') && can(codes.remove);
-  const mayAddChild = tree && operations.has('submit') && can(codes.add);
+  const mayAddChild = tree && operations.has('submit') && !props.noAdd && can(codes.add);
   const actions = useRowActions({
     mayView,
     mayEdit,
@@ -209,7 +209,7 @@ export function ResourcePage(props: ResourcePageProps) {
         />
         <div className="mes-crud-toolbar">
           <Space wrap>
-            {operations.has('submit') && can(codes.add) && (
+            {operations.has('submit') && !props.noAdd && can(codes.add) && (
               <Button type="primary" icon={<PlusOutlined />} onClick={() => openForm('add')} data-testid="crud-add">
                 {t('add')}
               </Button>

@@ -1,10 +1,79 @@
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { ossResource } from '@mes/contracts';
+import { OssCategory, ossResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { registerResource } from '../../crud/resource-routes';
-import { oss } from '../../platform/db/schema';
+import { registerResource, type ChangeArgs, type RemoveArgs } from '../../crud/resource-routes';
+import { attach, oss } from '../../platform/db/schema';
+import { badRequest } from '../../platform/http/errors';
+import { registerStorageEndpoints } from './storage/endpoints';
+import { LOCAL_OSS_CODE } from './storage/provider';
+import { isKnownCategory, isS3Category, labelOf, S3_REQUIRED, StorageMessages } from './storage/tenant-storage';
 
-/** Object-storage configurations. */
+export const OssMessages = {
+  reservedCode: `资源编号 ${LOCAL_OSS_CODE} 只能用于本地磁盘`,
+  inUse: (code: string) => `存储配置 ${code} 下还有附件,请先删除这些附件`,
+  codeInUse: (code: string) => `存储配置 ${code} 下还有附件,不能修改资源编号或服务商`,
+} as const;
+
+type Tx = ChangeArgs['tx'];
+
+async function hasAttachments(tx: Tx, tenantId: string, ossCode: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: attach.id })
+    .from(attach)
+    .where(and(eq(attach.tenantId, tenantId), eq(attach.ossCode, ossCode), eq(attach.isDeleted, 0)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * A configuration is checked as a whole (the stored row overlaid by what was sent): a known
+ * provider, everything an S3 call needs, and no change that would orphan stored attachments,
+ * which find their files through the configuration's code.
+ */
+async function checkConfig({ tx, auth, adding, values, existing }: ChangeArgs): Promise<void> {
+  const pick = (name: string) => (values[name] !== undefined ? values[name] : existing?.[name]);
+  const category = pick('category');
+  const ossCode = String(pick('ossCode') ?? '');
+  if (!isKnownCategory(category)) throw badRequest(StorageMessages.unknownProvider);
+  if (ossCode === LOCAL_OSS_CODE && category !== OssCategory.local) throw badRequest(OssMessages.reservedCode);
+  if (isS3Category(category)) {
+    let storedSecret = '';
+    if (!adding && existing) {
+      const [row] = await tx
+        .select({ secretKey: oss.secretKey })
+        .from(oss)
+        .where(eq(oss.id, String(existing.id)));
+      storedSecret = row?.secretKey ?? '';
+    }
+    for (const field of S3_REQUIRED) {
+      const value = field === 'secretKey' ? (values.secretKey ?? storedSecret) : pick(field);
+      if (typeof value !== 'string' || !value.trim()) throw badRequest(StorageMessages.incomplete(labelOf(field)));
+    }
+  }
+  if (existing && (existing.ossCode !== ossCode || existing.category !== category)) {
+    if (await hasAttachments(tx, auth.tenantId, String(existing.ossCode))) {
+      throw badRequest(OssMessages.codeInUse(String(existing.ossCode)));
+    }
+  }
+}
+
+async function refuseRemovingUsed({ tx, auth, rows }: RemoveArgs): Promise<void> {
+  for (const row of rows) {
+    const code = String(row.ossCode);
+    if (await hasAttachments(tx, auth.tenantId, code)) throw badRequest(OssMessages.inUse(code));
+  }
+}
+
+/**
+ * Object-storage configurations (list, detail, submit, remove, export, enable) and the upload
+ * endpoints that use them.
+ */
 export function registerOssRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerResource(app, ctx, { def: ossResource, table: oss });
+  registerResource(app, ctx, {
+    def: ossResource,
+    table: oss,
+    hooks: { beforeChange: checkConfig, beforeRemove: refuseRemovingUsed },
+  });
+  registerStorageEndpoints(app, ctx);
 }

@@ -8,7 +8,6 @@ import { hashPassword, verifyPassword } from '../../platform/auth/passwords';
 import { user } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
 import { badRequest, notFound } from '../../platform/http/errors';
-import { registerLocalOssRoutes } from '../resource/local-oss';
 import { findUserById } from './user-repository';
 
 export const ProfileMessages = {
@@ -110,6 +109,4 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
       .where(and(eq(user.tenantId, auth.tenantId), eq(user.id, auth.userId)));
     return ok(null);
   });
-
-  registerLocalOssRoutes(app, ctx);
 }

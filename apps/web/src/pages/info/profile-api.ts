@@ -11,13 +11,6 @@ export interface UserProfile {
   email: string;
 }
 
-/** The reply of the avatar upload: `link` goes into the avatar field. */
-export interface UploadedFile {
-  link: string;
-  name: string;
-  originalName: string;
-}
-
 export const fetchProfile = () => requestData<UserProfile>('/blade-user/info');
 
 export const updateProfile = (profile: UserProfile) =>
@@ -31,13 +24,3 @@ export const updatePassword = (oldPassword: string, newPassword: string, newPass
     data: { oldPassword: md5(oldPassword), newPassword: md5(newPassword), newPassword1: md5(newPassword1) },
   });
 
-/** Multipart upload to the OSS endpoint; the reply's `data.link` is the file's address. */
-export function uploadFile(file: File): Promise<UploadedFile> {
-  const body = new FormData();
-  body.append('file', file);
-  return requestData<UploadedFile>('/blade-resource/oss/endpoint/put-file', {
-    method: 'POST',
-    data: body,
-    silent: true,
-  });
-}

@@ -1,1 +1,21 @@
-export const storage = {};
+/** Strings of the object-storage and attachment screens; field labels come from the definitions. */
+export const storage = {
+  status: '状态',
+  statusEnabled: '启用',
+  statusDisabled: '停用',
+  enable: '启用',
+  enableConfirm: '启用「{{code}}」后,新上传的文件都将存入该配置,其它配置将停用。确定启用?',
+  debug: '上传调试',
+  debugTitle: '上传调试:{{code}}',
+  debugHint: '选择一个文件,用这个配置上传;成功后显示文件地址,上传的文件会记入附件管理。',
+  enableFirst: '请先启用该配置',
+  dropHint: '点击或拖动文件到这里上传',
+  sizeHint: '单个文件不超过 20MB',
+  uploading: '上传中…',
+  uploaded: '上传成功',
+  link: '文件地址',
+  objectKey: '对象名称',
+  upload: '上传',
+  download: '下载',
+  tooLarge: '上传的文件不能超过 20MB',
+};
