@@ -1,17 +1,20 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthMessages, DEFAULT_TENANT_ID, GRANT_TYPES, type GrantType, type OAuthUserInfo } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { requireAuth } from '../../platform/auth/request-auth';
 import { ok } from '../../platform/http/envelope';
 import { notFound } from '../../platform/http/errors';
+import { registerVisitRoutes } from '../holiday/visit-routes';
 import { findUserView } from '../user/user-view';
 import { consumeCaptcha, createCaptcha } from './captcha';
 import { authenticateClient } from './client-auth';
 import { OAuthError } from './oauth-error';
+import { registerQrRoutes } from './qr/qr-routes';
 import { signInWithQr } from './qr-sign-in';
 import { signInWithPassword, signInWithRefreshToken } from './sign-in';
 import { signInWithSms } from './sms-sign-in';
-import { signInWithSocial } from './social-sign-in';
+import { linkSocialAccount, signInWithSocial } from './social-sign-in';
+import { registerSocialRoutes } from './social/social-routes';
 
 /** Token parameters may come in the query string or a form body; the body wins. */
 function tokenParams(request: FastifyRequest): Record<string, string> {
@@ -31,14 +34,27 @@ const header = (request: FastifyRequest, name: string): string => {
   return typeof v === 'string' ? v.trim() : '';
 };
 
+/** Token-endpoint style replies: the raw success JSON, or `{error_code, error_description}`. */
+async function oauthReply(reply: FastifyReply, work: () => Promise<unknown>) {
+  try {
+    return await work();
+  } catch (e) {
+    if (e instanceof OAuthError) return reply.code(e.status).send(e.toBody());
+    throw e;
+  }
+}
+
+const tenantOf = (request: FastifyRequest, params: Record<string, string>) =>
+  params.tenantId || header(request, 'tenant-id') || DEFAULT_TENANT_ID;
+
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post('/api/blade-auth/oauth/token', { config: { public: true } }, async (request, reply) => {
     const params = tokenParams(request);
-    try {
+    return oauthReply(reply, async () => {
       const grant = params.grant_type as GrantType;
       if (!GRANT_TYPES.includes(grant)) throw new OAuthError(400, AuthMessages.unsupportedGrant);
       const client = await authenticateClient(ctx.db, request.headers.authorization, grant);
-      const tenantId = params.tenantId || header(request, 'tenant-id') || DEFAULT_TENANT_ID;
+      const tenantId = tenantOf(request, params);
       switch (grant) {
         case 'captcha':
           if (!(await consumeCaptcha(ctx.store, header(request, 'captcha-key'), header(request, 'captcha-code')))) {
@@ -56,11 +72,31 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
         case 'social':
           return await signInWithSocial(ctx, client, tenantId, params);
       }
-    } catch (e) {
-      if (e instanceof OAuthError) return reply.code(e.status).send(e.toBody());
-      throw e;
-    }
+    });
   });
+
+  // The spec's QR sign-in call: the qr grant at its own path (grant_type=qr, tenantId, code, state).
+  app.post('/api/blade-auth/oauth/qrlogin', { config: { public: true } }, async (request, reply) => {
+    const params = tokenParams(request);
+    return oauthReply(reply, async () => {
+      if ((params.grant_type || 'qr') !== 'qr') throw new OAuthError(400, AuthMessages.unsupportedGrant);
+      const client = await authenticateClient(ctx.db, request.headers.authorization, 'qr');
+      return signInWithQr(ctx, client, tenantOf(request, params), params);
+    });
+  });
+
+  // A first-time social user links an existing account (oauthId, account, md5 password).
+  app.post('/api/blade-auth/oauth/social/link', { config: { public: true } }, async (request, reply) => {
+    const params = tokenParams(request);
+    return oauthReply(reply, async () => {
+      const client = await authenticateClient(ctx.db, request.headers.authorization, 'social');
+      return linkSocialAccount(ctx, client, tenantOf(request, params), params);
+    });
+  });
+
+  registerQrRoutes(app, ctx);
+  registerSocialRoutes(app, ctx);
+  registerVisitRoutes(app, ctx);
 
   app.get('/api/blade-auth/oauth/captcha', { config: { public: true } }, async () => createCaptcha(ctx.store));
 

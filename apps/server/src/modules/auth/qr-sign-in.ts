@@ -1,14 +1,30 @@
 import { AuthMessages, type TokenResponse } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
+import { findUserById } from '../user/user-repository';
 import type { ClientRow } from './client-auth';
 import { OAuthError } from './oauth-error';
+import { QrError, QrSessions } from './qr/qr-session';
+import { issueFor } from './sign-in';
 
-/** `grant_type=qr`: a QR sign-in session confirmed from a signed-in device. */
+/**
+ * `grant_type=qr` (also `POST /api/blade-auth/oauth/qrlogin`): trades a QR session confirmed on a
+ * signed-in device, with the state the sign-in page was given, for tokens of the user who
+ * confirmed it. A session signs in once.
+ */
 export async function signInWithQr(
-  _ctx: AppContext,
-  _client: ClientRow,
-  _tenantId: string,
-  _params: Record<string, string>,
+  ctx: AppContext,
+  client: ClientRow,
+  tenantId: string,
+  params: Record<string, string>,
 ): Promise<TokenResponse> {
-  throw new OAuthError(400, AuthMessages.notConfigured);
+  let confirmed: { tenantId: string; userId: string };
+  try {
+    confirmed = await new QrSessions(ctx).consume(tenantId, params.code, params.state);
+  } catch (e) {
+    if (e instanceof QrError) throw new OAuthError(400, e.message);
+    throw e;
+  }
+  const found = await findUserById(ctx.db, confirmed.tenantId, confirmed.userId);
+  if (!found) throw new OAuthError(400, AuthMessages.badCredentials);
+  return issueFor(ctx, client, found);
 }

@@ -1,4 +1,4 @@
-import { AuthMessages, type TokenResponse } from '@mes/contracts';
+import { AuthMessages, UserStatus, type TokenResponse } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { verifyAgainstDummy, verifyPassword } from '../../platform/auth/passwords';
 import type { TokenClaims } from '../../platform/auth/tokens';
@@ -13,6 +13,9 @@ import {
 } from '../user/user-repository';
 import type { ClientRow } from './client-auth';
 import { OAuthError } from './oauth-error';
+
+/** A guest registration not yet approved (status pending) is told so, not that it is disabled. */
+export const PENDING_APPROVAL = '账号正在等待管理员审核';
 
 /** How long an account stays locked after too many failed sign-ins. */
 export const LOCK_MS = 30 * 60 * 1000;
@@ -81,7 +84,8 @@ export async function issueFor(ctx: AppContext, client: ClientRow, u: UserRow): 
   const tenantRow = await findTenant(ctx.db, u.tenantId);
   if (!tenantRow || tenantRow.status !== 1) throw new OAuthError(400, AuthMessages.noTenant);
   if (isTenantExpired(tenantRow, ctx.clock.now())) throw new OAuthError(400, AuthMessages.tenantExpired);
-  if (u.status !== 1) throw new OAuthError(400, AuthMessages.accountDisabled);
+  if (u.status === UserStatus.pending) throw new OAuthError(400, PENDING_APPROVAL);
+  if (u.status !== UserStatus.active) throw new OAuthError(400, AuthMessages.accountDisabled);
   const roles = await rolesOf(ctx.db, u);
   if (!roles.length) throw new OAuthError(400, AuthMessages.noRole);
 

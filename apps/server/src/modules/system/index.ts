@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { registerDatasourceRoutes } from '../develop/datasource-routes';
+import { registerGuestRegistrationRoutes } from '../user/guest-registration-routes';
 import { registerUserAdminRoutes } from '../user/user-admin-routes';
 import { registerClientRoutes } from './client-routes';
 import { registerDeptRoutes } from './dept-routes';
@@ -16,6 +17,7 @@ import { registerTopMenuAdminRoutes } from './top-menu-admin-routes';
 /** System administration (spec section 7 "System"): every resource of the area. */
 export function registerSystemAdministration(app: FastifyInstance, ctx: AppContext): void {
   registerUserAdminRoutes(app, ctx);
+  registerGuestRegistrationRoutes(app, ctx);
   registerRoleRoutes(app, ctx);
   registerDeptRoutes(app, ctx);
   registerPostRoutes(app, ctx);

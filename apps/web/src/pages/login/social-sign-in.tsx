@@ -1,6 +1,13 @@
-import { NotConfigured } from './not-configured';
+import { lazy, Suspense } from 'react';
 
-/** The social sign-in panel of the sign-in page. */
+// Loaded when the tab is first opened, like the QR panel.
+const SocialPanel = lazy(() => import('./social-panel'));
+
+/** The 第三方账号 panel of the sign-in page. */
 export function SocialSignIn() {
-  return <NotConfigured />;
+  return (
+    <Suspense fallback={null}>
+      <SocialPanel />
+    </Suspense>
+  );
 }

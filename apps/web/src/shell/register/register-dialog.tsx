@@ -41,8 +41,19 @@ function failureText(e: unknown, fallback: string): string {
   return fallback;
 }
 
+export interface RegisterDialogProps {
+  onClose: () => void;
+  /**
+   * A first-time third-party user's ticket (`oauth_id` of the social sign-in reply): the new
+   * account is linked to that provider account.
+   */
+  oauthId?: string;
+  /** The tenant to register in, fixed by the caller (the social sign-in's tenant). */
+  tenantId?: string;
+}
+
 /** The 账号注册 dialog; its own chunk, loaded when the link is first clicked. */
-export default function RegisterDialog({ onClose }: { onClose: () => void }) {
+export default function RegisterDialog({ onClose, oauthId = '', tenantId: fixedTenant }: RegisterDialogProps) {
   const { t } = useTranslation('register');
   const { modal } = App.useApp();
   const navigate = useNavigate();
@@ -50,7 +61,7 @@ export default function RegisterDialog({ onClose }: { onClose: () => void }) {
   const [hostTenant, setHostTenant] = useState<string>();
   const [problem, setProblem] = useState('');
   const [busy, setBusy] = useState(false);
-  const tenantShown = website.tenantMode && !hostTenant;
+  const tenantShown = website.tenantMode && !hostTenant && !fixedTenant;
 
   useEffect(() => {
     let live = true;
@@ -76,11 +87,11 @@ export default function RegisterDialog({ onClose }: { onClose: () => void }) {
         silent: true,
         form: true,
         data: {
-          tenantId: (tenantShown ? values.tenantId?.trim() : hostTenant) ?? website.tenantId,
+          tenantId: fixedTenant ?? (tenantShown ? values.tenantId?.trim() : hostTenant) ?? website.tenantId,
           name: values.name ?? '',
           account: values.account?.trim() ?? '',
           password: md5(values.password ?? ''),
-          oauthId: '',
+          oauthId,
         },
       });
       onClose();

@@ -32,4 +32,5 @@ export const resources = {
   sms,
   storage,
   social,
+  log,
 };

@@ -1,13 +1,16 @@
-import { App, Button } from 'antd';
+import { App, Button, Tag } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ResourcePage } from '../../../crud/resource-page';
 import type { ExtraColumn, FormMode, ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import { UserStatus } from '@mes/contracts';
+import { AuditDialog } from './audit-dialog';
 import { DeptAside } from './dept-aside';
 import { PlatformDialog } from './platform-dialog';
 import { RoleGrantDialog } from './role-grant-dialog';
-import { resetPasswords, unlockUsers } from './user-api';
+import { refuseGuests, resetPasswords, unlockUsers } from './user-api';
 import { userBeforeSubmit, userScreenResource } from './user-resource';
+import '../../../i18n/social-more';
 
 const nameColumn = (key: string, title: string, width?: number): ExtraColumn => ({
   key,
@@ -16,12 +19,20 @@ const nameColumn = (key: string, title: string, width?: number): ExtraColumn => 
   render: (row) => String(row[key] ?? ''),
 });
 
-/** 用户管理: users by department, with role grant, password reset, platform and unlock. */
+const isPending = (row: Row) => Number(row.status) === UserStatus.pending;
+
+/**
+ * 用户管理: users by department, with role grant, password reset, platform, unlock, and the
+ * approval of guest registrations (待审核 users: 审核通过 / 审核拒绝, and a pending-only filter).
+ */
 export default function UserScreen() {
   const { t } = useTranslation('system');
+  const { t: ts } = useTranslation('social');
   const { modal, message } = App.useApp();
   const [deptId, setDeptId] = useState<string>();
+  const [onlyPending, setOnlyPending] = useState(false);
   const [granting, setGranting] = useState<Row[] | null>(null);
+  const [approving, setApproving] = useState<Row[] | null>(null);
   const [platformOf, setPlatformOf] = useState<Row | null>(null);
   const [reload, setReload] = useState<() => void>(() => () => undefined);
 
@@ -48,6 +59,13 @@ export default function UserScreen() {
       }),
     );
 
+  /** Approval acts on pending users only: say so rather than send a call the server refuses. */
+  const withPending = (ctx: ResourcePageContext, action: (rows: Row[]) => void) =>
+    withSelection(ctx, (rows) => {
+      if (!rows.every(isPending)) return void message.warning(ts('auditOnlyPending'));
+      action(rows);
+    });
+
   const toolbar = (ctx: ResourcePageContext) => (
     <>
       {ctx.can('user_role') && (
@@ -73,17 +91,70 @@ export default function UserScreen() {
           {t('userUnlock')}
         </Button>
       )}
+      {ctx.can('user_audit') && (
+        <>
+          <Button onClick={() => withPending(ctx, setApproving)} data-testid="user-audit-pass">
+            {ts('auditPass')}
+          </Button>
+          <Button
+            danger
+            onClick={() => withPending(ctx, () => confirmThen(ctx, ts('auditRefuseConfirm'), refuseGuests))}
+            data-testid="user-audit-refuse"
+          >
+            {ts('auditRefuse')}
+          </Button>
+          <Button
+            type={onlyPending ? 'primary' : 'default'}
+            onClick={() => setOnlyPending((v) => !v)}
+            data-testid="user-only-pending"
+          >
+            {ts('onlyPending')}
+          </Button>
+        </>
+      )}
     </>
   );
 
   const extraColumns = useMemo(
-    () => [
+    (): ExtraColumn[] => [
+      {
+        key: 'status',
+        title: ts('statusColumn'),
+        width: 90,
+        render: (row) =>
+          isPending(row) ? (
+            <Tag color="orange" data-testid="user-status-pending">
+              {ts('statusPending')}
+            </Tag>
+          ) : Number(row.status) === UserStatus.active ? (
+            <Tag color="green">{ts('statusActive')}</Tag>
+          ) : (
+            <Tag>{ts('statusDisabled')}</Tag>
+          ),
+      },
       nameColumn('tenantName', t('tenantName'), 120),
       nameColumn('roleName', t('roleName'), 160),
       nameColumn('deptName', t('deptName'), 160),
       nameColumn('postName', t('postName'), 160),
     ],
-    [t],
+    [t, ts],
+  );
+
+  // A pending account is flagged where the eye lands first, not only in the status column.
+  const render = useMemo(
+    () => ({
+      account: (value: unknown, row: Row) => (
+        <>
+          {String(value ?? '')}
+          {isPending(row) && (
+            <Tag color="orange" style={{ marginLeft: 8 }}>
+              {ts('statusPending')}
+            </Tag>
+          )}
+        </>
+      ),
+    }),
+    [ts],
   );
 
   const beforeSubmit = useCallback(
@@ -94,6 +165,7 @@ export default function UserScreen() {
   const closeDialog = (changed: boolean) => {
     setGranting(null);
     setPlatformOf(null);
+    setApproving(null);
     if (changed) reload();
   };
 
@@ -101,14 +173,16 @@ export default function UserScreen() {
     <div data-testid="user-screen">
       <ResourcePage
         resource={userScreenResource}
-        params={{ deptId }}
+        params={{ deptId, status: onlyPending ? String(UserStatus.pending) : undefined }}
         aside={<DeptAside selected={deptId} onSelect={setDeptId} />}
         toolbar={toolbar}
         extraColumns={extraColumns}
+        render={render}
         beforeSubmit={beforeSubmit}
       />
       <RoleGrantDialog users={granting} onClose={closeDialog} />
       <PlatformDialog user={platformOf} onClose={closeDialog} />
+      <AuditDialog users={approving} onClose={closeDialog} />
     </div>
   );
 }

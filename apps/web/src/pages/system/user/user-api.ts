@@ -36,3 +36,15 @@ export const updatePlatform = (userId: string, settings: PlatformSettings) =>
 
 export const fetchDict = (code: string) =>
   requestData<DictEntry[] | null>('/blade-system/dict/dictionary', { params: { code } }).then((rows) => rows ?? []);
+
+/** 审核通过: pending guests become active with these roles (none: the tenant's `user` role). */
+export const approveGuests = (ids: readonly string[], roleIds: readonly string[], deptId?: string) =>
+  requestData<unknown>('/blade-user/audit-pass', {
+    method: 'POST',
+    form: true,
+    data: { ids: joined(ids), roleIds: joined(roleIds), deptId: deptId ?? '' },
+  });
+
+/** 审核拒绝: pending guests are removed. */
+export const refuseGuests = (ids: readonly string[]) =>
+  requestData<unknown>('/blade-user/audit-refuse', { method: 'POST', form: true, data: { ids: joined(ids) } });

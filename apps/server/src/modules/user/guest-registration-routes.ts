@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../app-context';
+import { requireAuth } from '../../platform/auth/request-auth';
+import { ok } from '../../platform/http/envelope';
+import { paramOf } from '../../platform/http/request-params';
+import { limitAttempts } from '../auth/qr/attempt-limit';
+import { GuestRegistration } from './guest-registration';
+
+/** Registrations one client address may submit per ten minutes (each costs an argon2 hash). */
+const REGISTER_PER_WINDOW = 30;
+const WINDOW_MS = 10 * 60_000;
+/** The API scope seeded for the user screen's 注册审核 button. */
+const AUDIT_SCOPE = 'user:audit';
+
+export const GuestReplies = { submitted: '注册申请已提交,请耐心等待管理员通过!' } as const;
+
+/** `register-guest` (public) and the approval calls of the user screen. */
+export function registerGuestRegistrationRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const guests = new GuestRegistration(ctx);
+  const base = '/api/blade-user';
+
+  app.post(`${base}/register-guest`, { config: { public: true } }, async (request) => {
+    await limitAttempts(ctx, 'register-guest', request.ip, REGISTER_PER_WINDOW, WINDOW_MS);
+    await guests.register({
+      tenantId: paramOf(request, 'tenantId'),
+      name: paramOf(request, 'name'),
+      account: paramOf(request, 'account'),
+      password: paramOf(request, 'password'),
+      oauthId: paramOf(request, 'oauthId'),
+    });
+    return ok(true, GuestReplies.submitted);
+  });
+
+  app.post(`${base}/audit-pass`, { config: { apiScope: AUDIT_SCOPE } }, async (request) => {
+    await guests.approve(
+      { ids: paramOf(request, 'ids'), roleIds: paramOf(request, 'roleIds'), deptId: paramOf(request, 'deptId') },
+      requireAuth(request),
+    );
+    return ok(true);
+  });
+
+  app.post(`${base}/audit-refuse`, { config: { apiScope: AUDIT_SCOPE } }, async (request) => {
+    await guests.refuse(paramOf(request, 'ids'), requireAuth(request));
+    return ok(true);
+  });
+}

@@ -1,0 +1,194 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { AuthMessages, checkField, Messages, UserStatus, userResource } from '@mes/contracts';
+import type { AppContext } from '../../app-context';
+import { ResourceService, type ChangeArgs } from '../../crud/resource-routes';
+import { hashPassword } from '../../platform/auth/passwords';
+import type { AuthContext } from '../../platform/auth/request-auth';
+import { nextId } from '../../platform/db/ids';
+import { role, user, userOauth } from '../../platform/db/schema';
+import { badRequest, notFound } from '../../platform/http/errors';
+import { idsValue } from '../../platform/http/request-params';
+import { linkTicket } from '../auth/social-sign-in';
+import { dropTicket, readTicket, SocialMessages, type SocialTicket } from '../auth/social/social-session';
+import { readParam } from '../system/params';
+import { assertMayManage, assertMd5, assertPicksInTenant, assertQuota } from './user-admin-rules';
+import { findTenant, isTenantExpired } from './user-repository';
+
+export const GuestMessages = {
+  closed: '注册功能已关闭',
+  tenantRequired: '请先输入租户编号',
+  accountRequired: '请先输入账号名称',
+  passwordRequired: '请先输入密码',
+  tenantUnavailable: '租户不存在或已停用',
+  notPending: '只能审核待审核的用户',
+  noRole: '请为通过审核的用户选择角色',
+} as const;
+
+const TENANT_ID = /^[0-9A-Za-z]{1,12}$/;
+const PG_UNIQUE_VIOLATION = '23505';
+/** The role a guest gets on approval when the approver names none. */
+export const DEFAULT_GUEST_ROLE = 'user';
+
+const textOf = (v: unknown) => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e.code === PG_UNIQUE_VIOLATION || e.cause?.code === PG_UNIQUE_VIOLATION;
+}
+
+export interface GuestInput {
+  tenantId: unknown;
+  name: unknown;
+  account: unknown;
+  password: unknown;
+  oauthId: unknown;
+}
+
+/**
+ * Guest registration and its approval (docs/sign-in.md). A guest account is created pending
+ * (status 0) with no role and no department: it cannot sign in by any grant until an
+ * administrator approves it, which gives it roles (the approver's pick, else the tenant's `user`
+ * role). A refusal removes the account, freeing its name.
+ */
+export class GuestRegistration {
+  /** Tenant, data scope and soft delete exactly as the user screen applies them. */
+  private readonly users: ResourceService;
+
+  constructor(private readonly ctx: AppContext) {
+    this.users = new ResourceService(ctx, { def: userResource, table: user });
+  }
+
+  async register(input: GuestInput): Promise<string> {
+    const open = (await readParam(this.ctx.db, 'account.registerUser'))?.trim().toLowerCase();
+    // Closed unless the parameter says 'true': deleting the parameter must not open registration.
+    if (open !== 'true') throw badRequest(GuestMessages.closed);
+
+    const tenantId = textOf(input.tenantId);
+    if (!tenantId) throw badRequest(GuestMessages.tenantRequired);
+    if (!TENANT_ID.test(tenantId)) throw badRequest(GuestMessages.tenantUnavailable);
+    const found = await findTenant(this.ctx.db, tenantId);
+    if (!found || found.status !== 1) throw badRequest(GuestMessages.tenantUnavailable);
+    if (isTenantExpired(found, this.ctx.clock.now())) throw badRequest(AuthMessages.tenantExpired);
+
+    const account = textOf(input.account);
+    if (!account) throw badRequest(GuestMessages.accountRequired);
+    const accountError = checkField(userResource.fields.account, account, 'zh');
+    if (accountError) throw badRequest(accountError);
+    const name = textOf(input.name);
+    // The name fills both the nickname and the real name, so it must fit the shorter one.
+    const nameError = name ? checkField(userResource.fields.realName, name, 'zh') : undefined;
+    if (nameError) throw badRequest(nameError);
+    if (input.password === undefined || input.password === null || input.password === '')
+      throw badRequest(GuestMessages.passwordRequired);
+    const md5 = assertMd5(input.password);
+
+    const ticketText = textOf(input.oauthId);
+    let ticket: SocialTicket | undefined;
+    if (ticketText) {
+      ticket = await readTicket(this.ctx, ticketText, tenantId);
+      if (!ticket) throw badRequest(SocialMessages.badTicket);
+    }
+
+    const password = await hashPassword(md5);
+    const id = nextId();
+    const now = new Date();
+    try {
+      await this.ctx.db.transaction(async (tx) => {
+        // Pending guests hold a place: the quota counts every live account.
+        await assertQuota(tx, tenantId);
+        await tx.insert(user).values({
+          id,
+          tenantId,
+          account,
+          password,
+          name: name || account.slice(0, 20),
+          realName: name,
+          userType: 1,
+          roleId: '',
+          deptId: '',
+          status: UserStatus.pending,
+          createTime: now,
+          updateTime: now,
+        });
+        if (ticket && !(await linkTicket(tx, ticket, id))) throw badRequest(SocialMessages.linkedElsewhere);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw badRequest(userResource.indexes?.[0]?.message?.zh ?? Messages.duplicate);
+      throw error;
+    } finally {
+      await this.ctx.totals.changed('user', tenantId);
+    }
+    if (ticket) await dropTicket(this.ctx, ticketText);
+    return id;
+  }
+
+  /** The pending users of `ids` the caller may see, locked; refuses the whole call otherwise. */
+  private async pendingTargets(tx: ChangeArgs['tx'], auth: AuthContext, ids: string[]) {
+    const rows = await tx
+      .select({ id: user.id, status: user.status, roleId: user.roleId })
+      .from(user)
+      .where(and(await this.users.readScope(auth), inArray(user.id, ids)))
+      .for('update');
+    if (rows.length !== ids.length) throw notFound(Messages.rowNotFound);
+    if (rows.some((r) => r.status !== UserStatus.pending)) throw badRequest(GuestMessages.notPending);
+    return rows;
+  }
+
+  /** The roles approved guests get: the approver's pick, else the tenant's `user` role. */
+  private async approvalRoles(auth: AuthContext, raw: unknown): Promise<string[]> {
+    const picked = idsValue(raw, 'roleIds', { max: 50 });
+    if (picked.length) return picked;
+    const [fallback] = await this.ctx.db
+      .select({ id: role.id })
+      .from(role)
+      .where(and(eq(role.tenantId, auth.tenantId), eq(role.roleAlias, DEFAULT_GUEST_ROLE), eq(role.isDeleted, 0)))
+      .limit(1);
+    if (!fallback) throw badRequest(GuestMessages.noRole);
+    return [fallback.id];
+  }
+
+  /** 审核通过: the guests become active with the roles (and department, if given) chosen. */
+  async approve(params: { ids: unknown; roleIds: unknown; deptId: unknown }, auth: AuthContext): Promise<void> {
+    const ids = idsValue(params.ids, 'ids', { required: true });
+    const roleIds = await this.approvalRoles(auth, params.roleIds);
+    const deptIds = idsValue(params.deptId, 'deptId', { max: 50 });
+    const values: Partial<typeof user.$inferInsert> = {
+      status: UserStatus.active,
+      roleId: roleIds.join(','),
+      updateUser: auth.userId,
+      updateTime: new Date(),
+    };
+    if (deptIds.length) values.deptId = deptIds.join(',');
+    try {
+      await this.ctx.db.transaction(async (tx) => {
+        await assertPicksInTenant(tx, auth.tenantId, { roleId: values.roleId, deptId: values.deptId });
+        await this.pendingTargets(tx, auth, ids);
+        // Approving must not become a way to hand out the administrator role.
+        await assertMayManage(tx, auth, [], roleIds);
+        await tx.update(user).set(values).where(inArray(user.id, ids));
+      });
+    } finally {
+      await this.ctx.totals.changed('user', auth.tenantId);
+    }
+  }
+
+  /** 审核拒绝: the guests are removed, and their third-party accounts may be linked again. */
+  async refuse(rawIds: unknown, auth: AuthContext): Promise<void> {
+    const ids = idsValue(rawIds, 'ids', { required: true });
+    try {
+      await this.ctx.db.transaction(async (tx) => {
+        await this.pendingTargets(tx, auth, ids);
+        await tx
+          .update(user)
+          .set({ isDeleted: 1, updateUser: auth.userId, updateTime: new Date() })
+          .where(inArray(user.id, ids));
+        await tx
+          .update(userOauth)
+          .set({ userId: null, updateTime: new Date() })
+          .where(and(eq(userOauth.tenantId, auth.tenantId), inArray(userOauth.userId, ids)));
+      });
+    } finally {
+      await this.ctx.totals.changed('user', auth.tenantId);
+    }
+  }
+}
