@@ -11,6 +11,12 @@ import { useRouteMeta } from './route-meta';
  * locked → /lock; signed in on /login → /; empty stored token → local sign-out; no token on a
  * route that needs one → /login; `?target` opens the page in a new window; sets the page title.
  */
+/** The home page needs no way back; any other page (a QR confirm link, say) is reopened after sign-in. */
+const loginFor = (pathname: string, search: string) =>
+  ['/', '/wel', '/wel/index'].includes(pathname)
+    ? '/login'
+    : `/login?${new URLSearchParams({ redirect: `${pathname}${search}` }).toString()}`;
+
 export function Guard() {
   const location = useLocation();
   const navigate = useNavigate();
@@ -47,6 +53,7 @@ export function Guard() {
   if (opensNewWindow) return null;
   if (isLock && location.pathname !== website.lockPage) return <Navigate to={website.lockPage} replace />;
   if (token && location.pathname === '/login') return <Navigate to="/" replace />;
-  if ((!token || emptyToken) && needsAuth) return <Navigate to="/login" replace />;
+  if ((!token || emptyToken) && needsAuth)
+    return <Navigate to={loginFor(location.pathname, location.search)} replace />;
   return <Outlet />;
 }

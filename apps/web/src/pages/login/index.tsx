@@ -1,5 +1,6 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { Button, Input } from 'antd';
+import { Button } from 'antd';
+import { Input, Password } from '../../shell/controls/light-input';
 import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -105,7 +106,7 @@ function AccountSignIn() {
         />
       </Field>
       <Field label={t('password')} error={errors.password}>
-        <Input.Password
+        <Password
           prefix={<LockOutlined />}
           autoComplete="current-password"
           value={form.password}

@@ -1,5 +1,6 @@
 import { MobileOutlined, SafetyOutlined } from '@ant-design/icons';
-import { Button, Input } from 'antd';
+import { Button } from 'antd';
+import { Input } from '../../shell/controls/light-input';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';

@@ -1,5 +1,6 @@
 import { ApiOutlined, GithubOutlined } from '@ant-design/icons';
-import { Button, Input } from 'antd';
+import { Button } from 'antd';
+import { Input } from '../../shell/controls/light-input';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/http';
