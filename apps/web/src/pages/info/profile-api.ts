@@ -23,4 +23,3 @@ export const updatePassword = (oldPassword: string, newPassword: string, newPass
     form: true,
     data: { oldPassword: md5(oldPassword), newPassword: md5(newPassword), newPassword1: md5(newPassword1) },
   });
-

@@ -99,13 +99,7 @@ export default function AttachScreen() {
   const renderers = useMemo(() => render, []);
   return (
     <div data-testid="attach-screen">
-      <ResourcePage
-        resource={attachResource}
-        toolbar={toolbar}
-        rowActions={rowActions}
-        render={renderers}
-        noAdd
-      />
+      <ResourcePage resource={attachResource} toolbar={toolbar} rowActions={rowActions} render={renderers} noAdd />
     </div>
   );
 }
