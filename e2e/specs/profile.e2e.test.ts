@@ -216,11 +216,13 @@ describe('registration dialog', () => {
     await expect.poll(() => page.getByTestId('register-error').textContent()).toBe('两次密码输入不一致');
     await screenshot(page, 'register');
 
-    // The server has no registration yet: its reply (success false) is shown, the dialog stays.
+    // An account that exists: the server's refusal (success false, its msg) is shown, the dialog
+    // stays. (A successful registration is covered by guest-registration.e2e.)
+    await page.getByTestId('register-account').fill('admin');
     await page.getByTestId('register-password2').fill('Secret#123');
     await page.getByTestId('register-submit').click();
     await expect.poll(() => page.getByTestId('register-error').textContent()).not.toBe('两次密码输入不一致');
-    expect(await page.getByTestId('register-error').textContent()).toBeTruthy();
+    expect(await page.getByTestId('register-error').textContent()).toContain('已存在');
     expect(await dialog.isVisible()).toBe(true);
     await screenshot(page, 'register-failed');
     await context.close();

@@ -69,6 +69,8 @@ describe('tab bar', () => {
       .locator('[data-screen="/info/index"] input[type="text"], [data-screen="/info/index"] input:not([type])')
       .first();
     await input.waitFor();
+    // Typing before the profile has loaded would be overwritten by it: wait for the stored name.
+    await expect.poll(() => input.inputValue()).not.toBe('');
     await input.fill('kept across tabs');
     await tab(page, '首页').click();
     await page.waitForURL('**/wel/index');
