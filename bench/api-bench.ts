@@ -4,8 +4,10 @@
  * - an authenticated `GET /api/blade-user/info` (token check, revocation lookup, one query),
  * - `GET /api/blade-user/page?size=10` with 100,000 users in one tenant (API-scope check, data
  *   scope, page query, exact total, names of roles/departments/posts),
- * and each one's ratio to the baseline. The server runs on an embedded PostgreSQL the bench
- * starts itself, so it can load the 100,000 users with one SQL statement.
+ * and each one's ratio to the baseline; then the signed-in route on a second server process with
+ * the API log off (`API_LOG=off`, same database), measured in turns with the first (log on), and
+ * the ratio on / off (the API log must keep at least 90 %). The servers run on an embedded
+ * PostgreSQL the bench starts itself, so it can load the 100,000 users with one SQL statement.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,6 +31,7 @@ const databaseUrl = await embedded.ensureDatabase('mes');
 
 const barePort = await freePort();
 const appPort = await freePort();
+const offPort = await freePort();
 const bare = startProcess(['--import', 'tsx', path.join(root, 'bench/bare-fastify.ts')], { PORT: String(barePort) });
 const server = startProcess([path.join(root, 'apps/server/dist/main.js')], {
   PORT: String(appPort),
@@ -37,6 +40,18 @@ const server = startProcess([path.join(root, 'apps/server/dist/main.js')], {
   ADMIN_PASSWORD: password,
   LOG_LEVEL: 'warn',
 });
+// The same server with the API log off, for the on / off ratio (its own data directory: one
+// process per directory).
+const serverOff = startProcess([path.join(root, 'apps/server/dist/main.js')], {
+  PORT: String(offPort),
+  DATA_DIR: path.join(dataDir, 'data-off'),
+  DATABASE_URL: databaseUrl,
+  ADMIN_PASSWORD: password,
+  LOG_LEVEL: 'warn',
+  API_LOG: 'off',
+});
+/** Minimum share of the log-off request rate the API log must keep. */
+const MIN_LOG_RATIO = 0.9;
 
 /** 100,000 users of the platform tenant, spread over the seeded departments, roles and posts. */
 async function loadUsers(): Promise<void> {
@@ -58,12 +73,11 @@ async function loadUsers(): Promise<void> {
   }
 }
 
-try {
-  await waitFor(`http://127.0.0.1:${barePort}/json`);
-  await waitFor(`http://127.0.0.1:${appPort}/api/health`);
-  await loadUsers();
-  const basic = `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`;
-  const res = await fetch(`http://127.0.0.1:${appPort}/api/blade-auth/oauth/token`, {
+const basic = `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`;
+
+/** Signs the admin in at one server (each has its own token secret) and returns its headers. */
+async function signIn(port: number): Promise<Record<string, string>> {
+  const res = await fetch(`http://127.0.0.1:${port}/api/blade-auth/oauth/token`, {
     method: 'POST',
     headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({
@@ -74,7 +88,16 @@ try {
     }),
   });
   const { access_token: token } = (await res.json()) as { access_token: string };
-  const authed = { 'blade-auth': `bearer ${token}`, authorization: basic };
+  return { 'blade-auth': `bearer ${token}`, authorization: basic };
+}
+
+try {
+  await waitFor(`http://127.0.0.1:${barePort}/json`);
+  await waitFor(`http://127.0.0.1:${appPort}/api/health`);
+  await waitFor(`http://127.0.0.1:${offPort}/api/health`);
+  await loadUsers();
+  const authed = await signIn(appPort);
+  const authedOff = await signIn(offPort);
 
   // Warm both up (JIT, connection pool), then measure each alone.
   await measure('warm-up', `http://127.0.0.1:${barePort}/json`, {}, 2);
@@ -110,12 +133,41 @@ try {
   console.log(
     `ratio (user page of ${USERS.toLocaleString('en')} / bare Fastify): ${(page.requestsPerSecond / baseline.requestsPerSecond).toFixed(3)}`,
   );
-  if (app.non2xx || app.errors || page.non2xx || page.errors) {
+
+  // API log on / off: the same route on both servers, in turns (off, on, off, on), each alone.
+  const infoOn = `http://127.0.0.1:${appPort}/api/blade-user/info`;
+  const infoOff = `http://127.0.0.1:${offPort}/api/blade-user/info`;
+  await measure('warm-up', infoOff, authedOff, 2);
+  const turns: Measured[] = [];
+  for (let round = 1; round <= 2; round++) {
+    turns.push(await measure(`GET /api/blade-user/info, API log off (${round})`, infoOff, authedOff, seconds));
+    turns.push(await measure(`GET /api/blade-user/info, API log on (${round})`, infoOn, authed, seconds));
+  }
+  const rate = (on: boolean) =>
+    turns.filter((r) => r.name.includes(on ? 'log on' : 'log off')).reduce((sum, r) => sum + r.requestsPerSecond, 0) /
+    2;
+  console.log('\nAPI log on / off (same route, same database, in turns):');
+  console.table(
+    turns.map((r) => ({
+      route: r.name,
+      'requests/s': Math.round(r.requestsPerSecond),
+      'p99 ms': r.p99Ms,
+      errors: r.errors,
+    })),
+  );
+  const logRatio = rate(true) / rate(false);
+  console.log(
+    `ratio (API log on / off): ${logRatio.toFixed(3)} (${Math.round(rate(true))} / ${Math.round(rate(false))} requests/s; ` +
+      `required ≥ ${MIN_LOG_RATIO}): ${logRatio >= MIN_LOG_RATIO ? 'PASS' : 'FAIL'}`,
+  );
+  if (logRatio < MIN_LOG_RATIO) process.exitCode = 1;
+
+  if (app.non2xx || app.errors || page.non2xx || page.errors || turns.some((r) => r.non2xx || r.errors)) {
     console.error('a signed-in route answered errors: the figures are not valid');
     process.exitCode = 1;
   }
 } finally {
-  await Promise.all([stop(bare), stop(server)]);
+  await Promise.all([stop(bare), stop(server), stop(serverOff)]);
   await embedded.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

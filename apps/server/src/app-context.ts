@@ -6,6 +6,7 @@ import type { ChangeFeed } from './platform/cache/change-feed';
 import type { GrantService } from './platform/permissions/grants';
 import type { NameLookups } from './crud/name-lookups';
 import type { PageTotals } from './crud/page-totals';
+import type { LogService } from './modules/log/log-service';
 
 /** What route modules need from the platform; built once per server (or per test file). */
 export interface AppContext {
@@ -23,8 +24,10 @@ export interface AppContext {
   totals: PageTotals;
   /** Names shown beside ids in lists (roles, departments, posts, dictionary labels, tenants). */
   lookups: NameLookups;
+  /** The API, usual, error and login logs' writers and the log retention schedule. */
+  logs: LogService;
   /** DATA_DIR: uploaded files live under it. */
   dataDir: string;
-  /** Releases the store and the revocation listener. */
+  /** Writes the queued log rows, then releases the store and the revocation listener. */
   close(): Promise<void>;
 }

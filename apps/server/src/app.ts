@@ -7,7 +7,9 @@ import { Messages, ResultCode } from '@mes/contracts';
 import type { AppContext } from './app-context';
 import { registerAuthRoutes } from './modules/auth/auth-routes';
 import { registerHealthRoutes } from './modules/health/health-routes';
-import { registerErrorLogRoutes } from './modules/log/error-log-routes';
+import { registerApiLog } from './modules/log/api-log-hook';
+import { registerLogRoutes } from './modules/log/log-routes';
+import { serverErrorMessage } from './modules/log/log-service';
 import { registerDictRoutes } from './modules/system/dict-routes';
 import { registerMenuRoutes } from './modules/system/menu-routes';
 import { registerTopMenuRoutes } from './modules/system/top-menu-routes';
@@ -77,6 +79,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   });
   app.decorateRequest('authContext', undefined);
   app.setReplySerializer(serializeJson);
+  ctx.logs.useLogger(app.log);
+  registerApiLog(app, ctx);
   await app.register(formbody);
 
   // A route that forgets to say who may call it would be open to every signed-in user: refuse
@@ -138,9 +142,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
         : (CLIENT_ERROR_MESSAGES[status] ?? Messages.badRequest);
       return reply.code(status).send(fail(status, msg));
     }
-    // Details go to the log, never to the client.
-    request.log.error({ err: error, url: request.url }, 'unhandled error');
-    return reply.code(ResultCode.INTERNAL_ERROR).send(fail(ResultCode.INTERNAL_ERROR, Messages.internalError));
+    // Details go to the error log, never to the client: it gets the row's id to quote.
+    const errorId = ctx.logs.serverError(error, request, reply.elapsedTime);
+    request.log.error({ err: error, url: request.url, errorId }, 'unhandled error');
+    return reply.code(ResultCode.INTERNAL_ERROR).send(fail(ResultCode.INTERNAL_ERROR, serverErrorMessage(errorId)));
   });
 
   const indexHtml = options.webDist ? path.join(options.webDist, 'index.html') : undefined;
@@ -178,7 +183,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerDictRoutes(app, ctx);
   registerUserRoutes(app, ctx);
   registerTopMenuRoutes(app, ctx);
-  registerErrorLogRoutes(app, ctx);
+  registerLogRoutes(app, ctx);
   registerProfileRoutes(app, ctx);
   registerSystemAdministration(app, ctx);
   registerResourceArea(app, ctx);

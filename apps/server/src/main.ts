@@ -54,6 +54,7 @@ async function main(config: AppConfig): Promise<void> {
       jwtSecret,
       dataDir: config.dataDir,
       redisUrl: config.redisUrl,
+      apiLog: config.apiLog,
     });
     cleanups.push(() => ctx.close());
     const purge = setInterval(() => void ctx.store.purgeExpired().catch(() => undefined), PURGE_EVERY_MS);

@@ -4,6 +4,8 @@ import { NameLookups } from './crud/name-lookups';
 import { PageTotals } from './crud/page-totals';
 import { postgresChangeFeed } from './platform/cache/change-feed';
 import { GrantService } from './platform/permissions/grants';
+import { LogService } from './modules/log/log-service';
+import { apiLogEnabled } from './platform/config';
 import { postgresRevocationList, storeRevocationList } from './platform/auth/revocation-list';
 import { TokenService } from './platform/auth/tokens';
 import { CacheRegistry } from './platform/cache/cache-registry';
@@ -21,6 +23,8 @@ export interface ContextOptions {
   redisUrl?: string | undefined;
   clock?: Clock;
   store?: EphemeralStore;
+  /** Record every API request; default the `API_LOG` variable (on unless `off`). */
+  apiLog?: boolean;
 }
 
 /** Wires the platform services every route module uses. */
@@ -36,6 +40,15 @@ export async function createAppContext(options: ContextOptions): Promise<AppCont
   const changes = await postgresChangeFeed(options.databaseUrl, async (channel, payload) => {
     await options.database.db.execute(sql`select pg_notify(${channel}, ${payload})`);
   });
+  const totals = new PageTotals(changes, caches, () => clock.now());
+  const logs = new LogService({
+    db: options.database.db,
+    pool: options.database.pool,
+    clock,
+    totals,
+    apiLog: options.apiLog ?? apiLogEnabled(process.env),
+  });
+  logs.start();
   return {
     db: options.database.db,
     database: options.database,
@@ -45,10 +58,12 @@ export async function createAppContext(options: ContextOptions): Promise<AppCont
     caches,
     changes,
     grants: new GrantService(options.database.db, changes, caches),
-    totals: new PageTotals(changes, caches, () => clock.now()),
+    totals,
     lookups: new NameLookups(options.database.db, changes, caches),
+    logs,
     dataDir: options.dataDir,
     async close() {
+      await logs.close();
       await revocations.close();
       await changes.close();
       await store.close();

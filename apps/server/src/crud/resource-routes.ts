@@ -6,6 +6,7 @@ import {
   EnableStatus,
   maskCredential,
   Messages,
+  operationLogResource,
   operationsOf,
   validateSubmit,
   type FieldDef,
@@ -22,6 +23,7 @@ import { badRequest, HttpError, notFound } from '../platform/http/errors';
 import { idsValue, idValue } from '../platform/http/request-params';
 import { SecretBox, secretBoxFor } from '../platform/crypto/secret-box';
 import { parseListQuery, type ListFields } from '../platform/http/list-query';
+import { describeChanges, recordOperation } from '../modules/log/operation-log';
 import { assertOwnerAccess, dataScopeCondition, rowScope, type AnyResourceTable } from './resource-access';
 import { openApiSchemas } from './resource-openapi';
 import { sendXlsx } from './xlsx-export';
@@ -293,7 +295,9 @@ export class ResourceService {
           .update(this.table)
           .set({ status: EnableStatus.enabled, updateUser: auth.userId, updateTime: now })
           .where(eq(this.table.id, rowId));
+        await recordOperation(tx, { def: this.def, auth, operation: 'enable', ids: [rowId], at: now });
       });
+      await this.operationLogged();
     } finally {
       await this.changed(auth);
     }
@@ -364,10 +368,15 @@ export class ResourceService {
           if (audit) Object.assign(set, { updateUser: auth.userId, updateTime: now });
           if (Object.keys(set).length) await tx.update(this.table).set(set).where(eq(this.table.id, id));
         }
+        // The operation log commits or rolls back with the change it records.
+        const changes = describeChanges(this.def, existing, stored);
+        const operation = adding ? 'add' : 'update';
+        await recordOperation(tx, { def: this.def, auth, operation, ids: [id], changes, at: now });
         // after-change
         await this.binding.hooks?.afterChange?.({ ...args, id });
         return { id, adding };
       });
+      afterCommit(() => this.operationLogged());
       for (const task of committed) await task();
       return result;
     } catch (error) {
@@ -413,9 +422,11 @@ export class ResourceService {
         } else {
           await tx.delete(this.table).where(inArray(this.table.id, ids));
         }
+        await recordOperation(tx, { def: this.def, auth, operation: 'remove', ids, at: new Date() });
         await this.binding.hooks?.afterRemove?.(args);
         return rows.length;
       });
+      afterCommit(() => this.operationLogged());
       for (const task of committed) await task();
       return removed;
     } finally {
@@ -430,6 +441,11 @@ export class ResourceService {
 
   private changed(auth: AuthContext): Promise<void> {
     return this.ctx.totals.changed(this.def.code, this.tenantOfRows(auth));
+  }
+
+  /** The operation log's list totals (the writer's tenant and the platform's) are stale now. */
+  private operationLogged(): Promise<void> {
+    return this.ctx.totals.changed(operationLogResource.code, '*');
   }
 }
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import { apiLogEnabled, ConfigError, loadConfig } from './config';
 
 describe('loadConfig', () => {
   it('has working defaults for an empty environment', () => {
@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       JWT_SECRET: 'x'.repeat(32),
       ADMIN_PASSWORD: 'long enough',
       LOG_LEVEL: 'debug',
+      API_LOG: 'OFF',
     });
     expect(c).toEqual({
       port: 9000,
@@ -28,7 +29,16 @@ describe('loadConfig', () => {
       jwtSecret: 'x'.repeat(32),
       adminPassword: 'long enough',
       logLevel: 'debug',
+      apiLog: false,
     });
+  });
+
+  it('keeps the API log on unless API_LOG is off, and refuses other values', () => {
+    expect(loadConfig({}).apiLog).toBe(true);
+    expect(loadConfig({ API_LOG: 'on' }).apiLog).toBe(true);
+    expect(() => loadConfig({ API_LOG: 'no' })).toThrow(/API_LOG: must be one of on, off/);
+    expect(apiLogEnabled({ API_LOG: 'off' })).toBe(false);
+    expect(apiLogEnabled({})).toBe(true);
   });
 
   it('treats blank values as unset', () => {

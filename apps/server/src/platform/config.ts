@@ -22,6 +22,23 @@ const urlWithScheme = (schemes: string[], example: string) =>
     { message: `must be a URL like ${example}` },
   );
 
+const API_LOG_VALUES = ['on', 'off'] as const;
+/** `API_LOG`: record every API request in the API log (`on`, the default) or not (`off`). */
+const apiLogSwitch = z
+  .string()
+  .transform((v) => v.trim().toLowerCase())
+  .pipe(z.enum(API_LOG_VALUES, { message: `must be one of ${API_LOG_VALUES.join(', ')}` }))
+  .default('on');
+
+/**
+ * Whether the API log is on, read from `API_LOG` alone (the runtime's default when its caller
+ * does not say). A bad value reads as on: `loadConfig` has already stopped a start with one.
+ */
+export function apiLogEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  const parsed = apiLogSwitch.safeParse(env.API_LOG);
+  return !parsed.success || parsed.data !== 'off';
+}
+
 /**
  * Every setting of the server, all from environment variables, checked once at start.
  * A bad value stops the start with a message that names the variable.
@@ -49,6 +66,7 @@ const ConfigSchema = z.object({
     message: 'must be at least 8 characters',
   }),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  API_LOG: apiLogSwitch,
 });
 
 export interface AppConfig {
@@ -61,6 +79,8 @@ export interface AppConfig {
   jwtSecret: string | undefined;
   adminPassword: string | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** `API_LOG`: record every API request (default on). */
+  apiLog: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -81,5 +101,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     jwtSecret: c.JWT_SECRET,
     adminPassword: c.ADMIN_PASSWORD,
     logLevel: c.LOG_LEVEL,
+    apiLog: c.API_LOG === 'on',
   };
 }

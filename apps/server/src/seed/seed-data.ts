@@ -93,7 +93,8 @@ export const SEED_PARAMS = (
     ['账号错误锁定次数', 'account.failCount', '5'],
     ['租户默认管理密码', 'tenant.default.password', undefined],
     ['租户默认账号额度', 'tenant.default.accountNumber', '100'],
-    ['租户默认菜单集合', 'tenant.default.menuCode', 'desk,system,authority,resource'],
+    ['租户默认菜单集合', 'tenant.default.menuCode', 'desk,system,authority,resource,report,monitor'],
+    ['日志保留天数', 'log.retentionDays', '90'],
   ] as const
 ).map(([paramName, paramKey, paramValue], i) => ({
   id: String(1000000000000000501n + BigInt(i)),

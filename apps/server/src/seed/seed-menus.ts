@@ -237,6 +237,64 @@ export const MENU_GROUPS: readonly GroupSpec[] = [
       },
     ],
   },
+  {
+    code: 'report',
+    name: '统计报表',
+    path: '/report',
+    source: 'bar-chart',
+    sort: 6,
+    screens: [
+      {
+        code: 'operlog',
+        name: '操作日志',
+        path: '/report/operlog',
+        source: 'audit',
+        api: '/api/report/operlog',
+        readOnly: true,
+      },
+    ],
+  },
+  {
+    code: 'monitor',
+    name: '系统监控',
+    path: '/monitor',
+    source: 'fund',
+    sort: 8,
+    screens: [
+      {
+        code: 'log_api',
+        name: '接口日志',
+        path: '/monitor/log/api',
+        source: 'api',
+        api: '/api/blade-log/api',
+        readOnly: true,
+      },
+      {
+        code: 'log_usual',
+        name: '通用日志',
+        path: '/monitor/log/usual',
+        source: 'file-text',
+        api: '/api/blade-log/usual',
+        readOnly: true,
+      },
+      {
+        code: 'log_error',
+        name: '错误日志',
+        path: '/monitor/log/error',
+        source: 'bug',
+        api: '/api/blade-log/error',
+        readOnly: true,
+      },
+      {
+        code: 'log_login',
+        name: '登录日志',
+        path: '/monitor/log/login',
+        source: 'login',
+        api: '/api/blade-log/login',
+        readOnly: true,
+      },
+    ],
+  },
 ];
 
 export interface SeedMenu {

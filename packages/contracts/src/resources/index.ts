@@ -1,2 +1,3 @@
+export * from './log';
 export * from './resource';
 export * from './system';

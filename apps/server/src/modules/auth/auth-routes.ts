@@ -8,6 +8,7 @@ import { registerVisitRoutes } from '../holiday/visit-routes';
 import { findUserView } from '../user/user-view';
 import { consumeCaptcha, createCaptcha } from './captcha';
 import { authenticateClient } from './client-auth';
+import { withSignInLog } from '../log/login-log';
 import { OAuthError } from './oauth-error';
 import { registerQrRoutes } from './qr/qr-routes';
 import { signInWithQr } from './qr-sign-in';
@@ -34,10 +35,19 @@ const header = (request: FastifyRequest, name: string): string => {
   return typeof v === 'string' ? v.trim() : '';
 };
 
-/** Token-endpoint style replies: the raw success JSON, or `{error_code, error_description}`. */
-async function oauthReply(reply: FastifyReply, work: () => Promise<unknown>) {
+/**
+ * Token-endpoint style replies: the raw success JSON, or `{error_code, error_description}`. Every
+ * attempt (refreshes aside) is recorded in the login log with its grant, account and outcome.
+ */
+async function signInReply(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  params: Record<string, string>,
+  work: () => Promise<unknown>,
+) {
   try {
-    return await work();
+    return await withSignInLog(ctx, request, params, work);
   } catch (e) {
     if (e instanceof OAuthError) return reply.code(e.status).send(e.toBody());
     throw e;
@@ -50,7 +60,7 @@ const tenantOf = (request: FastifyRequest, params: Record<string, string>) =>
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post('/api/blade-auth/oauth/token', { config: { public: true } }, async (request, reply) => {
     const params = tokenParams(request);
-    return oauthReply(reply, async () => {
+    return signInReply(ctx, request, reply, params, async () => {
       const grant = params.grant_type as GrantType;
       if (!GRANT_TYPES.includes(grant)) throw new OAuthError(400, AuthMessages.unsupportedGrant);
       const client = await authenticateClient(ctx.db, request.headers.authorization, grant);
@@ -78,7 +88,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   // The spec's QR sign-in call: the qr grant at its own path (grant_type=qr, tenantId, code, state).
   app.post('/api/blade-auth/oauth/qrlogin', { config: { public: true } }, async (request, reply) => {
     const params = tokenParams(request);
-    return oauthReply(reply, async () => {
+    return signInReply(ctx, request, reply, { ...params, grant_type: 'qr' }, async () => {
       if ((params.grant_type || 'qr') !== 'qr') throw new OAuthError(400, AuthMessages.unsupportedGrant);
       const client = await authenticateClient(ctx.db, request.headers.authorization, 'qr');
       return signInWithQr(ctx, client, tenantOf(request, params), params);
@@ -88,7 +98,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   // A first-time social user links an existing account (oauthId, account, md5 password).
   app.post('/api/blade-auth/oauth/social/link', { config: { public: true } }, async (request, reply) => {
     const params = tokenParams(request);
-    return oauthReply(reply, async () => {
+    return signInReply(ctx, request, reply, { ...params, grant_type: 'social' }, async () => {
       const client = await authenticateClient(ctx.db, request.headers.authorization, 'social');
       return linkSocialAccount(ctx, client, tenantOf(request, params), params);
     });

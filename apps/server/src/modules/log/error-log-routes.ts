@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { formatDateTime } from '@mes/contracts';
+import { CLIENT_EXCEPTION_NAME, errorLogResource, formatDateTime } from '@mes/contracts';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import { requireAuth } from '../../platform/auth/request-auth';
@@ -14,7 +14,7 @@ export const MAX_UPLOAD_ENTRIES = 100;
 /** Longest accepted text per field (the console truncates to the same limits when it records). */
 export const ENTRY_LIMITS = { type: 32, message: 2000, stack: 8000, info: 2000, url: 2000, time: 64 } as const;
 
-export const CLIENT_EXCEPTION_NAME = 'ClientError';
+export { CLIENT_EXCEPTION_NAME };
 export const WEB_SERVICE_ID = 'mes-web';
 
 const FIELD_NAMES: Record<string, string> = {
@@ -80,6 +80,7 @@ export function registerErrorLogRoutes(app: FastifyInstance, ctx: AppContext): v
     if (parsed.data.length === 0) return ok(null);
     const userAgent = header(request, 'user-agent', 1000);
     const remoteIp = request.ip.slice(0, 255);
+    const now = new Date(ctx.clock.now());
     await ctx.db.insert(errorLog).values(
       parsed.data.map((entry) => ({
         id: nextId(),
@@ -92,11 +93,13 @@ export function registerErrorLogRoutes(app: FastifyInstance, ctx: AppContext): v
         time: clientTime(entry.time),
         createBy: auth.account,
         createUser: auth.userId,
+        createTime: now,
         stackTrace: entry.stack ?? '',
         exceptionName: CLIENT_EXCEPTION_NAME,
         message: entry.message,
       })),
     );
+    await ctx.totals.changed(errorLogResource.code, '*');
     return ok(null);
   });
 }

@@ -129,6 +129,10 @@ export async function grantRoles(ctx: AppContext, auth: AuthContext, request: Gr
     return touched;
   });
   await ctx.grants.changed();
+  ctx.logs.usual(auth, {
+    logId: 'role.grant',
+    logData: `角色 ${request.roleIds.join(',')} 授权:菜单 ${request.menuIds.length} 项,数据权限 ${request.dataScopeIds.length} 项,接口权限 ${request.apiScopeIds.length} 项`,
+  });
   // List totals are cached per role set; a changed data scope changes what those roles count.
   await Promise.all([...resources].map((code) => ctx.totals.changed(code, auth.tenantId)));
 }

@@ -18,13 +18,25 @@ export function registerTenantRoutes(app: FastifyInstance, ctx: AppContext): voi
         await assertTenantIdFree(tx, String(values.tenantId));
         values.accountNumber = await defaultAccountNumber(ctx.db);
       },
-      async afterChange({ tx, adding, values, afterCommit }) {
+      async afterChange({ tx, auth, adding, values, afterCommit }) {
         if (!adding) return;
         await provisionTenant(ctx.db, tx, String(values.tenantId), String(values.tenantName));
         afterCommit(() => ctx.grants.changed());
+        afterCommit(async () =>
+          ctx.logs.usual(auth, {
+            logId: 'tenant.create',
+            logData: `新建租户 ${String(values.tenantId)} ${String(values.tenantName)},并创建管理员账号 admin`,
+          }),
+        );
       },
       beforeRemove({ rows }) {
         if (rows.some((r) => r.tenantId === DEFAULT_TENANT_ID)) throw badRequest(TenantMessages.platformTenant);
+      },
+      afterRemove({ auth, rows, afterCommit }) {
+        const names = rows.map((r) => `${String(r.tenantId)} ${String(r.tenantName)}`).join(', ');
+        afterCommit(async () =>
+          ctx.logs.usual(auth, { logId: 'tenant.remove', logData: `删除租户 ${names}`, level: 'warn' }),
+        );
       },
     },
   });

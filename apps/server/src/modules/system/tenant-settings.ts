@@ -24,7 +24,7 @@ function platformCaller(request: FastifyRequest) {
 export function registerTenantSettingRoutes(app: FastifyInstance, ctx: AppContext): void {
   // Account quota (-1 unlimited) and expiry (empty: never) of one or more tenants.
   app.post(`${base}/setting`, { config: { apiScope: 'tenant:setting' } }, async (request) => {
-    platformCaller(request);
+    const auth = platformCaller(request);
     const ids = idsValue(paramOf(request, 'ids'), 'ids');
     if (!ids.length) throw badRequest(Messages.missingParam('ids'));
     const rawNumber = paramOf(request, 'accountNumber');
@@ -35,18 +35,30 @@ export function registerTenantSettingRoutes(app: FastifyInstance, ctx: AppContex
     if (expireError) throw badRequest(expireError);
     const accountNumber = blank(rawNumber) ? -1 : Number(rawNumber);
     const expireTime = blank(rawExpire) ? null : (parseDateTime(String(rawExpire)) as Date);
-    await ctx.db.transaction(async (tx) => {
-      const rows = await tx
-        .select({ id: tenant.id, tenantId: tenant.tenantId })
-        .from(tenant)
-        .where(and(inArray(tenant.id, ids), eq(tenant.isDeleted, 0)))
-        .for('update');
-      if (rows.length !== new Set(ids).size) throw notFound(Messages.rowNotFound);
-      // An expired platform tenant would lock every administrator out.
-      if (expireTime && rows.some((r) => r.tenantId === DEFAULT_TENANT_ID))
-        throw badRequest(TenantMessages.platformExpiry);
-      await tx.update(tenant).set({ accountNumber, expireTime, updateTime: new Date() }).where(inArray(tenant.id, ids));
-    });
+    await ctx.db
+      .transaction(async (tx) => {
+        const rows = await tx
+          .select({ id: tenant.id, tenantId: tenant.tenantId })
+          .from(tenant)
+          .where(and(inArray(tenant.id, ids), eq(tenant.isDeleted, 0)))
+          .for('update');
+        if (rows.length !== new Set(ids).size) throw notFound(Messages.rowNotFound);
+        // An expired platform tenant would lock every administrator out.
+        if (expireTime && rows.some((r) => r.tenantId === DEFAULT_TENANT_ID))
+          throw badRequest(TenantMessages.platformExpiry);
+        await tx
+          .update(tenant)
+          .set({ accountNumber, expireTime, updateTime: new Date() })
+          .where(inArray(tenant.id, ids));
+        return rows;
+      })
+      .then((rows) =>
+        ctx.logs.usual(auth, {
+          logId: 'tenant.setting',
+          logData: `租户 ${rows.map((r) => r.tenantId).join(',')} 授权配置:账号额度 ${accountNumber},过期时间 ${rawExpire ? String(rawExpire) : '不限'}`,
+          request,
+        }),
+      );
     return ok(true);
   });
 
@@ -69,6 +81,11 @@ export function registerTenantSettingRoutes(app: FastifyInstance, ctx: AppContex
       .where(and(eq(tenant.tenantId, tenantId.trim()), eq(tenant.isDeleted, 0)))
       .returning({ id: tenant.id });
     if (!updated.length) throw notFound(Messages.rowNotFound);
+    ctx.logs.usual(auth, {
+      logId: 'tenant.datasource',
+      logData: `租户 ${tenantId.trim()} 绑定数据源 ${datasourceId}`,
+      request,
+    });
     return ok(true);
   });
 

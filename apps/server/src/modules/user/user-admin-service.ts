@@ -72,6 +72,9 @@ export function userHooks(ctx: AppContext): ResourceHooks {
   };
 }
 
+/** Accounts of the users an event names, for the usual log. */
+const accountsOf = (rows: { account: string }[]) => rows.map((r) => r.account).join(',');
+
 /**
  * The user operations beyond the generic ones (grant, reset-password, update-platform, unlock).
  * Each acts only on users the caller may read (tenant and data scope): one id outside that
@@ -115,15 +118,23 @@ export class UserAdminService {
     const roleId = roleIds.join(',');
     if (roleId.length > ROLE_ID_MAX) throw badRequest(Messages.invalidParam('roleIds', '角色过多'));
     try {
-      await this.ctx.db.transaction(async (tx) => {
-        await assertPicksInTenant(tx, auth.tenantId, { roleId });
-        const targets = await this.targets(tx, auth, userIds);
-        await assertMayManage(tx, auth, targets, roleIds);
-        await tx
-          .update(user)
-          .set({ roleId, ...this.audit(auth) })
-          .where(inArray(user.id, userIds));
-      });
+      await this.ctx.db
+        .transaction(async (tx) => {
+          await assertPicksInTenant(tx, auth.tenantId, { roleId });
+          const targets = await this.targets(tx, auth, userIds);
+          await assertMayManage(tx, auth, targets, roleIds);
+          await tx
+            .update(user)
+            .set({ roleId, ...this.audit(auth) })
+            .where(inArray(user.id, userIds));
+          return targets;
+        })
+        .then((targets) =>
+          this.ctx.logs.usual(auth, {
+            logId: 'user.grant',
+            logData: `用户 ${accountsOf(targets)} 的角色设为 ${roleId}`,
+          }),
+        );
     } finally {
       await this.changed(auth);
     }
@@ -137,14 +148,23 @@ export class UserAdminService {
     // anyway, and hashing per user would make a large batch take seconds.
     const password = await hashPassword(md5Hex(initPassword));
     try {
-      await this.ctx.db.transaction(async (tx) => {
-        const targets = await this.targets(tx, auth, userIds);
-        await assertMayManage(tx, auth, targets);
-        await tx
-          .update(user)
-          .set({ password, ...this.audit(auth) })
-          .where(inArray(user.id, userIds));
-      });
+      await this.ctx.db
+        .transaction(async (tx) => {
+          const targets = await this.targets(tx, auth, userIds);
+          await assertMayManage(tx, auth, targets);
+          await tx
+            .update(user)
+            .set({ password, ...this.audit(auth) })
+            .where(inArray(user.id, userIds));
+          return targets;
+        })
+        .then((targets) =>
+          this.ctx.logs.usual(auth, {
+            logId: 'user.resetPassword',
+            logData: `重置用户 ${accountsOf(targets)} 的密码为初始密码`,
+            level: 'warn',
+          }),
+        );
     } finally {
       await this.changed(auth);
     }
@@ -193,5 +213,6 @@ export class UserAdminService {
     }
     // The lock is kept per tenant and account, so only the caller's tenant is touched.
     await Promise.all(accounts.map((account) => unlockAccount(this.ctx, auth.tenantId, account)));
+    this.ctx.logs.usual(auth, { logId: 'user.unlock', logData: `解封账号 ${accounts.join(',')}` });
   }
 }

@@ -1,8 +1,9 @@
 import { Card, Descriptions, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { displayName, useSession } from '../../session/session-store';
+import { LoginCounts } from './login-counts';
 
-/** Home. The device and disinfection figures arrive with the business modules. */
+/** Home: who is signed in and the sign-in figures. The device and disinfection figures arrive with the business modules. */
 export default function Welcome() {
   const { t } = useTranslation();
   const user = useSession((s) => s.userInfo);
@@ -19,6 +20,7 @@ export default function Welcome() {
           <Descriptions.Item label={t('layout:roles')}>{roles.join(', ')}</Descriptions.Item>
         </Descriptions>
       </Card>
+      <LoginCounts />
     </div>
   );
 }

@@ -1,0 +1,337 @@
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import {
+  apiLogResource,
+  DEFAULT_TENANT_ID,
+  Messages,
+  errorLogResource,
+  loginLogResource,
+  usualLogResource,
+  type UsualLogLevel,
+} from '@mes/contracts';
+import type { PageTotals } from '../../crud/page-totals';
+import type { AuthContext } from '../../platform/auth/request-auth';
+import type { Db } from '../../platform/db/database';
+import { nextId } from '../../platform/db/ids';
+import { apiLog, errorLog, loginLog, usualLog } from '../../platform/db/schema';
+import type { Clock } from '../../platform/store/ephemeral-store';
+import { BatchWriter } from './batch-writer';
+import { jsonInserter } from './log-tables';
+import { paramsText, truncate } from './masking';
+import { pruneLogs, type PruneResult } from './retention';
+import { serverIdentity, type ServerIdentity } from './server-identity';
+
+/**
+ * `resourceTable`'s column types always carry the audit columns; log tables have none of them
+ * (`audit: false`) but `create_user` and `create_time`, which they declare as fields.
+ */
+type NoAudit<T> = Omit<T, 'createDept' | 'updateUser' | 'updateTime' | 'status' | 'isDeleted'>;
+/**
+ * One API-log row keyed by column name, complete, built as one object literal per request: the
+ * hot path, so the batch is serialised as it is (`log-tables.ts`). A test reads the rows back
+ * through the table's own columns.
+ */
+export interface ApiLogRecord {
+  id: string;
+  tenant_id: string;
+  type: string;
+  title: string;
+  service_id: string;
+  server_host: string;
+  server_ip: string;
+  env: string;
+  method: string;
+  request_uri: string;
+  user_agent: string;
+  remote_ip: string;
+  method_class: string;
+  method_name: string;
+  params: string;
+  create_by: string;
+  create_user: string | null;
+  status: number;
+  time: number;
+  create_time: Date;
+}
+export type UsualLogRow = NoAudit<typeof usualLog.$inferInsert>;
+export type ErrorLogRow = NoAudit<typeof errorLog.$inferInsert>;
+export type LoginLogRow = NoAudit<typeof loginLog.$inferInsert>;
+
+/** How often queued rows are written, and the list totals of written logs dropped. */
+export const FLUSH_EVERY_MS = 1000;
+/** Rows per insert; a full batch is written at once. */
+export const MAX_BATCH = 500;
+/** Rows waiting at most per log; the oldest are dropped beyond it. */
+export const MAX_QUEUE = 10_000;
+export const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+/** What the client hears of an unhandled error: the generic message and the error log row to quote. */
+export const serverErrorMessage = (errorId: string) => `${Messages.internalError}(错误编号 ${errorId})`;
+
+const MAX_STACK = 8000;
+const MAX_MESSAGE = 2000;
+
+export interface LogServiceOptions {
+  db: Db;
+  pool: pg.Pool;
+  clock: Clock;
+  totals: PageTotals;
+  /** Record every API request (`API_LOG`, default on). */
+  apiLog: boolean;
+}
+
+/** A business event for the usual log (`ctx.logs.usual`). */
+export interface UsualEvent {
+  /** What happened, as a dotted code: `tenant.create`, `user.resetPassword`. */
+  logId: string;
+  /** What happened, for a person: `新建租户 100001 租户A`. */
+  logData: string;
+  level?: UsualLogLevel;
+  /** The request that caused it (URI, parameters, address); absent for work without one. */
+  request?: FastifyRequest;
+}
+
+/** One sign-in attempt for the login log. */
+export interface SignInRecord {
+  tenantId: string;
+  account: string;
+  userId?: string | undefined;
+  grantType: string;
+  success: boolean;
+  /** Why it failed (the `error_description` sent back). */
+  message?: string | undefined;
+  clientId?: string | undefined;
+  remoteIp: string;
+  userAgent: string;
+}
+
+const TENANT_ID = /^[0-9A-Za-z]{1,12}$/;
+/** A tenant id from a request is kept only if it has the shape of one (the column holds 12). */
+export const tenantOrPlatform = (tenantId: string | undefined) =>
+  tenantId && TENANT_ID.test(tenantId) ? tenantId : DEFAULT_TENANT_ID;
+
+export const headerText = (request: FastifyRequest, name: string, max: number): string => {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value.slice(0, max) : '';
+};
+
+/** Path of a request URL without its query string (parameters are logged masked, apart). */
+export const pathOf = (url: string) => {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+};
+
+/** The request fields every usual and error row carries. */
+export function requestFields(request: FastifyRequest) {
+  return {
+    method: request.method.slice(0, 16),
+    requestUri: truncate(pathOf(request.url), 1990),
+    userAgent: headerText(request, 'user-agent', 1000),
+    remoteIp: request.ip.slice(0, 255),
+    methodClass: (request.routeOptions.url ?? '').slice(0, 255),
+    params: paramsText({
+      query: request.query,
+      body: request.body,
+      contentType: request.headers['content-type'],
+      contentLength: request.headers['content-length'],
+    }),
+  };
+}
+
+/** First frame of a stack trace that names a file: `at fn (/path/file.ts:12:5)`. */
+export function stackLocation(stack: string | undefined): { fileName: string; lineNumber: number | null } {
+  const match = /\(?((?:file:\/\/)?[^\s()]+):(\d+):\d+\)?\s*$/m.exec(
+    (stack ?? '')
+      .split('\n')
+      .filter((line) => line.trim().startsWith('at '))
+      .join('\n'),
+  );
+  if (!match) return { fileName: '', lineNumber: null };
+  return { fileName: (match[1] ?? '').slice(0, 1000), lineNumber: Number(match[2]) };
+}
+
+/**
+ * The writers of the API, usual, error and login logs (the operation log is written inside the
+ * changing transaction, see `operation-log.ts`). Rows are queued and written in batches every
+ * {@link FLUSH_EVERY_MS} (or when a batch is full) and at shutdown, so no request waits for a
+ * log and a failing insert costs log rows, never a request. Old rows are pruned every hour.
+ */
+export class LogService {
+  readonly apiLogEnabled: boolean;
+  readonly server: ServerIdentity = serverIdentity();
+  private logger: Pick<FastifyBaseLogger, 'warn' | 'error'> | undefined;
+  private readonly writers: {
+    code: string;
+    writer: BatchWriter<object>;
+  }[] = [];
+  private readonly api: BatchWriter<ApiLogRecord>;
+  private readonly usualWriter: BatchWriter<UsualLogRow>;
+  private readonly errors: BatchWriter<ErrorLogRow>;
+  private readonly logins: BatchWriter<LoginLogRow>;
+  /** Logs written since the list totals were last dropped. */
+  private readonly written = new Set<string>();
+  private flushTimer: NodeJS.Timeout | undefined;
+  private pruneTimer: NodeJS.Timeout | undefined;
+  private pruning: Promise<PruneResult | undefined> | undefined;
+  private closed = false;
+
+  constructor(private readonly options: LogServiceOptions) {
+    this.apiLogEnabled = options.apiLog;
+    this.api = this.writer(apiLogResource.code, apiLog, 'columns');
+    this.usualWriter = this.writer(usualLogResource.code, usualLog);
+    this.errors = this.writer(errorLogResource.code, errorLog);
+    this.logins = this.writer(loginLogResource.code, loginLog);
+  }
+
+  private writer<T extends object>(
+    code: string,
+    table: Parameters<typeof jsonInserter>[1],
+    keys: 'fields' | 'columns' = 'fields',
+  ): BatchWriter<T> {
+    const insert = jsonInserter<T>(this.options.pool, table, keys);
+    const writer = new BatchWriter<T>({
+      name: code,
+      maxBatch: MAX_BATCH,
+      maxQueue: MAX_QUEUE,
+      insert: async (rows) => {
+        await insert(rows);
+        this.written.add(code);
+      },
+      warn: (message, error) => this.warn(message, error),
+    });
+    this.writers.push({ code, writer: writer as unknown as BatchWriter<object> });
+    return writer;
+  }
+
+  /** Warnings go to the server's logger once the app has one. */
+  useLogger(logger: Pick<FastifyBaseLogger, 'warn' | 'error'>): void {
+    this.logger = logger;
+  }
+
+  private warn(message: string, error?: unknown): void {
+    if (this.logger) this.logger.warn({ err: error }, message);
+    else process.emitWarning(`${message}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  /** Starts the flush timer and the retention schedule (a first prune runs now). */
+  start(): void {
+    if (this.flushTimer || this.closed) return;
+    this.flushTimer = setInterval(() => void this.flush(), FLUSH_EVERY_MS);
+    this.flushTimer.unref();
+    this.pruneTimer = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
+    this.pruneTimer.unref();
+    void this.prune();
+  }
+
+  /** The time a row is written at (the context's clock, which tests move). */
+  now(): Date {
+    return new Date(this.options.clock.now());
+  }
+
+  /** Rows lost so far (full queues, failed inserts), per log. */
+  dropped(): Record<string, number> {
+    return Object.fromEntries(this.writers.map(({ code, writer }) => [code, writer.dropped]));
+  }
+
+  recordApi(record: ApiLogRecord): void {
+    if (!this.closed) this.api.push(record);
+  }
+
+  /** A business event, under the tenant and account of `auth` (or the platform's, without one). */
+  usual(auth: AuthContext | undefined, event: UsualEvent): void {
+    if (this.closed) return;
+    this.usualWriter.push({
+      ...this.server,
+      ...(event.request ? requestFields(event.request) : {}),
+      id: nextId(),
+      tenantId: auth?.tenantId ?? DEFAULT_TENANT_ID,
+      logLevel: event.level ?? 'info',
+      logId: event.logId.slice(0, 64),
+      logData: truncate(event.logData, MAX_MESSAGE),
+      createBy: auth?.account ?? '',
+      createUser: auth?.userId ?? null,
+      createTime: this.now(),
+    });
+  }
+
+  /**
+   * An unhandled server error, with the request that met it. Returns the row's id: the client
+   * is told only that id, to quote to an administrator.
+   */
+  serverError(error: unknown, request?: FastifyRequest, elapsedMs?: number): string {
+    const id = nextId();
+    if (this.closed) return id;
+    const e = error instanceof Error ? error : new Error(String(error));
+    const auth = request?.authContext;
+    this.errors.push({
+      ...this.server,
+      ...(request ? requestFields(request) : {}),
+      ...stackLocation(e.stack),
+      id,
+      tenantId: auth?.tenantId ?? DEFAULT_TENANT_ID,
+      exceptionName: (e.name || e.constructor.name || 'Error').slice(0, 255),
+      message: truncate(e.message, MAX_MESSAGE),
+      stackTrace: truncate(e.stack ?? '', MAX_STACK),
+      time: elapsedMs === undefined ? '' : String(Math.round(elapsedMs)),
+      createBy: auth?.account ?? '',
+      createUser: auth?.userId ?? null,
+      createTime: this.now(),
+    });
+    return id;
+  }
+
+  signIn(record: SignInRecord): void {
+    if (this.closed) return;
+    this.logins.push({
+      id: nextId(),
+      tenantId: tenantOrPlatform(record.tenantId),
+      account: record.account.slice(0, 64),
+      userId: record.userId && /^\d{1,19}$/.test(record.userId) ? record.userId : null,
+      grantType: record.grantType.slice(0, 32),
+      success: record.success ? 1 : 0,
+      message: (record.message ?? '').slice(0, 255),
+      clientId: (record.clientId ?? '').slice(0, 64),
+      remoteIp: record.remoteIp.slice(0, 255),
+      userAgent: record.userAgent.slice(0, 1000),
+      createTime: this.now(),
+    });
+  }
+
+  /** Writes every queued row, then drops the list totals of the logs written. */
+  async flush(): Promise<void> {
+    await Promise.all(this.writers.map(({ writer }) => writer.flush()));
+    const codes = [...this.written];
+    this.written.clear();
+    // `*`: the platform's totals (every tenant) go stale along with the writing tenant's.
+    await Promise.all(codes.map((code) => this.options.totals.changed(code, '*').catch(() => undefined)));
+  }
+
+  /** Deletes rows older than `log.retentionDays`; one prune at a time. */
+  prune(): Promise<PruneResult | undefined> {
+    if (this.pruning) return this.pruning;
+    const run = pruneLogs(this.options.db, this.now())
+      .then(async (result) => {
+        const codes = Object.entries(result.deleted).filter(([, n]) => n > 0);
+        await Promise.all(codes.map(([code]) => this.options.totals.changed(code, '*')));
+        return result;
+      })
+      .catch((error: unknown) => {
+        if (!this.closed) this.warn('log retention: prune failed', error);
+        return undefined;
+      })
+      .finally(() => {
+        this.pruning = undefined;
+      });
+    this.pruning = run;
+    return run;
+  }
+
+  /** Stops the timers and writes what is queued (shutdown). */
+  async close(): Promise<void> {
+    clearInterval(this.flushTimer);
+    clearInterval(this.pruneTimer);
+    await this.pruning;
+    await this.flush();
+    this.closed = true;
+  }
+}

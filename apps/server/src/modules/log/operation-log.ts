@@ -1,0 +1,92 @@
+import { formatDateTime, maskCredential, type FieldChange, type OperationKind, type ResourceDef } from '@mes/contracts';
+import type { AuthContext } from '../../platform/auth/request-auth';
+import type { Db } from '../../platform/db/database';
+import { nextId } from '../../platform/db/ids';
+import { operationLog } from '../../platform/db/schema';
+import { MASK, SECRET_NAME, truncate } from './masking';
+
+/** The transaction of the change being recorded. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** Longest before / after text kept per field. */
+const MAX_VALUE = 500;
+/** Bookkeeping columns, not the user's change (unless the resource declares them as fields). */
+const IGNORED = new Set([
+  'id',
+  'tenantId',
+  'createUser',
+  'createDept',
+  'createTime',
+  'updateUser',
+  'updateTime',
+  'isDeleted',
+]);
+
+function shown(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (value instanceof Date) return formatDateTime(value);
+  if (typeof value === 'object') return truncate(JSON.stringify(value), MAX_VALUE);
+  return truncate(String(value), MAX_VALUE);
+}
+
+/**
+ * The fields a submit changes, before → after, as a reader of the log may see them: secrets
+ * (by kind or by name) only as `******`, masked credentials only in part. Adding lists every
+ * value given; updating lists only values that differ.
+ */
+export function describeChanges(
+  def: ResourceDef,
+  before: Record<string, unknown> | undefined,
+  after: Record<string, unknown>,
+): FieldChange[] {
+  const changes: FieldChange[] = [];
+  for (const [name, value] of Object.entries(after)) {
+    if (IGNORED.has(name) && !def.fields[name]) continue;
+    const field = def.fields[name];
+    const label = field?.label.zh ?? name;
+    if (field?.kind === 'secret') {
+      // A stored secret is never read back, so a submitted one counts as a change.
+      if (value === undefined || value === null || value === '') continue;
+      changes.push({ field: name, label, before: before ? MASK : null, after: MASK });
+      continue;
+    }
+    const old = before ? shown(before[name]) : null;
+    const now = shown(value);
+    if (before ? old === now : now === null || now === '') continue;
+    // Masked credentials appear in part, as in every reply; other secret-named values not at all.
+    const masked = field?.kind === 'string' && field.masked === true;
+    const hidden = !masked && SECRET_NAME.test(name);
+    const show = (text: string | null) => {
+      if (text === null || text === '') return text;
+      if (masked) return maskCredential(text);
+      return hidden ? MASK : text;
+    };
+    changes.push({ field: name, label, before: before ? show(old) : null, after: show(now) });
+  }
+  return changes;
+}
+
+export interface OperationEntry {
+  def: ResourceDef;
+  auth: AuthContext;
+  operation: OperationKind;
+  ids: readonly string[];
+  changes?: FieldChange[];
+  at: Date;
+}
+
+/** Writes one operation-log row in the transaction of the change it records. */
+export async function recordOperation(tx: Tx, entry: OperationEntry): Promise<void> {
+  await tx.insert(operationLog).values({
+    id: nextId(),
+    tenantId: entry.auth.tenantId,
+    title: entry.def.title.zh.slice(0, 64),
+    resourceCode: entry.def.code.slice(0, 64),
+    operation: entry.operation,
+    ids: entry.ids.join(','),
+    changes: JSON.stringify(entry.changes ?? []),
+    createBy: entry.auth.account.slice(0, 64),
+    createUser: entry.auth.userId,
+    createTime: entry.at,
+  });
+}
