@@ -75,9 +75,10 @@ describe('SMS sign-in with the development provider', () => {
     await page.getByTestId('sms-screen').waitFor();
     const row = rowOf(page, 'e2e-dev');
     await row.waitFor();
-    await expect.poll(() => row.getByTestId('sms-status-disabled').isVisible()).toBe(true);
+    await expect.poll(() => row.getByTestId('sms-status').innerText()).toBe('停用');
     await row.getByTestId('sms-enable').click();
-    await expect.poll(() => row.getByTestId('sms-status-enabled').isVisible(), { timeout: 10_000 }).toBe(true);
+    await page.locator('.ant-modal-confirm').locator('.ant-btn-primary').click();
+    await expect.poll(() => row.getByTestId('sms-status').innerText(), { timeout: 10_000 }).toBe('启用');
     await expect.poll(() => row.getByTestId('sms-enable').count()).toBe(0);
     await screenshot(page, 'sms-config');
 

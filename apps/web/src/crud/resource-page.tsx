@@ -11,6 +11,7 @@ import { forgetUrlOptions } from './options';
 import { ResourceForm, type FormTarget } from './resource-form';
 import type { FormMode, ResourcePageContext, ResourcePageProps, Row } from './resource-page-types';
 import { ResourceTable } from './resource-table';
+import { useEnableOperation } from './enable-operation';
 import { useRowActions } from './row-actions';
 import { SearchBar } from './search-bar';
 import { useFieldOptions } from './use-field-options';
@@ -180,6 +181,7 @@ export function ResourcePage(props: ResourcePageProps) {
   const mayEdit = operations.has('submit') && can(codes.edit);
   const mayRemove = operations.has('remove') && can(codes.remove);
   const mayAddChild = tree && operations.has('submit') && !props.noAdd && can(codes.add);
+  const enableOperation = useEnableOperation(def, operations.has('enable'), props.rowActions, props.extraColumns);
   const actions = useRowActions({
     mayView,
     mayEdit,
@@ -189,7 +191,7 @@ export function ResourcePage(props: ResourcePageProps) {
     canAddChild: props.canAddChild,
     openForm,
     remove,
-    rowActions: props.rowActions,
+    rowActions: enableOperation.rowActions,
     ctx: rowCtx,
   });
 
@@ -235,7 +237,7 @@ export function ResourcePage(props: ResourcePageProps) {
           lang={lang}
           labels={labels}
           render={props.render}
-          extraColumns={props.extraColumns}
+          extraColumns={enableOperation.extraColumns}
           rows={list.rows}
           total={list.total}
           loading={list.loading}

@@ -31,4 +31,9 @@ export const crud: typeof zh = {
   selected: '{{count}} selected',
   clearSelection: 'Clear',
   connectionTest: 'Test connection',
+  status: 'Status',
+  enabled: 'Enabled',
+  disabled: 'Disabled',
+  enable: 'Enable',
+  enableConfirm: "Enabling this one disables the tenant's other configurations. Enable it?",
 };

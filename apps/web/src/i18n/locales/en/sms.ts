@@ -1,11 +1,6 @@
 import type { sms as zh } from '../zh/sms';
 
 export const sms: typeof zh = {
-  status: 'Status',
-  enabled: 'Enabled',
-  disabled: 'Disabled',
-  enable: 'Enable',
-  enableDone: 'Enabled',
   sendTest: 'Test send',
   sendTitle: 'Send a test SMS',
   code: 'Code',

@@ -1,12 +1,6 @@
 import type { storage as zh } from '../zh/storage';
 
 export const storage: typeof zh = {
-  status: 'Status',
-  statusEnabled: 'Enabled',
-  statusDisabled: 'Disabled',
-  enable: 'Enable',
-  enableConfirm:
-    'After enabling "{{code}}", new uploads are stored with it and the other configurations are disabled. Enable it?',
   debug: 'Test upload',
   debugTitle: 'Test upload: {{code}}',
   debugHint:

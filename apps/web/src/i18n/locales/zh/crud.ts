@@ -30,4 +30,9 @@ export const crud = {
   selected: '已选择 {{count}} 项',
   clearSelection: '清空',
   connectionTest: '连接测试',
+  status: '状态',
+  enabled: '启用',
+  disabled: '停用',
+  enable: '启用',
+  enableConfirm: '启用后,本租户的其它配置将停用。确定启用?',
 };

@@ -1,10 +1,5 @@
 /** 短信配置 screen (/resource/sms). */
 export const sms = {
-  status: '状态',
-  enabled: '启用',
-  disabled: '停用',
-  enable: '启用',
-  enableDone: '启用成功',
   sendTest: '发送测试',
   sendTitle: '发送测试短信',
   code: '资源编号',

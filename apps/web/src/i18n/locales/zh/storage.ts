@@ -1,10 +1,5 @@
 /** Strings of the object-storage and attachment screens; field labels come from the definitions. */
 export const storage = {
-  status: '状态',
-  statusEnabled: '启用',
-  statusDisabled: '停用',
-  enable: '启用',
-  enableConfirm: '启用「{{code}}」后,新上传的文件都将存入该配置,其它配置将停用。确定启用?',
   debug: '上传调试',
   debugTitle: '上传调试:{{code}}',
   debugHint: '选择一个文件,用这个配置上传;成功后显示文件地址,上传的文件会记入附件管理。',

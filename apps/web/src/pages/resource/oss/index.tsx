@@ -1,48 +1,14 @@
 import { InboxOutlined } from '@ant-design/icons';
-import { App, Button, Descriptions, Modal, Tag, Tooltip, Typography, Upload } from 'antd';
+import { App, Button, Descriptions, Modal, Tooltip, Typography, Upload } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EnableStatus, ossResource, type ApiResult } from '@mes/contracts';
-import { request } from '../../../api/http';
+import { ossResource } from '@mes/contracts';
+import { isEnabledRow } from '../../../crud/enable-operation';
 import { ResourcePage } from '../../../crud/resource-page';
-import type { ExtraColumn, ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
 import { MAX_FILE_BYTES, putFile, safeHref, type UploadedFile } from '../attach/storage-api';
 
-const ENABLE_CODE = 'oss_enable';
 const DEBUG_CODE = 'oss_debug';
-
-const isEnabled = (row: Row) => Number(row.status) === EnableStatus.enabled;
-
-/** 启用: makes this the tenant's storage for new uploads (the server disables the others). */
-function EnableButton({ row, ctx }: { row: Row; ctx: ResourcePageContext }) {
-  const { t } = useTranslation('storage');
-  const { message, modal } = App.useApp();
-  if (!ctx.can(ENABLE_CODE) || isEnabled(row)) return null;
-  const confirm = () =>
-    modal.confirm({
-      title: t('tip', { ns: 'crud' }),
-      content: t('enableConfirm', { code: row.ossCode }),
-      okText: t('ok', { ns: 'crud' }),
-      cancelText: t('cancel', { ns: 'crud' }),
-      onOk: async () => {
-        try {
-          const answer = await request<ApiResult<boolean>>(`${ossResource.api}/enable`, {
-            method: 'POST',
-            params: { id: row.id },
-          });
-          void message.success(answer.msg);
-          ctx.reload();
-        } catch {
-          // toasted by the client
-        }
-      },
-    });
-  return (
-    <Button type="link" size="small" onClick={confirm} data-testid="oss-enable">
-      {t('enable')}
-    </Button>
-  );
-}
 
 /** 上传调试: uploads a file with one configuration and shows where it went. */
 function DebugDialog({ row, onClose }: { row: Row | null; onClose(): void }) {
@@ -131,13 +97,12 @@ export default function OssScreen() {
   const rowActions = useMemo(
     () => (row: Row, ctx: ResourcePageContext) => (
       <>
-        <EnableButton row={row} ctx={ctx} />
         {ctx.can(DEBUG_CODE) && (
-          <Tooltip title={isEnabled(row) ? undefined : t('enableFirst')}>
+          <Tooltip title={isEnabledRow(row) ? undefined : t('enableFirst')}>
             <Button
               type="link"
               size="small"
-              disabled={!isEnabled(row)}
+              disabled={!isEnabledRow(row)}
               onClick={() => setDebugging(row)}
               data-testid="oss-debug"
             >
@@ -150,28 +115,9 @@ export default function OssScreen() {
     [t],
   );
 
-  const extraColumns = useMemo<ExtraColumn[]>(
-    () => [
-      {
-        key: 'status',
-        title: t('status'),
-        width: 90,
-        render: (row) =>
-          isEnabled(row) ? (
-            <Tag color="success" data-testid="oss-status">
-              {t('statusEnabled')}
-            </Tag>
-          ) : (
-            <Tag data-testid="oss-status">{t('statusDisabled')}</Tag>
-          ),
-      },
-    ],
-    [t],
-  );
-
   return (
     <div data-testid="oss-screen">
-      <ResourcePage resource={ossResource} rowActions={rowActions} extraColumns={extraColumns} />
+      <ResourcePage resource={ossResource} rowActions={rowActions} />
       <DebugDialog row={debugging} onClose={() => setDebugging(null)} />
     </div>
   );

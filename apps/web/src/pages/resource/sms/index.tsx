@@ -1,13 +1,12 @@
-import { App, Button, Form, Input, Tag } from 'antd';
-import { useCallback, useMemo, useState } from 'react';
+import { Button, Form, Input } from 'antd';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EnableStatus, smsResource, type ApiResult } from '@mes/contracts';
 import { request } from '../../../api/http';
 import { ActionDialog } from '../../../crud/action-dialog';
 import { ResourcePage } from '../../../crud/resource-page';
-import type { ExtraColumn, ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
 
-const ENABLE_CODE = 'sms_enable';
 const SEND_CODE = 'sms_send';
 const PHONE = /^1\d{10}$/;
 
@@ -105,33 +104,11 @@ function SendDialog({ config, onClose }: { config: Row | null; onClose(): void }
 /** 短信配置: provider accounts and templates, one enabled per tenant, with a test send. */
 export default function SmsScreen() {
   const { t } = useTranslation('sms');
-  const { message } = App.useApp();
   const [sending, setSending] = useState<Row | null>(null);
-
-  const enable = useCallback(
-    async (row: Row, ctx: ResourcePageContext) => {
-      try {
-        const answer = await request<ApiResult<boolean>>(`${smsResource.api}/enable`, {
-          method: 'POST',
-          params: { id: row.id },
-        });
-        void message.success(answer.msg || t('enableDone'));
-        ctx.reload();
-      } catch {
-        // the HTTP client has shown the server's message
-      }
-    },
-    [message, t],
-  );
 
   const rowActions = useCallback(
     (row: Row, ctx: ResourcePageContext) => (
       <>
-        {ctx.can(ENABLE_CODE) && row.status !== EnableStatus.enabled && (
-          <Button type="link" size="small" onClick={() => void enable(row, ctx)} data-testid="sms-enable">
-            {t('enable')}
-          </Button>
-        )}
         {ctx.can(SEND_CODE) && (
           <Button type="link" size="small" onClick={() => setSending(row)} data-testid="sms-send">
             {t('sendTest')}
@@ -139,31 +116,12 @@ export default function SmsScreen() {
         )}
       </>
     ),
-    [enable, t],
-  );
-
-  const extraColumns = useMemo<ExtraColumn[]>(
-    () => [
-      {
-        key: 'status',
-        title: t('status'),
-        width: 90,
-        render: (row) =>
-          row.status === EnableStatus.enabled ? (
-            <Tag color="green" data-testid="sms-status-enabled">
-              {t('enabled')}
-            </Tag>
-          ) : (
-            <Tag data-testid="sms-status-disabled">{t('disabled')}</Tag>
-          ),
-      },
-    ],
     [t],
   );
 
   return (
     <div data-testid="sms-screen">
-      <ResourcePage resource={smsResource} rowActions={rowActions} extraColumns={extraColumns} />
+      <ResourcePage resource={smsResource} rowActions={rowActions} />
       <SendDialog config={sending} onClose={() => setSending(null)} />
     </div>
   );

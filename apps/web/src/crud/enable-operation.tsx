@@ -1,0 +1,78 @@
+import { App, Button, Tag } from 'antd';
+import { useCallback, useMemo, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { EnableStatus, type ApiResult, type ResourceDef } from '@mes/contracts';
+import { request } from '../api/http';
+import type { ExtraColumn, ResourcePageContext, ResourcePageProps, Row } from './resource-page-types';
+
+export const isEnabledRow = (row: Row) => Number(row.status) === EnableStatus.enabled;
+
+/**
+ * What the `enable` operation (one enabled row per tenant: SMS and storage configurations) adds
+ * to the generic page: a 启用/停用 status column (`<code>-status`) and, with `<code>_enable`, a
+ * 启用 row button (`<code>-enable`) that asks first, since enabling one disables the others.
+ * Pages of other resources get their own row actions and columns back unchanged.
+ */
+export function useEnableOperation(
+  def: ResourceDef,
+  enabled: boolean,
+  rowActions: ResourcePageProps['rowActions'],
+  extraColumns: ExtraColumn[] | undefined,
+) {
+  const { t } = useTranslation('crud');
+  const { message, modal } = App.useApp();
+
+  const enable = useCallback(
+    (row: Row, ctx: ResourcePageContext) =>
+      modal.confirm({
+        title: t('tip'),
+        content: t('enableConfirm'),
+        okText: t('ok'),
+        cancelText: t('cancel'),
+        onOk: async () => {
+          try {
+            const answer = await request<ApiResult<boolean>>(`${def.api}/enable`, {
+              method: 'POST',
+              params: { id: row.id },
+            });
+            void message.success(answer.msg);
+            ctx.reload();
+          } catch {
+            // The HTTP client has shown the server's message.
+          }
+        },
+      }),
+    [def.api, message, modal, t],
+  );
+
+  const withEnable = useMemo(() => {
+    if (!enabled) return rowActions;
+    return (row: Row, ctx: ResourcePageContext): ReactNode => (
+      <>
+        {ctx.can(`${def.code}_enable`) && !isEnabledRow(row) && (
+          <Button type="link" size="small" onClick={() => enable(row, ctx)} data-testid={`${def.code}-enable`}>
+            {t('enable')}
+          </Button>
+        )}
+        {rowActions?.(row, ctx)}
+      </>
+    );
+  }, [enabled, rowActions, def.code, enable, t]);
+
+  const columns = useMemo(() => {
+    if (!enabled) return extraColumns;
+    const status: ExtraColumn = {
+      key: 'status',
+      title: t('status'),
+      width: 90,
+      render: (row) => (
+        <Tag color={isEnabledRow(row) ? 'success' : undefined} data-testid={`${def.code}-status`}>
+          {isEnabledRow(row) ? t('enabled') : t('disabled')}
+        </Tag>
+      ),
+    };
+    return [status, ...(extraColumns ?? [])];
+  }, [enabled, extraColumns, def.code, t]);
+
+  return { rowActions: withEnable, extraColumns: columns };
+}
