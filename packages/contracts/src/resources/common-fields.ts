@@ -31,3 +31,45 @@ export const parentField = (label: LocalText, url: string) =>
     options: { url },
     list: false,
   }) as const satisfies FieldDef;
+
+/** An absolute http(s) address; the message names the field (`接口地址应以 http:// 或 https:// 开头`). */
+export const httpUrlPattern = (label: LocalText) => ({
+  regex: '^https?://[^\\s]+$',
+  message: { zh: `${label.zh}应以 http:// 或 https:// 开头`, en: `${label.en} must start with http:// or https://` },
+});
+
+/** The provider of an SMS or storage configuration, from its system dictionary. */
+export const providerField = (dict: string) =>
+  ({
+    kind: 'int',
+    label: { zh: '服务商', en: 'Provider' },
+    required: true,
+    options: { dict },
+    search: true,
+    width: 110,
+  }) as const satisfies FieldDef;
+
+/** The code a configuration is picked by (`send-message?code=`, `put-file?code=`), unique per tenant. */
+export const configCodeField = () =>
+  ({
+    kind: 'string',
+    label: { zh: '资源编号', en: 'Code' },
+    max: 64,
+    required: true,
+    pattern: {
+      regex: '^[A-Za-z0-9_-]+$',
+      message: { zh: '资源编号只能包含字母、数字、_ 和 -', en: 'Letters, digits, _ and - only' },
+    },
+    search: true,
+  }) as const satisfies FieldDef;
+
+/** An access key shown only in part, and its secret kept encrypted (provider credentials). */
+export const credentialFields = () =>
+  ({
+    accessKey: { kind: 'string', label: { zh: 'AccessKey', en: 'Access key' }, max: 255, masked: true },
+    secretKey: { kind: 'secret', label: { zh: 'SecretKey', en: 'Secret key' }, max: 255, sealed: true },
+  }) as const satisfies Record<string, FieldDef>;
+
+/** A whole-row http(s) address field. */
+export const urlField = (label: LocalText, max = 255) =>
+  ({ kind: 'string', label, max, pattern: httpUrlPattern(label), wide: true }) as const satisfies FieldDef;

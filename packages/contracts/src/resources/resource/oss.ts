@@ -1,5 +1,5 @@
 import { defineResource } from '../../resource/define';
-import { remarkField } from '../common-fields';
+import { configCodeField, credentialFields, providerField, remarkField, urlField } from '../common-fields';
 
 /** Storage providers (dictionary `oss`: 1 minio, 2 七牛云, 3 阿里云, 4 腾讯云, 5 本地磁盘). */
 export const OssCategory = { minio: 1, qiniu: 2, aliyun: 3, tencent: 4, local: 5 } as const;
@@ -16,37 +16,10 @@ export const ossResource = defineResource({
   owner: 'tenant',
   operations: ['list', 'detail', 'submit', 'remove', 'export', 'enable'],
   fields: {
-    category: {
-      kind: 'int',
-      label: { zh: '服务商', en: 'Provider' },
-      required: true,
-      options: { dict: 'oss' },
-      search: true,
-      width: 110,
-    },
-    ossCode: {
-      kind: 'string',
-      label: { zh: '资源编号', en: 'Code' },
-      max: 64,
-      required: true,
-      pattern: {
-        regex: '^[A-Za-z0-9_-]+$',
-        message: { zh: '资源编号只能包含字母、数字、_ 和 -', en: 'Letters, digits, _ and - only' },
-      },
-      search: true,
-    },
-    endpoint: {
-      kind: 'string',
-      label: { zh: '资源地址', en: 'Endpoint' },
-      max: 255,
-      pattern: {
-        regex: '^https?://[^\\s]+$',
-        message: { zh: '资源地址应以 http:// 或 https:// 开头', en: 'Must start with http:// or https://' },
-      },
-      wide: true,
-    },
-    accessKey: { kind: 'string', label: { zh: 'AccessKey', en: 'Access key' }, max: 255, masked: true },
-    secretKey: { kind: 'secret', label: { zh: 'SecretKey', en: 'Secret key' }, max: 255, sealed: true },
+    category: providerField('oss'),
+    ossCode: configCodeField(),
+    endpoint: urlField({ zh: '资源地址', en: 'Endpoint' }),
+    ...credentialFields(),
     bucketName: {
       kind: 'string',
       label: { zh: '空间名', en: 'Bucket' },

@@ -1,13 +1,8 @@
 import { defineResource } from '../../resource/define';
-import { remarkField } from '../common-fields';
+import { configCodeField, credentialFields, providerField, remarkField, urlField } from '../common-fields';
 
 /** Message templates (dictionary `sms`: 1 云片, 2 七牛云, 3 阿里云, 4 腾讯云, 5 开发环境). */
 export const SmsCategory = { yunpian: 1, qiniu: 2, aliyun: 3, tencent: 4, development: 5 } as const;
-
-const endpointPattern = {
-  regex: '^https?://[^\\s]+$',
-  message: { zh: '接口地址应以 http:// 或 https:// 开头', en: 'Must start with http:// or https://' },
-} as const;
 
 /**
  * SMS configurations: one provider account and template per row, one enabled per tenant. The
@@ -21,28 +16,10 @@ export const smsResource = defineResource({
   owner: 'tenant',
   operations: ['list', 'detail', 'submit', 'remove', 'export', 'enable'],
   fields: {
-    category: {
-      kind: 'int',
-      label: { zh: '服务商', en: 'Provider' },
-      required: true,
-      options: { dict: 'sms' },
-      search: true,
-      width: 110,
-    },
-    smsCode: {
-      kind: 'string',
-      label: { zh: '资源编号', en: 'Code' },
-      max: 64,
-      required: true,
-      pattern: {
-        regex: '^[A-Za-z0-9_-]+$',
-        message: { zh: '资源编号只能包含字母、数字、_ 和 -', en: 'Letters, digits, _ and - only' },
-      },
-      search: true,
-    },
+    category: providerField('sms'),
+    smsCode: configCodeField(),
     templateId: { kind: 'string', label: { zh: '模板ID', en: 'Template id' }, max: 64, required: true },
-    accessKey: { kind: 'string', label: { zh: 'AccessKey', en: 'Access key' }, max: 255, masked: true },
-    secretKey: { kind: 'secret', label: { zh: 'SecretKey', en: 'Secret key' }, max: 255, sealed: true },
+    ...credentialFields(),
     appId: {
       kind: 'string',
       label: { zh: '应用ID', en: 'App id' },
@@ -51,14 +28,7 @@ export const smsResource = defineResource({
     },
     regionId: { kind: 'string', label: { zh: '地域', en: 'Region' }, max: 64, list: false },
     signName: { kind: 'string', label: { zh: '短信签名', en: 'Signature' }, max: 64 },
-    endpoint: {
-      kind: 'string',
-      label: { zh: '接口地址', en: 'Endpoint' },
-      max: 255,
-      list: false,
-      pattern: endpointPattern,
-      wide: true,
-    },
+    endpoint: { ...urlField({ zh: '接口地址', en: 'Endpoint' }), list: false },
     remark: remarkField(),
   },
   indexes: [

@@ -1,14 +1,9 @@
 import { defineResource } from '../../resource/define';
-import { remarkField } from '../common-fields';
+import { remarkField, urlField } from '../common-fields';
 
 /** The OAuth2 shapes supported for third-party sign-in. */
 export const SOCIAL_CATEGORIES = ['oidc', 'github', 'gitee'] as const;
 export type SocialCategory = (typeof SOCIAL_CATEGORIES)[number];
-
-const urlPattern = {
-  regex: '^https?://[^\\s]+$',
-  message: { zh: '地址应以 http:// 或 https:// 开头', en: 'Must start with http:// or https://' },
-} as const;
 
 /**
  * Third-party sign-in providers of a tenant (`grant_type=social`, `source` = the row's source).
@@ -53,30 +48,9 @@ export const socialSourceResource = defineResource({
     },
     clientId: { kind: 'string', label: { zh: 'Client ID', en: 'Client id' }, max: 255, required: true, masked: true },
     clientSecret: { kind: 'secret', label: { zh: 'Client Secret', en: 'Client secret' }, max: 255, sealed: true },
-    authorizeUrl: {
-      kind: 'string',
-      label: { zh: '授权地址', en: 'Authorize URL' },
-      max: 500,
-      list: false,
-      wide: true,
-      pattern: urlPattern,
-    },
-    tokenUrl: {
-      kind: 'string',
-      label: { zh: '令牌地址', en: 'Token URL' },
-      max: 500,
-      list: false,
-      wide: true,
-      pattern: urlPattern,
-    },
-    userInfoUrl: {
-      kind: 'string',
-      label: { zh: '用户信息地址', en: 'User-info URL' },
-      max: 500,
-      list: false,
-      wide: true,
-      pattern: urlPattern,
-    },
+    authorizeUrl: { ...urlField({ zh: '授权地址', en: 'Authorize URL' }, 500), list: false },
+    tokenUrl: { ...urlField({ zh: '令牌地址', en: 'Token URL' }, 500), list: false },
+    userInfoUrl: { ...urlField({ zh: '用户信息地址', en: 'User-info URL' }, 500), list: false },
     scope: {
       kind: 'string',
       label: { zh: '授权范围', en: 'Scope' },
@@ -84,14 +58,7 @@ export const socialSourceResource = defineResource({
       default: 'openid profile email',
       list: false,
     },
-    redirectUri: {
-      kind: 'string',
-      label: { zh: '回调地址', en: 'Redirect URI' },
-      max: 500,
-      list: false,
-      wide: true,
-      pattern: urlPattern,
-    },
+    redirectUri: { ...urlField({ zh: '回调地址', en: 'Redirect URI' }, 500), list: false },
     remark: remarkField(),
   },
   indexes: [
