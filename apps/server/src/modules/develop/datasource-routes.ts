@@ -1,5 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { datasourceResource, Messages } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { registerResource } from '../../crud/resource-routes';
@@ -8,19 +8,10 @@ import { secretBoxFor } from '../../platform/crypto/secret-box';
 import { datasource, tenant } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
 import { badRequest, forbidden, notFound } from '../../platform/http/errors';
+import { idValue, paramOf, textParam } from '../../platform/http/request-params';
 import { DatasourceMessages, testConnection, type ConnectionTarget } from './datasource-connect';
 
 const base = `/api${datasourceResource.api}`;
-const ID = /^\d{1,19}$/;
-
-function paramOf(request: FastifyRequest, name: string): string | undefined {
-  const query = request.query as Record<string, unknown> | undefined;
-  const body = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
-  const value = query?.[name] ?? body[name];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === 'object') throw badRequest(Messages.invalidParam(name, '应为文本'));
-  return String(value);
-}
 
 /** Datasources: password encrypted at rest, connection test. */
 export function registerDatasourceRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -57,14 +48,13 @@ export function registerDatasourceRoutes(app: FastifyInstance, ctx: AppContext):
   app.post(`${base}/test`, { config: { apiScope: 'datasource:test' } }, async (request) => {
     const auth = requireAuth(request);
     if (!isPlatformCaller(auth)) throw forbidden();
-    const id = paramOf(request, 'id')?.trim();
+    const id = idValue(paramOf(request, 'id'), 'id', '');
     const target: ConnectionTarget = {
-      url: paramOf(request, 'url')?.trim() ?? '',
-      username: paramOf(request, 'username')?.trim() ?? '',
-      password: paramOf(request, 'password') ?? '',
+      url: textParam(request, 'url')?.trim() ?? '',
+      username: textParam(request, 'username')?.trim() ?? '',
+      password: textParam(request, 'password') ?? '',
     };
     if (id) {
-      if (!ID.test(id)) throw badRequest(Messages.invalidParam('id', '应为编号'));
       const [saved] = await ctx.db
         .select({ url: datasource.url, username: datasource.username, password: datasource.password })
         .from(datasource)

@@ -18,6 +18,14 @@ export function paramsOf(request: FastifyRequest): Record<string, unknown> {
 /** One parameter, from the query string, else from the body. */
 export const paramOf = (request: FastifyRequest, name: string): unknown => paramsOf(request)[name];
 
+/** One text parameter (numbers and booleans as their text); an object or list is a 400. */
+export function textParam(request: FastifyRequest, name: string): string | undefined {
+  const value = paramOf(request, name);
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'object') throw badRequest(Messages.invalidParam(name, '应为文本'));
+  return String(value);
+}
+
 /** Ids as JSON numbers lose precision above 2^53, so only safe integers are taken as numbers. */
 function idText(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
