@@ -81,7 +81,7 @@ describe('log screens', () => {
       Array.from({ length: await apiRows.count() }, () => expect.stringContaining('/api/blade-system/post/submit')),
     );
     await screenshot(page, 'logs-api-list');
-    await apiRows.first().getByTestId('log-row-detail').click();
+    await apiRows.first().getByTestId('crud-row-view').click();
     await poll(() => drawer(page).innerText()).toContain('e2elog');
     await expect(
       drawer(page)
@@ -101,7 +101,7 @@ describe('log screens', () => {
     await goInApp(page, '/monitor/log/usual');
     const usual = page.locator('[data-screen="/monitor/log/usual"]');
     await poll(() => usual.locator('.ant-table-row').first().innerText()).toContain('user.unlock');
-    await usual.locator('.ant-table-row').first().getByTestId('log-row-detail').click();
+    await usual.locator('.ant-table-row').first().getByTestId('crud-row-view').click();
     await poll(() => drawer(page).innerText()).toContain('解封账号');
     await drawerSettled(page);
     await screenshot(page, 'logs-usual-detail');
@@ -111,7 +111,7 @@ describe('log screens', () => {
     await goInApp(page, '/monitor/log/error');
     const errors = page.locator('[data-screen="/monitor/log/error"]');
     await poll(() => errors.locator('.ant-table-row').first().innerText()).toContain('e2e client error');
-    await errors.locator('.ant-table-row').first().getByTestId('log-row-detail').click();
+    await errors.locator('.ant-table-row').first().getByTestId('crud-row-view').click();
     await poll(() => drawer(page).getByTestId('log-field-stackTrace').innerText()).toContain('at x (app.js:1:2)');
     await drawerSettled(page);
     await screenshot(page, 'logs-error-detail');
@@ -128,7 +128,7 @@ describe('log screens', () => {
     await oper.locator('#crud-search_resourceCode').fill('post');
     await oper.getByTestId('crud-search-submit').click();
     await poll(() => oper.locator('.ant-table-row').count()).toBeGreaterThanOrEqual(2);
-    await oper.locator('.ant-table-row').first().getByTestId('log-row-detail').click();
+    await oper.locator('.ant-table-row').first().getByTestId('crud-row-view').click();
     const changes = drawer(page).getByTestId('log-changes');
     await poll(() => changes.innerText()).toContain('E2E日志岗改');
     expect(await changes.innerText()).toContain('岗位名称');

@@ -19,7 +19,8 @@ export const CREATED_TO = 'createTime_datelt';
 export const initialTableState = (): TableState => ({ current: 1, size: DEFAULT_SIZE, filters: {} });
 
 /** Resources with the audit columns can be searched by created time. */
-export const hasCreatedRange = (def: ResourceDef) => def.audit !== false;
+/** Audited rows carry `create_time`; append-only ones (logs) search by it when they declare it. */
+export const hasCreatedRange = (def: ResourceDef) => def.audit !== false || 'createTime' in def.fields;
 
 /** The filter names this resource's search bar may send (and keep in the URL). */
 export function filterNames(def: ResourceDef): string[] {

@@ -62,6 +62,8 @@ export interface ResourcePageProps {
    * Define it outside the component, or memoise it, so cells are not rebuilt.
    */
   canAddChild?: (row: Row) => boolean;
+  /** The 查看 button opens this instead of the generic view dialog (a log's detail drawer). */
+  onView?: (row: Row) => void;
   /** Rows are created elsewhere (attachments by upload): no 新增 button, edit and view only. */
   noAdd?: boolean;
   /** Tree resources: show the rows as a tree table (default true when the definition has `tree`). */

@@ -192,6 +192,7 @@ export function ResourcePage(props: ResourcePageProps) {
     openForm,
     remove,
     rowActions: enableOperation.rowActions,
+    onView: props.onView,
     ctx: rowCtx,
   });
 

@@ -14,6 +14,7 @@ export interface RowActionsOptions {
   openForm(mode: FormMode, row?: Row, initial?: Record<string, unknown>): void;
   remove(ids: string[]): void;
   rowActions: ResourcePageProps['rowActions'];
+  onView: ResourcePageProps['onView'];
   ctx: ResourcePageContext;
 }
 
@@ -33,6 +34,7 @@ export function useRowActions(o: RowActionsOptions) {
     openForm,
     remove,
     rowActions,
+    onView,
     ctx,
   } = o;
   const builtIn = Number(mayView) + Number(mayEdit) + Number(mayRemove) + Number(!!childParentField);
@@ -42,7 +44,12 @@ export function useRowActions(o: RowActionsOptions) {
     return (row: Row): ReactNode => (
       <Space size={0} wrap className="mes-crud-row-actions">
         {mayView && (
-          <Button type="link" size="small" onClick={() => openForm('view', row)} data-testid="crud-row-view">
+          <Button
+            type="link"
+            size="small"
+            onClick={() => (onView ? onView(row) : openForm('view', row))}
+            data-testid="crud-row-view"
+          >
             {t('view')}
           </Button>
         )}
@@ -72,6 +79,7 @@ export function useRowActions(o: RowActionsOptions) {
   }, [
     builtIn,
     rowActions,
+    onView,
     mayView,
     mayEdit,
     mayRemove,

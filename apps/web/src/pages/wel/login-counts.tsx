@@ -3,7 +3,6 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LoginLogCount } from '@mes/contracts';
 import { requestData } from '../../api/http';
-import '../monitor/log/log-i18n';
 import './wel.css';
 
 /** Today's sign-ins and a bar per day of the last 7 (`/blade-desk/loginLog/count`); no chart library. */

@@ -1,7 +1,6 @@
 import type { log as zh } from '../zh/log';
 
 export const log: typeof zh = {
-  detail: 'Details',
   detailTitle: '{{title}}: details',
   tenant: 'Tenant',
   changes: 'Changes',

@@ -1,6 +1,5 @@
 /** Texts of the log screens (field labels come from the log definitions) and the welcome page's sign-in figures. */
 export const log = {
-  detail: '详情',
   detailTitle: '{{title}}详情',
   tenant: '租户',
   changes: '变更内容',

@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import type { FieldChange, FieldDef, LocalText, ResourceDef } from '@mes/contracts';
 import { requestData } from '../../../api/http';
 import type { Row } from '../../../crud/resource-page-types';
-import './log-i18n';
 import './log.css';
 
 /** Fields shown as monospace blocks that scroll: parameters, stacks, long texts. */

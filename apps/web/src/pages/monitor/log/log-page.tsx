@@ -1,22 +1,11 @@
-import { Button, Tag } from 'antd';
+import { Tag } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_TENANT_ID, permissionCodes, type ResourceDef } from '@mes/contracts';
+import { DEFAULT_TENANT_ID, type ResourceDef } from '@mes/contracts';
 import { ResourcePage } from '../../../crud/resource-page';
-import type { ExtraColumn, ResourcePageContext, ResourcePageProps, Row } from '../../../crud/resource-page-types';
+import type { ExtraColumn, ResourcePageProps, Row } from '../../../crud/resource-page-types';
 import { useSession } from '../../../session/session-store';
 import { LogDetailDrawer } from './log-detail-drawer';
-import './log-i18n';
-
-/**
- * The definition as the generic page should treat a log: searchable by created time (logs
- * declare `create_time` as a field instead of carrying the audit columns), and without the
- * generic view dialog, which the detail drawer replaces (its button code is the screen's
- * `_view` code, checked here).
- */
-function screenResource(def: ResourceDef): ResourceDef {
-  return { ...def, audit: undefined, code: `${def.code}__log` };
-}
 
 const statusTag = (value: unknown) =>
   typeof value === 'number' ? <Tag color={value >= 400 ? 'red' : 'green'}>{value}</Tag> : String(value ?? '');
@@ -37,18 +26,6 @@ export function LogPage({ resource, render }: LogPageProps) {
   const platform = tenantId === DEFAULT_TENANT_ID;
   const [shown, setShown] = useState<Row | undefined>();
   const close = useCallback(() => setShown(undefined), []);
-  const viewCode = permissionCodes(resource.code).view;
-  const screen = useMemo(() => screenResource(resource), [resource]);
-
-  const rowActions = useCallback(
-    (row: Row, ctx: ResourcePageContext) =>
-      ctx.can(viewCode) ? (
-        <Button type="link" size="small" onClick={() => setShown(row)} data-testid="log-row-detail">
-          {t('detail')}
-        </Button>
-      ) : null,
-    [viewCode, t],
-  );
   const extraColumns = useMemo<ExtraColumn[]>(
     () =>
       platform ? [{ key: 'tenantId', title: t('tenant'), width: 90, render: (row) => String(row.tenantId ?? '') }] : [],
@@ -58,7 +35,7 @@ export function LogPage({ resource, render }: LogPageProps) {
 
   return (
     <div data-testid={`log-screen-${resource.code}`}>
-      <ResourcePage resource={screen} rowActions={rowActions} extraColumns={extraColumns} render={renderers} />
+      <ResourcePage resource={resource} onView={setShown} extraColumns={extraColumns} render={renderers} />
       <LogDetailDrawer resource={resource} row={shown} showTenant={platform} onClose={close} />
     </div>
   );
