@@ -12,3 +12,28 @@ export function Field({ label, error, children }: { label: string; error?: strin
     </label>
   );
 }
+
+/**
+ * A message above a sign-in form: an error (announced at once, `role="alert"`) or information
+ * (`role="status"`). Renders nothing without text.
+ */
+export function LoginNotice({
+  kind,
+  children,
+  testId,
+}: {
+  kind: 'error' | 'info';
+  children: ReactNode;
+  testId?: string;
+}) {
+  if (children === undefined || children === null || children === '' || children === false) return null;
+  return (
+    <div
+      className={kind === 'error' ? 'mes-login-error' : 'mes-login-info'}
+      role={kind === 'error' ? 'alert' : 'status'}
+      data-testid={testId}
+    >
+      {children}
+    </div>
+  );
+}

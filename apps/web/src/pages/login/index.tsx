@@ -10,7 +10,7 @@ import { ApiError } from '../../api/http';
 import { website } from '../../config/website';
 import { RegisterLink } from '../../shell/register/register-link';
 import { completeSignIn } from './complete-sign-in';
-import { Field } from './field';
+import { Field, LoginNotice } from './field';
 import { PhoneSignIn } from './phone-sign-in';
 import { QrSignIn } from './qr-sign-in';
 import { SocialSignIn } from './social-sign-in';
@@ -81,11 +81,9 @@ function AccountSignIn() {
 
   return (
     <form onSubmit={(e) => void submit(e)} noValidate data-testid="login-form">
-      {error && (
-        <div className="mes-login-error" role="alert" data-testid="login-error">
-          {error}
-        </div>
-      )}
+      <LoginNotice kind="error" testId="login-error">
+        {error}
+      </LoginNotice>
       {website.tenantMode && (
         <Field label={t('tenantId')} error={errors.tenantId}>
           <Input

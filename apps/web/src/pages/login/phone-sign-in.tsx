@@ -8,7 +8,7 @@ import { ApiError } from '../../api/http';
 import { sendSignInCode, signInWithSms } from '../../api/sms-auth';
 import { website } from '../../config/website';
 import { completeSignIn } from './complete-sign-in';
-import { Field } from './field';
+import { Field, LoginNotice } from './field';
 
 interface PhoneForm {
   tenantId: string;
@@ -104,16 +104,12 @@ export function PhoneSignIn() {
 
   return (
     <form onSubmit={(e) => void submit(e)} noValidate data-testid="phone-form">
-      {error && (
-        <div className="mes-login-error" role="alert" data-testid="phone-error">
-          {error}
-        </div>
-      )}
-      {info && !error && (
-        <div className="mes-login-info" role="status" data-testid="phone-info">
-          {info}
-        </div>
-      )}
+      <LoginNotice kind="error" testId="phone-error">
+        {error}
+      </LoginNotice>
+      <LoginNotice kind="info" testId="phone-info">
+        {!error && info}
+      </LoginNotice>
       {website.tenantMode && (
         <Field label={t('tenantId')} error={errors.tenantId}>
           <Input

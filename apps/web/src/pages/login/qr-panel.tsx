@@ -9,6 +9,7 @@ import { createQrSession, fetchQrStatus, signInWithQr, type QrSession, type QrSt
 import { website } from '../../config/website';
 import { completeSignIn } from './complete-sign-in';
 import '../../i18n/social-more';
+import { LoginNotice } from './field';
 
 const POLL_MS = 2000;
 const SIZE = 200;
@@ -150,11 +151,9 @@ export default function QrPanel() {
 
   return (
     <div data-testid="qr-panel">
-      {error && (
-        <div className="mes-login-error" role="alert" data-testid="qr-error">
-          {error}
-        </div>
-      )}
+      <LoginNotice kind="error" testId="qr-error">
+        {error}
+      </LoginNotice>
       {website.tenantMode && (
         <div style={{ display: 'flex', gap: 8, marginBottom: 12 }}>
           <Input

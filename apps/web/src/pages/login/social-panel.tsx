@@ -7,6 +7,7 @@ import { ApiError } from '../../api/http';
 import { fetchSocialSources, rememberSocial, renderSocial, type SocialSource } from '../../api/social-auth';
 import { website } from '../../config/website';
 import '../../i18n/social-more';
+import { LoginNotice } from './field';
 
 const messageOf = (e: unknown) => (e instanceof ApiError ? e.message : String(e));
 
@@ -67,17 +68,13 @@ export default function SocialPanel() {
           onPressEnter={() => setLoadedFor(tenantId.trim() || website.tenantId)}
         />
       )}
-      {shownError && (
-        <div className="mes-login-error" role="alert" data-testid="social-error">
-          {shownError}
-        </div>
-      )}
-      {!current && <div className="mes-login-info">{t('socialLoading')}</div>}
-      {current && !current.sources.length && !current.error && (
-        <div className="mes-login-info" role="status" data-testid="social-none">
-          {t('socialNone')}
-        </div>
-      )}
+      <LoginNotice kind="error" testId="social-error">
+        {shownError}
+      </LoginNotice>
+      <LoginNotice kind="info">{!current && t('socialLoading')}</LoginNotice>
+      <LoginNotice kind="info" testId="social-none">
+        {current && !current.sources.length && !current.error && t('socialNone')}
+      </LoginNotice>
       {current?.sources.map((s) => (
         <Button
           key={s.source}

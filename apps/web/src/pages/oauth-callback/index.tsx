@@ -15,6 +15,7 @@ import { completeSignIn } from '../login/complete-sign-in';
 import { Field } from '../login/field';
 import '../login/login.css';
 import '../../i18n/social-more';
+import { LoginNotice } from '../login/field';
 
 const RegisterDialog = lazy(() => import('../../shell/register/register-dialog'));
 
@@ -64,11 +65,9 @@ function LinkForm({ tenantId, oauthId }: { tenantId: string; oauthId: string }) 
 
   return (
     <form onSubmit={(e) => void submit(e)} noValidate data-testid="social-link-form">
-      {failure && (
-        <div className="mes-login-error" role="alert" data-testid="social-link-error">
-          {failure}
-        </div>
-      )}
+      <LoginNotice kind="error" testId="social-link-error">
+        {failure}
+      </LoginNotice>
       <Field label={t('callbackAccount')} error={errors.account}>
         <Input
           autoComplete="username"
@@ -149,26 +148,22 @@ export default function OAuthCallbackPage() {
     <div className="mes-login">
       <section className="mes-login-card" data-testid="oauth-callback">
         <h1 className="mes-login-heading">{t('callbackTitle')}</h1>
-        {outcome.kind === 'working' && (
-          <div className="mes-login-info" role="status">
-            {t('callbackWorking')}
-          </div>
-        )}
+        <LoginNotice kind="info">{outcome.kind === 'working' && t('callbackWorking')}</LoginNotice>
         {outcome.kind === 'failed' && (
           <>
-            <div className="mes-login-error" role="alert" data-testid="oauth-callback-error">
+            <LoginNotice kind="error" testId="oauth-callback-error">
               {outcome.message}
-            </div>
+            </LoginNotice>
             <Link to="/login">{t('callbackBack')}</Link>
           </>
         )}
         {outcome.kind === 'notLinked' && (
           <>
-            <div className="mes-login-info" role="status" data-testid="oauth-not-linked">
+            <LoginNotice kind="info" testId="oauth-not-linked">
               {t('callbackNotLinked')}
               <br />
               {t('callbackProfile', { name: outcome.body.nickname || outcome.body.username })}
-            </div>
+            </LoginNotice>
             <h2 className="mes-login-heading" style={{ fontSize: 15 }}>
               {t('callbackLinkTitle')}
             </h2>

@@ -27,6 +27,5 @@ export const login: typeof zh = {
   smsCodeRequired: 'Enter the SMS code',
   codeSent: 'Code sent; it is valid for 5 minutes',
   resendIn: 'Resend in {{seconds}} s',
-  notConfigured: 'This sign-in method is not configured yet; use your account and password',
   register: 'Register',
 };

@@ -25,6 +25,5 @@ export const login = {
   smsCodeRequired: '请输入短信验证码',
   codeSent: '验证码已发送,5分钟内有效',
   resendIn: '{{seconds}}秒后重新发送',
-  notConfigured: '该登录方式尚未配置,请使用账号密码登录',
   register: '注册账号',
 };
