@@ -1,5 +1,6 @@
 import type { Database, Db } from './platform/db/database';
 import type { TokenService } from './platform/auth/tokens';
+import type { SessionStates } from './platform/auth/session-state';
 import type { CacheRegistry } from './platform/cache/cache-registry';
 import type { Clock, EphemeralStore } from './platform/store/ephemeral-store';
 import type { ChangeFeed } from './platform/cache/change-feed';
@@ -7,6 +8,7 @@ import type { GrantService } from './platform/permissions/grants';
 import type { NameLookups } from './crud/name-lookups';
 import type { PageTotals } from './crud/page-totals';
 import type { LogService } from './modules/log/log-service';
+import type { JobQueue } from './platform/jobs/job-queue';
 
 /** What route modules need from the platform; built once per server (or per test file). */
 export interface AppContext {
@@ -15,6 +17,8 @@ export interface AppContext {
   store: EphemeralStore;
   clock: Clock;
   tokens: TokenService;
+  /** Whether sessions still stand for their accounts; writes outside the engine announce user changes here. */
+  sessions: SessionStates;
   caches: CacheRegistry;
   /** Tells every process that data behind a cache changed. */
   changes: ChangeFeed;
@@ -24,10 +28,12 @@ export interface AppContext {
   totals: PageTotals;
   /** Names shown beside ids in lists (roles, departments, posts, dictionary labels, tenants). */
   lookups: NameLookups;
-  /** The API, usual, error and login logs' writers and the log retention schedule. */
+  /** The API, usual, error and login logs' writers (retention runs as the `log.prune` job). */
   logs: LogService;
+  /** The durable job queue: enqueue (also inside a transaction), handlers, cron schedules. */
+  jobs: JobQueue;
   /** DATA_DIR: uploaded files live under it. */
   dataDir: string;
-  /** Writes the queued log rows, then releases the store and the revocation listener. */
+  /** Stops the job workers, writes the queued log rows, then releases the store and the listeners. */
   close(): Promise<void>;
 }

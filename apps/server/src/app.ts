@@ -3,26 +3,40 @@ import path from 'node:path';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { Messages, ResultCode } from '@mes/contracts';
+import {
+  apiLogResource,
+  dictBizResource,
+  dictResource,
+  failedJobsScreen,
+  errorLogResource,
+  loginLogResource,
+  Messages,
+  operationLogResource,
+  ResultCode,
+  usualLogResource,
+  type RegistryEntry,
+} from '@mes/contracts';
 import type { AppContext } from './app-context';
+import { registerRegistryRoutes, type RouteBinding } from './crud/registry';
 import { registerAuthRoutes } from './modules/auth/auth-routes';
 import { registerHealthRoutes } from './modules/health/health-routes';
 import { registerApiLog } from './modules/log/api-log-hook';
 import { registerLogRoutes } from './modules/log/log-routes';
+import { registerFailedJobsRoutes } from './modules/jobs/failed-jobs-routes';
 import { serverErrorMessage } from './modules/log/log-service';
 import { registerDictRoutes } from './modules/system/dict-routes';
 import { registerMenuRoutes } from './modules/system/menu-routes';
 import { registerTopMenuRoutes } from './modules/system/top-menu-routes';
-import { registerResourceArea } from './modules/resource';
-import { registerSystemAdministration } from './modules/system';
+import { resourceRouteBindings } from './modules/resource';
+import { systemRouteBindings } from './modules/system';
 import { registerProfileRoutes } from './modules/user/profile-routes';
 import { registerUserRoutes } from './modules/user/user-routes';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { bearerToken, isAdministrator, toAuthContext } from './platform/auth/request-auth';
-import { coversRoute } from './platform/permissions/grants';
+import { DOCS_PREFIX, isApiPath, isDocsPath, looseApiPath, registerRouteGuard } from './platform/auth/route-guard';
 import { fail, serializeJson } from './platform/http/envelope';
-import { forbidden, HttpError, unauthorized } from './platform/http/errors';
+import { registerInputGuard } from './platform/http/input-guard';
+import { HttpError } from './platform/http/errors';
 
 /** Who may call a route, as its `config` declares. */
 export interface RouteAccess {
@@ -48,12 +62,29 @@ export interface BuildAppOptions {
   /** Built web app to serve at `/` (omitted in API-only tests). */
   webDist?: string;
   logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
+  /**
+   * `TRUST_PROXY`: the proxies whose `X-Forwarded-For` is believed (addresses, CIDRs or
+   * `loopback`); without it the client address is the socket's peer.
+   */
+  trustProxy?: string[];
+  /** `API_DOCS=on`: the OpenAPI description is open to anyone; otherwise only to signed-in callers. */
+  apiDocs?: boolean;
+  /** The definitions to serve; default the application's registry (a test adds its own). */
+  registry?: readonly RegistryEntry[];
 }
 
-const isApi = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
-/** OpenAPI description and its viewer; they list routes, never data. */
-const DOCS_PREFIX = '/api/docs';
-const isDocs = (url: string) => url === DOCS_PREFIX || url.startsWith(`${DOCS_PREFIX}/`);
+/** Modules' routes for the definitions with behaviour of their own; every other one is generic. */
+const ROUTE_BINDINGS: readonly RouteBinding[] = [
+  ...systemRouteBindings,
+  ...resourceRouteBindings,
+  { defs: [dictResource, dictBizResource], register: registerDictRoutes },
+  {
+    defs: [apiLogResource, usualLogResource, errorLogResource, loginLogResource, operationLogResource],
+    register: registerLogRoutes,
+  },
+  { defs: [failedJobsScreen], register: registerFailedJobsRoutes },
+];
+
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
 /** Messages for the client errors Fastify itself raises (bad JSON, wrong content type, ...). */
@@ -76,12 +107,14 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
+    trustProxy: options.trustProxy?.length ? options.trustProxy.join(',') : false,
   });
   app.decorateRequest('authContext', undefined);
   app.setReplySerializer(serializeJson);
   ctx.logs.useLogger(app.log);
   registerApiLog(app, ctx);
   await app.register(formbody);
+  registerInputGuard(app);
 
   // A route that forgets to say who may call it would be open to every signed-in user: refuse
   // to start instead.
@@ -89,7 +122,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.decorate('apiRoutes', apiRoutes);
   app.addHook('onRoute', (route) => {
     const url = route.url ?? '';
-    if (!isApi(url) || isDocs(url)) return;
+    if (!isApiPath(url) || isDocsPath(url)) return;
     const config = route.config as RouteAccess | undefined;
     if (!config?.public && !config?.apiScope && !config?.anyUser) {
       throw new Error(`route ${String(route.method)} ${url} declares neither apiScope, anyUser nor public`);
@@ -99,20 +132,22 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     }
   });
 
-  // Every /api route needs a valid access token unless it is marked public; unknown /api paths
-  // too, so that route existence is not revealed to anonymous callers. Then the caller's roles
-  // must grant the route's API scope (the platform administrator passes).
-  app.addHook('onRequest', async (request) => {
-    if (!isApi(request.url) || request.routeOptions.config?.public || isDocs(request.url)) return;
-    const token = bearerToken(request);
-    const claims = token ? await ctx.tokens.verify(token, 'access_token') : undefined;
-    if (!claims) throw unauthorized();
-    const auth = toAuthContext(claims);
-    request.authContext = auth;
-    const config = request.routeOptions.config;
-    if (!config?.apiScope || isAdministrator(auth)) return;
-    const grants = await ctx.grants.apiGrants(auth.roleIds);
-    if (!coversRoute(grants, config.apiScope, request.url.split('?')[0] ?? '')) throw forbidden();
+  registerRouteGuard(app, ctx, { apiDocs: options.apiDocs ?? false });
+
+  // Before the documentation plugins: an encapsulated plugin keeps the handler it was registered under.
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof HttpError) return reply.code(error.code).send(fail(error.code, error.message));
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status && status >= 400 && status < 500) {
+      const msg = (error as { validation?: unknown }).validation
+        ? `${Messages.badRequest}: ${(error as Error).message}`
+        : (CLIENT_ERROR_MESSAGES[status] ?? Messages.badRequest);
+      return reply.code(status).send(fail(status, msg));
+    }
+    // Details go to the error log, never to the client: it gets the row's id to quote.
+    const errorId = ctx.logs.serverError(error, request, reply.elapsedTime);
+    request.log.error({ err: error, url: request.url, errorId }, 'unhandled error');
+    return reply.code(ResultCode.INTERNAL_ERROR).send(fail(ResultCode.INTERNAL_ERROR, serverErrorMessage(errorId)));
   });
 
   await app.register(swagger, {
@@ -133,21 +168,6 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     reply.header('Referrer-Policy', 'same-origin');
   });
 
-  app.setErrorHandler((error, request, reply) => {
-    if (error instanceof HttpError) return reply.code(error.code).send(fail(error.code, error.message));
-    const status = (error as { statusCode?: number }).statusCode;
-    if (status && status >= 400 && status < 500) {
-      const msg = (error as { validation?: unknown }).validation
-        ? `${Messages.badRequest}: ${(error as Error).message}`
-        : (CLIENT_ERROR_MESSAGES[status] ?? Messages.badRequest);
-      return reply.code(status).send(fail(status, msg));
-    }
-    // Details go to the error log, never to the client: it gets the row's id to quote.
-    const errorId = ctx.logs.serverError(error, request, reply.elapsedTime);
-    request.log.error({ err: error, url: request.url, errorId }, 'unhandled error');
-    return reply.code(ResultCode.INTERNAL_ERROR).send(fail(ResultCode.INTERNAL_ERROR, serverErrorMessage(errorId)));
-  });
-
   const indexHtml = options.webDist ? path.join(options.webDist, 'index.html') : undefined;
   const hasWeb = indexHtml !== undefined && fs.existsSync(indexHtml);
   if (hasWeb && options.webDist) {
@@ -165,7 +185,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   app.setNotFoundHandler((request, reply) => {
     const pathOnly = request.url.split('?')[0] ?? '';
-    if (isApi(request.url)) {
+    if (isApiPath(looseApiPath(request.url))) {
       const otherMethod = METHODS.some((m) => m !== request.method && app.hasRoute({ method: m, url: pathOnly }));
       const code = otherMethod ? ResultCode.METHOD_NOT_ALLOWED : ResultCode.NOT_FOUND;
       return reply.code(code).send(fail(code, otherMethod ? Messages.methodNotAllowed : Messages.notFound));
@@ -180,12 +200,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerHealthRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
   registerMenuRoutes(app, ctx);
-  registerDictRoutes(app, ctx);
   registerUserRoutes(app, ctx);
   registerTopMenuRoutes(app, ctx);
-  registerLogRoutes(app, ctx);
   registerProfileRoutes(app, ctx);
-  registerSystemAdministration(app, ctx);
-  registerResourceArea(app, ctx);
+  // Every definition of the registry: its module's routes, or the generic ones.
+  registerRegistryRoutes(app, ctx, { entries: options.registry, bindings: ROUTE_BINDINGS });
   return app;
 }

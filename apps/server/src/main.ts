@@ -13,7 +13,6 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 /** apps/server/{src,dist} → apps/web/dist */
 /** apps/server/{src,dist} → apps/web/dist; `WEB_DIST` points elsewhere (tests build to their own folder). */
 const WEB_DIST = process.env.WEB_DIST ? path.resolve(process.env.WEB_DIST) : path.resolve(here, '../../web/dist');
-const PURGE_EVERY_MS = 10 * 60 * 1000;
 const SHUTDOWN_LIMIT_MS = 30_000;
 
 async function main(config: AppConfig): Promise<void> {
@@ -56,12 +55,17 @@ async function main(config: AppConfig): Promise<void> {
       redisUrl: config.redisUrl,
       apiLog: config.apiLog,
     });
+    // Also stops the job queue (the ephemeral store's purge and log retention are durable jobs
+    // started by the context: runtime.ts, docs/jobs.md).
     cleanups.push(() => ctx.close());
-    const purge = setInterval(() => void ctx.store.purgeExpired().catch(() => undefined), PURGE_EVERY_MS);
-    purge.unref();
-    cleanups.push(() => clearInterval(purge));
+    await ctx.jobs.started();
 
-    const app = await buildApp(ctx, { webDist: WEB_DIST, logger: log });
+    const app = await buildApp(ctx, {
+      webDist: WEB_DIST,
+      logger: log,
+      trustProxy: config.trustProxy,
+      apiDocs: config.apiDocs,
+    });
     cleanups.push(() => app.close());
     await app.listen({ port: config.port, host: config.host });
     log.info(`MES Console listening on http://localhost:${config.port}`);

@@ -5,8 +5,12 @@ import { PageTotals } from './crud/page-totals';
 import { postgresChangeFeed } from './platform/cache/change-feed';
 import { GrantService } from './platform/permissions/grants';
 import { LogService } from './modules/log/log-service';
+import { LOG_PRUNE_CRON, logPruneJob } from './modules/log/retention';
+import { JobQueue, type JobQueueSettings } from './platform/jobs/job-queue';
+import { STORE_PURGE_CRON, storePurgeJob } from './platform/jobs/store-purge';
 import { apiLogEnabled } from './platform/config';
 import { postgresRevocationList, storeRevocationList } from './platform/auth/revocation-list';
+import { SessionStates } from './platform/auth/session-state';
 import { TokenService } from './platform/auth/tokens';
 import { CacheRegistry } from './platform/cache/cache-registry';
 import type { Database } from './platform/db/database';
@@ -25,6 +29,22 @@ export interface ContextOptions {
   store?: EphemeralStore;
   /** Record every API request; default the `API_LOG` variable (on unless `off`). */
   apiLog?: boolean;
+  /** Job queue intervals (tests poll faster); see `DEFAULT_JOB_SETTINGS`. */
+  jobs?: Partial<JobQueueSettings>;
+}
+
+/** How long after a start its first log prune may be shared with other processes starting too. */
+const START_PRUNE_SLOT_SECONDS = 10 * 60;
+
+/**
+ * The periodic work every server needs, as durable jobs: log retention every hour (and once soon
+ * after a start, shared by processes starting together) and the ephemeral store's purge.
+ */
+function scheduleHousekeeping(jobs: JobQueue, logs: LogService, store: EphemeralStore): void {
+  jobs.register(logPruneJob, () => logs.prune());
+  jobs.schedule(logPruneJob, LOG_PRUNE_CRON, {});
+  jobs.register(storePurgeJob, () => store.purgeExpired());
+  jobs.schedule(storePurgeJob, STORE_PURGE_CRON, {});
 }
 
 /** Wires the platform services every route module uses. */
@@ -40,6 +60,7 @@ export async function createAppContext(options: ContextOptions): Promise<AppCont
   const changes = await postgresChangeFeed(options.databaseUrl, async (channel, payload) => {
     await options.database.db.execute(sql`select pg_notify(${channel}, ${payload})`);
   });
+  const sessions = new SessionStates(options.database.db, store, changes, caches, clock);
   const totals = new PageTotals(changes, caches, () => clock.now());
   const logs = new LogService({
     db: options.database.db,
@@ -49,24 +70,48 @@ export async function createAppContext(options: ContextOptions): Promise<AppCont
     apiLog: options.apiLog ?? apiLogEnabled(process.env),
   });
   logs.start();
+  const jobs = new JobQueue({
+    connectionString: options.databaseUrl,
+    settings: options.jobs,
+    warn: (message, error) => logs.warn(message, error),
+  });
+  scheduleHousekeeping(jobs, logs, store);
+  // Started in the background: a fresh database needs about a second of DDL for pg-boss's
+  // schema and queues, which no request and no test should wait for (an enqueue waits for the
+  // start itself). main.ts waits for `jobs.started()`, so a server whose queue cannot start stops.
+  void jobs.start().then(
+    () =>
+      jobs
+        .enqueue(logPruneJob, {}, { throttle: { key: 'start', seconds: START_PRUNE_SLOT_SECONDS } })
+        .catch((error: unknown) => {
+          // Stopped meanwhile (a short-lived test context): nothing to prune for.
+          if (jobs.running) logs.warn('job queue: could not enqueue the first log prune', error);
+        }),
+    (error: unknown) => logs.warn('job queue: start failed', error),
+  );
+  const close = async () => {
+    // Workers first: a running job (a prune) finishes before the services it uses close.
+    await jobs.stop().catch((error: unknown) => logs.warn('job queue: stop failed', error));
+    await logs.close();
+    await revocations.close();
+    await changes.close();
+    await store.close();
+  };
   return {
     db: options.database.db,
     database: options.database,
     store,
     clock,
-    tokens: new TokenService(options.jwtSecret, clock, revocations),
+    tokens: new TokenService(options.jwtSecret, clock, revocations, sessions),
+    sessions,
     caches,
     changes,
     grants: new GrantService(options.database.db, changes, caches),
     totals,
     lookups: new NameLookups(options.database.db, changes, caches),
     logs,
+    jobs,
     dataDir: options.dataDir,
-    async close() {
-      await logs.close();
-      await revocations.close();
-      await changes.close();
-      await store.close();
-    },
+    close,
   };
 }

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiRouteInfo } from '../src/app';
@@ -94,6 +95,69 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t.close());
 
+/**
+ * Other spellings of a route's path, as a router, proxy or browser might read them: each must
+ * reach that route under its own rules, or nothing.
+ */
+function spellings(url: string): string[] {
+  const rest = url.slice('/api'.length);
+  const lastSlash = url.lastIndexOf('/');
+  const nextChar = url[lastSlash + 1] ?? 'a';
+  const escaped = `%${nextChar.charCodeAt(0).toString(16)}`;
+  return [
+    `/%61pi${rest}`,
+    `/%2561pi${rest}`,
+    `${url.slice(0, lastSlash + 1)}${escaped}${url.slice(lastSlash + 2)}`,
+    `/api/${rest.slice(1).replace('/', '%2f')}`,
+    `//api${rest}`,
+    `/api/${rest}`,
+    `/api/.${rest}`,
+    `/api/x/..${rest}`,
+    `/./api${rest}`,
+    url.toUpperCase(),
+    `/API${rest}`,
+    `${url};`,
+    `${url};jsessionid=1`,
+    `${url}%2f`,
+    `${url}/`,
+    `${url}%00`,
+    `http://localhost${url}`,
+    `http://localhost/%61pi${rest}`,
+  ];
+}
+
+/**
+ * Sends a request line exactly as written (absolute-form targets, raw escapes), which an HTTP
+ * client library would normalise first, and returns the status code.
+ */
+function rawStatus(port: number, method: string, target: string, token?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let head = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      head += chunk;
+      const m = /^HTTP\/1\.1 (\d{3})/.exec(head);
+      if (m) {
+        resolve(Number(m[1]));
+        socket.destroy();
+      }
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0)));
+    const lines = [
+      `${method} ${target} HTTP/1.1`,
+      'Host: localhost',
+      'Connection: close',
+      ...(token ? [`Blade-Auth: bearer ${token}`] : []),
+      ...(method === 'POST' ? ['Content-Type: application/json', 'Content-Length: 2'] : []),
+      '',
+      method === 'POST' ? '{}' : '',
+    ];
+    socket.write(lines.join('\r\n'));
+  });
+}
+
 const routes = () =>
   t.app.apiRoutes.filter((r) => !r.access.public && !SKIPPED.has(r.url)).sort((a, b) => a.url.localeCompare(b.url));
 
@@ -146,6 +210,35 @@ describe('authorisation matrix', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('decides from the route that matched: no spelling of a path gets past its rules', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (t.app.server.address() as net.AddressInfo).port;
+    const wrong: string[] = [];
+    for (const route of routes()) {
+      const url = route.url.replace(/:(\w+)/g, '1');
+      for (const target of spellings(url)) {
+        // Anonymous: the route's own 401, or no route at all.
+        const anonymous = await rawStatus(port, route.method, target);
+        if (![401, 404, 405, 400].includes(anonymous)) wrong.push(`anonymous ${route.method} ${target} → ${anonymous}`);
+        // A user of tenant A without the route's API scope: the route's own 403, or no route.
+        if (route.access.apiScope) {
+          const plain = await rawStatus(port, route.method, target, plainA);
+          if (![403, 404, 405, 400].includes(plain)) wrong.push(`unscoped ${route.method} ${target} → ${plain}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
+  it('still serves each route under its plain spelling and the spellings the router folds', async () => {
+    // The platform administrator reaches a route through `/%61pi` and a trailing slash alike:
+    // the check above is not passing because every odd spelling is simply refused.
+    const res = await t.as(platformAdmin, { method: 'GET', url: '/%61pi/blade-system/menu/tree/' });
+    expect(res.statusCode).toBe(200);
+    const anonymous = await t.app.inject({ method: 'GET', url: '/%61pi/blade-auth/oauth/clear-cache' });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
   it('never shows a row of tenant A to tenant B, whatever the route and id', async () => {
     const leaks: string[] = [];
     const queries = ['', '?size=1000', ...Object.values(markerIds).map((id) => `?id=${id}`)];
@@ -175,5 +268,49 @@ describe('authorisation matrix', () => {
       expect(detail.statusCode, `${base}/detail still there`).toBe(200);
       expect(detail.body).not.toContain('hijack');
     }
+  });
+});
+
+describe('sessions that end or re-check with their account, on every route', () => {
+  async function tenantAUser(account: string, roleId: string) {
+    const id = await ok(adminA, 'POST', '/api/blade-user/submit', {
+      account,
+      password: md5(`${account}#123`),
+      name: account,
+      realName: account,
+      userType: 1,
+      roleId,
+      deptId: markerIds.dept,
+    });
+    const token = (await t.signIn(account, `${account}#123`, '100001')).access_token;
+    return { id: id as string, token };
+  }
+
+  it('refuses a removed user’s token on every signed-in route (401)', async () => {
+    const roles: { id: string; roleAlias: string }[] = await ok(adminA, 'GET', '/api/blade-system/role/list');
+    const adminRole = roles.find((r) => r.roleAlias === 'admin');
+    const gone = await tenantAUser('gone', adminRole?.id ?? '');
+    expect((await t.as(gone.token, { method: 'GET', url: '/api/blade-system/post/list' })).statusCode).toBe(200);
+    await ok(adminA, 'POST', `/api/blade-user/remove?ids=${gone.id}`);
+    const open: string[] = [];
+    for (const route of routes()) {
+      const res = await call(gone.token, route);
+      if (res.statusCode !== 401) open.push(`${route.method} ${route.url} → ${res.statusCode}`);
+    }
+    expect(open).toEqual([]);
+  });
+
+  it('takes a role’s rights away on every scoped route as soon as the role is taken away (403)', async () => {
+    const roles: { id: string; roleAlias: string }[] = await ok(adminA, 'GET', '/api/blade-system/role/list');
+    const adminRole = roles.find((r) => r.roleAlias === 'admin');
+    const demoted = await tenantAUser('demoted', adminRole?.id ?? '');
+    expect((await t.as(demoted.token, { method: 'GET', url: '/api/blade-system/post/list' })).statusCode).toBe(200);
+    await ok(adminA, 'POST', '/api/blade-user/grant', { userIds: demoted.id, roleIds: markerIds.role });
+    const open: string[] = [];
+    for (const route of routes().filter((r) => r.access.apiScope)) {
+      const res = await call(demoted.token, route);
+      if (res.statusCode !== 403) open.push(`${route.method} ${route.url} → ${res.statusCode}`);
+    }
+    expect(open).toEqual([]);
   });
 });

@@ -148,7 +148,7 @@ describe('pages, filters and sorting', () => {
   });
 
   it.each([
-    ['an undeclared field', 'remark=x', '不支持的查询条件: remark'],
+    ['an undeclared field', 'ancestors=x', '不支持的查询条件: ancestors'],
     ['a column that exists but is not declared', 'isDeleted=1', '不支持的查询条件: isDeleted'],
     ['an undeclared field with a suffix', 'tenantId_equal=000000', '不支持的查询条件: tenantId_equal'],
     ['SQL in the parameter name', 'code%3Bdrop%20table%20blade_dict=1', '不支持的查询条件: code;drop table blade_dict'],

@@ -106,7 +106,7 @@ const accounts = async () => {
   return page.records.map((r) => r.account).sort();
 };
 const deptIds = async () => {
-  const res = await t.as(scout, { method: 'GET', url: '/api/blade-system/dept/list?current=1&size=100' });
+  const res = await t.as(scout, { method: 'GET', url: '/api/blade-system/dept/page?current=1&size=100' });
   expect(res.statusCode, res.body).toBe(200);
   return (res.json().data.records as { id: string }[]).map((r) => r.id).sort();
 };

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -7,12 +8,14 @@ import { connectionConfig } from '../src/modules/develop/datasource-connect';
 import { SecretBox, secretBoxFor } from '../src/platform/crypto/secret-box';
 import { datasource, tenant } from '../src/platform/db/schema';
 import { createTestApp, type TestApp } from './support/test-app';
+import { allowLoopback, setParam } from './support/params';
 
 let t: TestApp;
 let admin: string;
 
 beforeAll(async () => {
   t = await createTestApp();
+  await allowLoopback(t);
   admin = (await t.signIn()).access_token;
 });
 afterAll(() => t.close());
@@ -53,13 +56,33 @@ describe('secret box', () => {
   });
 });
 
+/** A TCP port in the allowed range where `behaviour` answers: closed, silent, or not PostgreSQL. */
+async function portThat(behaviour: 'closed' | 'silent' | 'garbage'): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    if (behaviour === 'garbage') socket.end('SSH-2.0-OpenSSH_9.6\r\n');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    });
+  if (behaviour === 'closed') await close();
+  return { port, close };
+}
+
 describe('datasources', () => {
   let id: string;
+  const CLOSED = 'postgres://127.0.0.1:5439/postgres';
 
   it('stores the password encrypted and never returns it', async () => {
     const res = await post(`${API}/submit`, {
       name: '外部库',
-      url: 'postgres://127.0.0.1:1/postgres',
+      url: CLOSED,
       username: 'postgres',
       password: 'pw-secret-1',
     });
@@ -83,6 +106,18 @@ describe('datasources', () => {
     expect(secretBoxFor(t.ctx.dataDir).open(await stored(id))).toBe('pw-secret-2');
   });
 
+  it('lists every datasource for the code generator, without passwords, to platform callers only', async () => {
+    const res = await get(`${API}/select`);
+    expect(res.statusCode).toBe(200);
+    const rows = res.json().data as Record<string, unknown>[];
+    expect(Array.isArray(rows)).toBe(true);
+    expect(rows.find((r) => r.id === id)).toMatchObject({ name: '外部库', url: CLOSED, username: 'postgres' });
+    for (const row of rows) expect(row).not.toHaveProperty('password');
+    expect(res.body).not.toContain('enc:v1:');
+    const anonymous = await t.app.inject({ method: 'GET', url: `${API}/select` });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
   it('connects to PostgreSQL and runs select 1', async () => {
     const url = await post(`${API}/test`, { url: SERVER });
     expect(url.json()).toMatchObject({ success: true, msg: '连接成功' });
@@ -90,25 +125,96 @@ describe('datasources', () => {
     expect(jdbc.json()).toMatchObject({ success: true });
   });
 
-  it('fails cleanly for a wrong port, never echoing the password', async () => {
-    const res = await post(`${API}/test`, {
-      url: 'postgres://127.0.0.1:1/postgres',
-      username: 'postgres',
-      password: 'pw-secret-3',
-    });
-    expect(res.statusCode).toBe(400);
-    const msg: string = res.json().msg;
-    expect(msg).toMatch(/^连接失败: .*ECONNREFUSED/);
-    expect(msg).not.toContain('pw-secret-3');
-    expect(msg).not.toContain('\n');
-    expect(msg).not.toMatch(/\bat .*\.js/);
-    // A saved datasource is tested with its decrypted password.
+  it('answers closed, silent and non-PostgreSQL ports with one message, never the driver’s text', async () => {
+    const closed = await portThat('closed');
+    const silent = await portThat('silent');
+    const garbage = await portThat('garbage');
+    await setParam(t, 'datasource.allowedPorts', `5432-5439,${closed.port},${silent.port},${garbage.port}`);
+    try {
+      const messages = new Set<string>();
+      for (const port of [closed.port, silent.port, garbage.port]) {
+        const res = await post(`${API}/test`, {
+          url: `postgres://127.0.0.1:${port}/postgres`,
+          username: 'postgres',
+          password: 'pw-secret-3',
+        });
+        expect(res.statusCode).toBe(400);
+        messages.add(res.json().msg);
+      }
+      expect([...messages]).toEqual(['连接失败: 无法连接到数据库,请检查地址、端口、用户名和密码']);
+    } finally {
+      await silent.close();
+      await garbage.close();
+      await setParam(t, 'datasource.allowedPorts', '5432-5439');
+    }
+  });
+
+  it('tests a saved datasource with its password only at its own host, port and user', async () => {
     const saved = await post(`${API}/test`, { id });
-    expect(saved.json().msg).toMatch(/^连接失败: .*ECONNREFUSED/);
-    expect(saved.json().msg).not.toContain('pw-secret-2');
-    // The form's URL wins over the saved one.
-    const edited = await post(`${API}/test`, { id, url: SERVER });
-    expect(edited.json()).toMatchObject({ success: true });
+    expect(saved.json().msg).toBe('连接失败: 无法连接到数据库,请检查地址、端口、用户名和密码');
+    expect(saved.body).not.toContain('pw-secret-2');
+    const NEW_TARGET = '连接的主机、端口或用户已改变,请重新输入密码';
+    for (const change of [
+      { url: 'postgres://db.example.com:5439/postgres' },
+      { url: 'postgres://127.0.0.1:5432/postgres' },
+      { username: 'someone' },
+      { url: 'postgres://127.0.0.1:5439/postgres', username: 'Postgres' },
+    ]) {
+      const res = await post(`${API}/test`, { id, ...change });
+      expect(res.statusCode, JSON.stringify(change)).toBe(400);
+      expect(res.json().msg).toBe(NEW_TARGET);
+    }
+    // Another database on the same server and account is fine; so is a new target with its password.
+    const otherDb = await post(`${API}/test`, { id, url: 'postgres://127.0.0.1:5439/other' });
+    expect(otherDb.json().msg).not.toBe(NEW_TARGET);
+    const typed = await post(`${API}/test`, { id, url: SERVER, password: 'typed-again' });
+    expect(typed.json()).toMatchObject({ success: true });
+    // Saving the move needs the password too.
+    const moved = await post(`${API}/submit`, { id, url: SERVER });
+    expect(moved.json().msg).toBe(NEW_TARGET);
+    expect((await post(`${API}/submit`, { id, url: SERVER, password: 'pw-secret-4' })).json()).toMatchObject({
+      success: true,
+    });
+    await post(`${API}/submit`, { id, url: CLOSED, password: 'pw-secret-2' });
+  });
+
+  it('allows only the ports the platform allows, when testing and when saving', async () => {
+    for (const port of [22, 6379, 80, 5440]) {
+      const url = `postgres://127.0.0.1:${port}/postgres`;
+      const msg = `端口 ${port} 不在平台允许的范围 5432-5439 内;如需使用,请平台管理员修改参数 datasource.allowedPorts`;
+      const res = await post(`${API}/test`, { url, username: 'postgres', password: 'x' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().msg).toBe(msg);
+      expect((await post(`${API}/submit`, { name: 'p', url, username: 'u', password: 'x' })).json().msg).toBe(msg);
+    }
+  });
+
+  it('refuses the server’s own and private addresses unless the platform allows them', async () => {
+    await setParam(t, 'security.outbound.allow', 'none.invalid');
+    try {
+      for (const [url, host] of [
+        ['postgres://127.0.0.1:5432/postgres', '127.0.0.1'],
+        ['postgres://localhost:5432/postgres', 'localhost'],
+        ['postgres://[::1]:5432/postgres', '::1'],
+        ['postgres://[::ffff:127.0.0.1]:5432/postgres', '::ffff:7f00:1'],
+        ['postgres://2130706433:5432/postgres', '2130706433'],
+        ['postgres://0x7f.1:5432/postgres', '0x7f.1'],
+        ['postgres://10.1.2.3:5432/postgres', '10.1.2.3'],
+        ['postgres://169.254.169.254:5432/postgres', '169.254.169.254'],
+        ['jdbc:postgresql://192.168.1.10:5433/mes', '192.168.1.10'],
+      ] as const) {
+        const res = await post(`${API}/test`, { url, username: 'postgres', password: 'x' });
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json().msg, url).toMatch(new RegExp(`^不允许访问地址 ${host.replace(/[.[\]]/g, '\\$&')}\\(`));
+        expect(res.json().msg).toContain('security.outbound.allow');
+      }
+      const saved = await post(`${API}/test`, { id });
+      expect(saved.json().msg).toMatch(/^不允许访问地址 127\.0\.0\.1/);
+      const submit = await post(`${API}/submit`, { name: 'x', url: SERVER, username: 'postgres', password: 'x' });
+      expect(submit.json().msg).toMatch(/^不允许访问地址 127\.0\.0\.1/);
+    } finally {
+      await allowLoopback(t);
+    }
   });
 
   it('refuses other schemes with a clear message', async () => {

@@ -106,7 +106,9 @@ async function run(env: Record<string, string>): Promise<Running> {
   return r;
 }
 
-describe('server process with the embedded database', () => {
+// Each test starts real server processes (a new cluster, or a restart after kill -9): on a busy
+// 2-core machine that alone can take 20-30 s, so they get a limit of their own.
+describe('server process with the embedded database', { timeout: 90_000 }, () => {
   const dataDir = tempDataDir();
   let password = '';
   let token = '';
@@ -164,7 +166,7 @@ describe('server process with the embedded database', () => {
   });
 });
 
-describe('server process as root with DATA_DIR under a private folder', () => {
+describe('server process as root with DATA_DIR under a private folder', { timeout: 90_000 }, () => {
   it.skipIf(process.getuid?.() !== 0)('keeps the cluster where the postgres account can reach it', async () => {
     const dataDir = tempDataDir(true);
     const r = await run({ DATA_DIR: dataDir });
@@ -184,7 +186,7 @@ describe('server process as root with DATA_DIR under a private folder', () => {
   });
 });
 
-describe('server process with DATABASE_URL', () => {
+describe('server process with DATABASE_URL', { timeout: 90_000 }, () => {
   it('uses that server (no embedded database) and ADMIN_PASSWORD for the admin', async () => {
     const { url, drop } = await createTestDatabase();
     const dataDir = tempDataDir();

@@ -104,7 +104,7 @@ describe.each(LOGS.map((def) => [def.code, def] as const))('%s', (_code, def) =>
       'descs=create_time,(case when 1=1 then id end)',
       'ascs=tenantId',
       'descs=params',
-      'tenantId=000000',
+      'tenantId_like=000000',
       'tenant_id=000000',
       'id=1 or 1=1',
       "createBy_like=x' or '1'='1&createTime_dategt=garbage",
@@ -159,6 +159,13 @@ describe.each(LOGS.map((def) => [def.code, def] as const))('%s', (_code, def) =>
     const all = await get(platformAdmin, `${list}?size=1000`);
     const tenants = new Set((all.body.data.records as { tenantId: string }[]).map((r) => r.tenantId));
     expect(tenants.has('100001')).toBe(true);
+    // The family's tenant filter narrows the platform's list, and gives a tenant nothing more.
+    const narrowed = await get(platformAdmin, `${list}?size=1000&tenantId=100001`);
+    expect((narrowed.body.data.records as { tenantId: string }[]).every((r) => r.tenantId === '100001')).toBe(true);
+    expect(narrowed.body.data.total).toBeGreaterThan(0);
+    const probing = await get(adminB, `${list}?size=1000&tenantId=100001`);
+    expect(probing.status).toBe(200);
+    expect(probing.text).not.toContain(MARKER);
     expect((await get(platformAdmin, `${detail}?id=${markerIds[def.api]}`)).status).toBe(200);
   });
 });

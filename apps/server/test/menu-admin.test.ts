@@ -141,6 +141,37 @@ describe('menu lists and trees', () => {
   });
 });
 
+describe('English menu names', () => {
+  const seeded = new Map(SEED_MENUS.map((m) => [m.id, m.nameEn]));
+
+  it('seeds an English name for every built-in menu and button, and routes and buttons carry it', async () => {
+    expect([...seeded.values()].filter((name) => !name.trim())).toEqual([]);
+    const screens = flat(await get('/api/blade-system/menu/routes')) as (Node & { nameEn?: string })[];
+    const buttons = flat(await get('/api/blade-system/menu/buttons')) as (Node & { nameEn?: string })[];
+    expect(screens.length).toBe(SEED_MENUS.filter((m) => m.category === 1).length);
+    expect(buttons.filter((n) => n.category === 2).length).toBe(SEED_MENUS.filter((m) => m.category === 2).length);
+    for (const node of [...screens, ...buttons]) expect(node.nameEn, node.code).toBe(seeded.get(node.id));
+    expect(screens.find((n) => n.code === 'user')?.nameEn).toBe('Users');
+    expect(screens.find((n) => n.code === 'system')?.nameEn).toBe('System');
+  });
+
+  it('saves an edited English name and returns it from detail, list and routes', async () => {
+    const id = menuId('post');
+    const detail = await get(`/api/blade-system/menu/detail?id=${id}`);
+    expect(detail.nameEn).toBe('Posts');
+    const saved = await post('/api/blade-system/menu/submit', { ...detail, nameEn: 'Job titles' });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await get(`/api/blade-system/menu/detail?id=${id}`)).nameEn).toBe('Job titles');
+    const listed = await get(`/api/blade-system/menu/lazy-list?parentId=${menuId('system')}`);
+    expect(listed.find((r: { id: string }) => r.id === id)?.nameEn).toBe('Job titles');
+    const routes = flat(await get('/api/blade-system/menu/routes')) as (Node & { nameEn?: string })[];
+    expect(routes.find((n) => n.id === id)?.nameEn).toBe('Job titles');
+    const tooLong = await post('/api/blade-system/menu/submit', { ...detail, nameEn: 'x'.repeat(256) });
+    expect(tooLong.statusCode).toBe(400);
+    await post('/api/blade-system/menu/submit', { ...detail, nameEn: 'Posts' });
+  });
+});
+
 describe('menu submit and remove', () => {
   let screen: string;
   let button: string;

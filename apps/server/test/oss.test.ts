@@ -8,6 +8,7 @@ import { attach, oss } from '../src/platform/db/schema';
 import { startS3TestServer, type S3TestServer } from './support/s3-test-server';
 import { signInWithScopes } from './support/scoped-user';
 import { createTestApp, type TestApp } from './support/test-app';
+import { allowLoopback } from './support/params';
 import { png } from '../../../test-fixtures/png';
 
 /** Object-storage configurations and uploads through an S3-compatible service. */
@@ -22,6 +23,7 @@ let admin: string;
 beforeAll(async () => {
   s3 = await startS3TestServer({ credentials: { [ACCESS_KEY]: SECRET_KEY }, buckets: [BUCKET] });
   t = await createTestApp();
+  await allowLoopback(t);
   admin = (await t.signIn()).access_token;
 });
 afterAll(async () => {
@@ -126,9 +128,9 @@ describe('configurations', () => {
 
   it.each([
     ['an unknown provider', { ...{ category: 9 } }, '未知的存储服务商'],
-    ['an S3 provider without a bucket', { bucketName: '' }, '存储配置不完整:请填写空间名'],
-    ['an S3 provider without an endpoint', { endpoint: '' }, '存储配置不完整:请填写资源地址'],
-    ['an S3 provider without a secret', { secretKey: '' }, '存储配置不完整:请填写SecretKey'],
+    ['an S3 provider without a bucket', { bucketName: '' }, '请输入空间名'],
+    ['an S3 provider without an endpoint', { endpoint: '' }, '请输入资源地址'],
+    ['an S3 provider without a secret', { secretKey: '' }, '请输入SecretKey'],
     ['the reserved code local for a bucket', { ossCode: 'local' }, '资源编号 local 只能用于本地磁盘'],
   ])('refuses %s', async (_what, change, msg) => {
     const before = (await t.ctx.db.select().from(oss)).length;

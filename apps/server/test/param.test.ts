@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readIntParam, readParam } from '../src/modules/system/params';
+import { readIntParam, readParam } from '../src/platform/db/params';
 import { tenant } from '../src/platform/db/schema';
 import { SEED_PARAMS } from '../src/seed/seed-data';
 import { signInWithScopes } from './support/scoped-user';

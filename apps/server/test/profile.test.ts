@@ -116,9 +116,29 @@ describe('POST /api/blade-user/update-password', () => {
     const wrong = await updatePassword({ ...full, oldPassword: md5('not-the-password') });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json<ApiResult<null>>().msg).toBe('原密码不正确');
-    const clear = await updatePassword({ ...full, newPassword: 'New#Pass1', newPassword1: 'New#Pass1' });
-    expect(clear.statusCode).toBe(400);
+    // The typed text and its md5 are the same password: still a mismatch with another one.
+    const mixed = await updatePassword({ ...full, newPassword: 'New#Pass1', newPassword1: md5('Other#Pass1') });
+    expect(mixed.statusCode).toBe(400);
+    expect(mixed.json<ApiResult<null>>().msg).toBe('两次密码输入不一致');
     expect((await adminRow()).password).toBe(before);
+  });
+
+  it('takes the passwords in plain text (BladeX clients send them so) as their md5', async () => {
+    const plain = await updatePassword({
+      oldPassword: ADMIN_PASSWORD,
+      newPassword: 'Plain#Pass1',
+      newPassword1: md5('Plain#Pass1'),
+    });
+    expect(plain.statusCode, plain.body).toBe(200);
+    expect((await t.signIn('admin', 'Plain#Pass1')).user_id).toBe(adminId);
+    // The session that changed the password goes on, so it can change it back.
+    const back = await updatePassword({
+      oldPassword: 'Plain#Pass1',
+      newPassword: ADMIN_PASSWORD,
+      newPassword1: ADMIN_PASSWORD,
+    });
+    expect(back.statusCode, back.body).toBe(200);
+    expect((await t.signIn()).user_id).toBe(adminId);
   });
 
   it('needs a token', async () => {

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readParam } from '../src/modules/system/params';
+import { readParam } from '../src/platform/db/params';
 import { region } from '../src/platform/db/schema';
 import { createTestApp, type TestApp } from './support/test-app';
 
@@ -63,8 +63,9 @@ describe('regions', () => {
     expect(noParent.json().msg).toBe('上级区划不存在');
     const level = await post(`${API}/submit`, { code: '3206', parentCode: '32', name: '南通市', regionLevel: 3 });
     expect(level.json().msg).toBe('下级区划的层级应为 2');
-    const dup = await post(`${API}/submit`, { code: '3205', parentCode: '32', name: '苏州', regionLevel: 2 });
-    expect(dup.json().msg).toBe('区划编号已存在');
+    // An existing code is an update of that region (the family keys regions by code), not a duplicate.
+    const again = await post(`${API}/submit`, { code: '3205', parentCode: '32', name: '苏州市', regionLevel: 2 });
+    expect(again.json()).toMatchObject({ success: true, msg: '更新成功', data: (await rowOf('3205'))?.id });
     const id = (await rowOf('3205'))?.id;
     const change = await post(`${API}/submit`, { id, regionLevel: 3 });
     expect(change.json().msg).toBe('区划层级不可修改');

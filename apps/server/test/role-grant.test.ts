@@ -190,9 +190,11 @@ describe('role grant', () => {
   it('gives the grant-tree of the caller: everything for the administrator, the held menus for others', async () => {
     const flat = (nodes: { id: string; children?: unknown[] }[]): string[] =>
       nodes.flatMap((n) => [n.id, ...flat((n.children ?? []) as { id: string }[])]);
-    const all = (await get(admin, '/api/blade-system/menu/grant-tree')).json().data;
+    const all = (await get(admin, '/api/blade-system/menu/grant-tree')).json().data.menu;
     expect(flat(all).length).toBe(SEED_MENUS.length);
-    const mine = (await get(clerk, '/api/blade-system/menu/grant-tree')).json().data;
+    const trees = (await get(clerk, '/api/blade-system/menu/grant-tree')).json().data;
+    expect(Object.keys(trees).sort()).toEqual(['apiScope', 'dataScope', 'menu']);
+    const mine = trees.menu;
     expect(sorted(flat(mine))).toEqual(
       sorted([menuId('system'), menuId('post'), menuId('post_add'), menuId('role'), menuId('role_setting')]),
     );
@@ -203,6 +205,7 @@ describe('role grant', () => {
       hasChildren: true,
     });
     const apiTree = (await get(clerk, '/api/blade-system/menu/grant-api-scope-tree')).json().data;
+    expect(trees.apiScope).toEqual(apiTree);
     expect(sorted(flat(apiTree))).toEqual(
       sorted([
         menuId('system'),

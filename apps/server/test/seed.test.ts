@@ -1,8 +1,9 @@
-import { count } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../src/platform/db/schema';
 import { applyMigrations, connectDatabase } from '../src/platform/db/database';
 import { seedDatabase } from '../src/seed/seed';
+import { SEED_MENUS } from '../src/seed/seed-data';
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from './support/test-app';
 import { createTestDatabase } from './support/test-database';
 
@@ -44,6 +45,41 @@ describe('seed', () => {
     await seedDatabase(t.ctx.db, undefined);
     const values = await t.ctx.db.select({ v: schema.param.paramValue }).from(schema.param);
     expect(values.every((r) => r.v === '7')).toBe(true);
+  });
+
+  it('gives built-in menus of an older install their English names, keeping ones an administrator set', async () => {
+    const [user, post] = ['user', 'post'].map((code) => SEED_MENUS.find((m) => m.code === code && m.category === 1));
+    await t.ctx.db.update(schema.menu).set({ nameEn: '' });
+    await t.ctx.db
+      .update(schema.menu)
+      .set({ nameEn: 'Staff' })
+      .where(eq(schema.menu.id, String(user?.id)));
+    await seedDatabase(t.ctx.db, undefined);
+    const rows = await t.ctx.db.select({ id: schema.menu.id, nameEn: schema.menu.nameEn }).from(schema.menu);
+    const byId = new Map(rows.map((r) => [r.id, r.nameEn]));
+    expect(byId.get(String(user?.id))).toBe('Staff');
+    expect(byId.get(String(post?.id))).toBe('Posts');
+    for (const m of SEED_MENUS) if (m.id !== user?.id) expect(byId.get(m.id), m.code).toBe(m.nameEn);
+  });
+
+  it('seeds once when two processes start together on an empty database', async () => {
+    const { url, drop } = await createTestDatabase();
+    const first = connectDatabase(url, 2);
+    const second = connectDatabase(url, 2);
+    try {
+      await applyMigrations(first);
+      const results = await Promise.all([
+        seedDatabase(first.db, 'x'.repeat(12)),
+        seedDatabase(second.db, 'x'.repeat(12)),
+      ]);
+      expect(results.map((r) => r.createdAdmin).sort()).toEqual([false, true]);
+      const [menus] = await first.db.select({ n: count() }).from(schema.menu);
+      expect(menus?.n).toBe(SEED_MENUS.length);
+    } finally {
+      await first.close();
+      await second.close();
+      await drop();
+    }
   });
 
   it('generates an admin password when none is configured, and only once', async () => {
@@ -120,7 +156,8 @@ describe('seeded data', () => {
       const byKey = new Map(rows.map((r) => [r.paramKey, r.paramValue]));
       expect(byKey.get('account.failCount')).toBe('5');
       expect(byKey.get('account.initPassword')).toBe('123456');
-      expect(byKey.get('account.registerUser')).toBe('true');
+      expect(byKey.get('account.registerUser')).toBe('false');
+      expect(byKey.get('datasource.allowedPorts')).toBe('5432-5439');
       expect(byKey.get('tenant.default.accountNumber')).toBe('100');
       expect(byKey.get('tenant.default.password')).toMatch(/^[A-Za-z0-9_-]{12}$/);
     } finally {

@@ -8,6 +8,7 @@ import { role, sms, user } from '../src/platform/db/schema';
 import { DEPT_IDS } from '../src/seed/seed-data';
 import { startYunpianServer, yunpianTemplateValues, type ProviderServer } from './support/sms-provider-servers';
 import { createTestApp, md5, type TestApp } from './support/test-app';
+import { allowLoopback } from './support/params';
 
 /**
  * Phone sign-in: POST /api/alisms/send, then grant_type=sms. The tenants' SMS configurations point
@@ -22,6 +23,7 @@ let nextIp = 1;
 
 beforeAll(async () => {
   t = await createTestApp();
+  await allowLoopback(t);
   yunpian = await startYunpianServer(APIKEY);
   const admin = (await t.signIn()).access_token;
   const created = await t.as(admin, {

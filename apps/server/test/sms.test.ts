@@ -7,6 +7,7 @@ import { SmsCategory } from '@mes/contracts';
 import { developmentProvider } from '../src/modules/resource/sms/development';
 import { callProvider } from '../src/modules/resource/sms/provider';
 import { secretBoxFor } from '../src/platform/crypto/secret-box';
+import { OutboundPolicy } from '../src/platform/net/outbound-policy';
 import { sms } from '../src/platform/db/schema';
 import { signInWithScopes } from './support/scoped-user';
 import {
@@ -19,6 +20,7 @@ import {
   type ProviderServer,
 } from './support/sms-provider-servers';
 import { createTestApp, type TestApp } from './support/test-app';
+import { allowLoopback } from './support/params';
 
 let t: TestApp;
 let admin: string;
@@ -33,6 +35,7 @@ const YUNPIAN_KEY = 'yunpian-apikey-0001';
 
 beforeAll(async () => {
   t = await createTestApp();
+  await allowLoopback(t);
   admin = (await t.signIn()).access_token;
 });
 afterAll(async () => {
@@ -123,11 +126,11 @@ describe('SMS configurations', () => {
       signName: 'S',
       ...TENCENT,
     });
-    expect(noApp.json().msg).toBe('腾讯云短信需要填写应用ID');
+    expect(noApp.json().msg).toBe('请输入应用ID');
     const noKeys = await post(`${API}/submit`, { category: SmsCategory.aliyun, smsCode: 'a2', templateId: 'T' });
-    expect(noKeys.json().msg).toBe('阿里云短信需要填写AccessKey、SecretKey、短信签名');
+    expect(noKeys.json().msg).toBe('请输入AccessKey');
     const yunpianNoKey = await post(`${API}/submit`, { category: SmsCategory.yunpian, smsCode: 'y2', templateId: '1' });
-    expect(yunpianNoKey.json().msg).toBe('云片短信需要填写SecretKey');
+    expect(yunpianNoKey.json().msg).toBe('请输入SecretKey');
     // Changing an existing row to an unknown provider is refused too.
     const change = await post(`${API}/submit`, { id, category: 42 });
     expect(change.json().msg).toBe('不支持的短信服务商: 42');
@@ -444,7 +447,12 @@ describe('providers against local servers that verify the signature', () => {
   it('a provider that does not answer in time is a clear failure', async () => {
     const silent = await startSilentServer();
     try {
-      const context = { now: () => Date.now(), log: pino({ level: 'silent' }), timeoutMs: 200 };
+      const context = {
+        now: () => Date.now(),
+        log: pino({ level: 'silent' }),
+        timeoutMs: 200,
+        outbound: OutboundPolicy.parse('127.0.0.1'),
+      };
       await expect(
         callProvider('云片', new URL(`${silent.url}/v2/sms/tpl_single_send.json`), { headers: {}, body: '' }, context),
       ).rejects.toMatchObject({ code: 400, message: '云片短信发送失败: 服务商接口超时(0.2秒)' });

@@ -4,6 +4,7 @@ import type { TokenResponse } from '@mes/contracts';
 import { socialSource, user, userOauth } from '../src/platform/db/schema';
 import { OAuthTestServer } from './support/oauth-test-server';
 import { ADMIN_PASSWORD, basic, createTestApp, md5, type TestApp } from './support/test-app';
+import { allowLoopback, openRegistration } from './support/params';
 
 let t: TestApp;
 let admin: string;
@@ -15,6 +16,8 @@ const CALLBACK = 'http://localhost:80/oauth/callback';
 
 beforeAll(async () => {
   t = await createTestApp();
+  await allowLoopback(t);
+  await openRegistration(t);
   admin = (await t.signIn()).access_token;
   provider = await new OAuthTestServer({ [CLIENT_ID]: CLIENT_SECRET }).start();
   const base = provider.baseUrl;
@@ -113,7 +116,7 @@ describe('provider settings', () => {
       url: '/api/blade-resource/social/submit',
       payload: { source: 'nourls', name: 'x', category: 'oidc', clientId: 'id', clientSecret: 's' },
     });
-    expect(noUrls.json().msg).toBe('OpenID Connect 需要填写授权地址、令牌地址和用户信息地址');
+    expect(noUrls.json().msg).toBe('请输入授权地址');
   });
 
   it('sends the browser to the provider with a fresh state and the web callback', async () => {

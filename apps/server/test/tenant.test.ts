@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readParam } from '../src/modules/system/params';
+import { readParam } from '../src/platform/db/params';
 import { nextId } from '../src/platform/db/ids';
 import { apiScope, datasource, role, roleMenu, roleScope, tenant } from '../src/platform/db/schema';
 import { ScopeCategory } from '../src/platform/permissions/grants';
@@ -34,7 +34,7 @@ describe('tenants', () => {
       tenantName: '华东口腔连锁',
       linkman: '张三',
       contactNumber: '13800000000',
-      domainUrl: 'https://clinic.example.com',
+      domain: 'https://clinic.example.com',
       backgroundUrl: 'https://cdn.example.com/bg.png',
       accountNumber: 5,
       licenseKey: 'forged',

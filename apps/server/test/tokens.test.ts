@@ -72,6 +72,17 @@ describe('access tokens', () => {
     expect((await userInfo(unsigned)).statusCode).toBe(401);
   });
 
+  it('a token without the password stamp (issued before sessions carried one) gets 401', async () => {
+    const s = await t.signIn();
+    const { stamp, ...claims } = decodeJwt(s.access_token);
+    expect(stamp).toBeTypeOf('string');
+    const resign = (payload: Record<string, unknown>) =>
+      new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(t.jwtSecret));
+    expect((await userInfo(await resign({ ...claims, stamp }))).statusCode).toBe(200);
+    expect((await userInfo(await resign(claims))).statusCode).toBe(401);
+    expect((await userInfo(await resign({ ...claims, stamp: 'not-the-stamp' }))).statusCode).toBe(401);
+  });
+
   it('a refresh token is not an access token', async () => {
     const s = await t.signIn();
     expect((await userInfo(s.refresh_token)).statusCode).toBe(401);

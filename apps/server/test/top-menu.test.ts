@@ -20,7 +20,7 @@ beforeAll(async () => {
     deptId: '1000000000000000302',
   });
   await t.ctx.db.insert(topMenu).values([
-    { id: '851', code: 'office', name: '办公', source: 'iconfont icon-office', sort: 3 },
+    { id: '851', code: 'office', name: '办公', source: 'iconfont icon-office', path: '/office', sort: 3 },
     { id: '852', code: 'report', name: '报表', sort: 1 },
     { id: '853', code: 'gone', name: '已删除', sort: 2, isDeleted: 1 },
     { id: '854', code: 'plant', name: '车间', sort: 2 },
@@ -34,21 +34,23 @@ afterAll(() => t.close());
 const topMenus = (token: string) => t.as(token, { method: 'GET', url: '/api/blade-system/menu/top-menu' });
 
 describe('top menus of the header', () => {
-  it('lists the live top menus of the caller’s tenant, sorted by sort, with the header’s fields', async () => {
+  it('lists the live top menus of the caller’s tenant, sorted by sort, with the header’s fields (path included)', async () => {
     const res = await topMenus(admin);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ code: 200, success: true });
     expect(res.json().data).toEqual([
-      { id: '852', code: 'report', name: '报表', source: '', sort: 1 },
-      { id: '854', code: 'plant', name: '车间', source: '', sort: 2 },
-      { id: '851', code: 'office', name: '办公', source: 'iconfont icon-office', sort: 3 },
+      { id: '852', code: 'report', name: '报表', source: '', path: '', sort: 1 },
+      { id: '854', code: 'plant', name: '车间', source: '', path: '', sort: 2 },
+      { id: '851', code: 'office', name: '办公', source: 'iconfont icon-office', path: '/office', sort: 3 },
     ]);
   });
 
   it('shows another tenant only its own top menus', async () => {
     const res = await topMenus(foreigner);
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toEqual([{ id: '855', code: 'foreign', name: 'other tenant', source: '', sort: 0 }]);
+    expect(res.json().data).toEqual([
+      { id: '855', code: 'foreign', name: 'other tenant', source: '', path: '', sort: 0 },
+    ]);
   });
 
   it('refuses a caller without a token', async () => {

@@ -1,10 +1,11 @@
-import { and, eq, ne, type SQL } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { CacheRegistry } from '../platform/cache/cache-registry';
 import type { ChangeFeed } from '../platform/cache/change-feed';
 import { FeedCache } from '../platform/cache/feed-cache';
 import type { Db } from '../platform/db/database';
-import { dict, tenant } from '../platform/db/schema';
+import { dict, dictBiz, tenant } from '../platform/db/schema';
+import { liveRows, tenantRows, type TenantOwnedTable } from '../platform/tenancy/tenant-scope';
 import { rowsTopic } from './page-totals';
 import type { AnyResourceTable } from './resource-access';
 
@@ -41,12 +42,8 @@ export class NameLookups {
     const t = resource.table;
     const owner = resource.perTenant ? tenantId : '*';
     return this.cache.get(rowsTopic(resource.code, owner), resource.name.name, async () => {
-      const live: SQL[] = [eq(t.isDeleted as PgColumn, 0)];
-      if (resource.perTenant) live.push(eq(t.tenantId as PgColumn, tenantId));
-      const rows = await this.db
-        .select({ id: t.id, name: resource.name })
-        .from(t)
-        .where(and(...live));
+      const where = resource.perTenant ? tenantRows(t as TenantOwnedTable, tenantId) : liveRows(t);
+      const rows = await this.db.select({ id: t.id, name: resource.name }).from(t).where(where);
       return new Map(rows.map((r) => [String(r.id), String(r.name ?? '')]));
     });
   }
@@ -58,6 +55,17 @@ export class NameLookups {
         .select({ key: dict.dictKey, value: dict.dictValue })
         .from(dict)
         .where(and(eq(dict.code, code), ne(dict.parentId, '0'), eq(dict.isDeleted, 0)));
+      return new Map(rows.map((r) => [r.key, r.value]));
+    });
+  }
+
+  /** key → label of a business dictionary of one tenant. */
+  dictBizLabels(code: string, tenantId: string): Promise<Names> {
+    return this.cache.get(rowsTopic('dictbiz', tenantId), `labels:${code}`, async () => {
+      const rows = await this.db
+        .select({ key: dictBiz.dictKey, value: dictBiz.dictValue })
+        .from(dictBiz)
+        .where(tenantRows(dictBiz, tenantId, eq(dictBiz.code, code), ne(dictBiz.parentId, '0')));
       return new Map(rows.map((r) => [r.key, r.value]));
     });
   }

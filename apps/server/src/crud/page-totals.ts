@@ -10,6 +10,12 @@ const MAX_AGE_MS = 5 * 60_000;
 export const rowsTopic = (code: string, tenantId: string) => `rows:${code}:${tenantId}`;
 
 /**
+ * Where the totals of a list spanning every tenant are kept (the platform's view of users, roles,
+ * departments); no tenant id has a `~`.
+ */
+export const ALL_TENANTS = '~all';
+
+/**
  * Exact list totals kept per resource, tenant and filter. `count(*)` over a large table costs far
  * more than fetching a page; the count only changes when rows are written, and every write
  * through the resource routes publishes `rows:<code>:<tenant>`, which drops that tenant's
@@ -27,8 +33,13 @@ export class PageTotals {
     return this.cache.get(rowsTopic(code, tenantId), filterKey, count);
   }
 
-  /** Drops the totals of a resource and tenant after a write. */
-  changed(code: string, tenantId: string): Promise<void> {
-    return this.cache.changed(rowsTopic(code, tenantId));
+  /**
+   * Drops the totals of a resource and tenant after a write, and those of the list that spans
+   * every tenant, which counts that tenant's rows too (writes made outside the engine, such as
+   * a guest registration or a new tenant's accounts, land here as well).
+   */
+  async changed(code: string, tenantId: string): Promise<void> {
+    await this.cache.changed(rowsTopic(code, tenantId));
+    if (tenantId !== '*' && tenantId !== ALL_TENANTS) await this.cache.changed(rowsTopic(code, ALL_TENANTS));
   }
 }

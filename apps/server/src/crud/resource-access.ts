@@ -1,9 +1,10 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { ResourceDef } from '@mes/contracts';
 import { isAdministrator, isPlatformCaller, splitIds, type AuthContext } from '../platform/auth/request-auth';
 import { forbidden } from '../platform/http/errors';
 import type { GrantService } from '../platform/permissions/grants';
+import { liveRows, tenantRows, type TenantOwnedTable } from '../platform/tenancy/tenant-scope';
 
 /** The columns every resource table has, as the generic routes use them. */
 export interface ResourceTableColumns {
@@ -24,18 +25,27 @@ export function assertOwnerAccess(def: ResourceDef, auth: AuthContext, writing: 
 }
 
 /**
- * Live rows of the caller's tenant: the one place tenancy is applied to generic queries. Only
- * tenant-owned resources are scoped (blade_tenant has a `tenant_id` column too: its own id).
+ * Whether the caller reads every tenant's rows of the resource (`platformSeesAllTenants`):
+ * the platform tenant does, for reads only.
  */
-export function rowScope(def: ResourceDef, table: AnyResourceTable, auth: AuthContext): SQL | undefined {
-  return and(
-    // A literal, not a parameter: the unique indexes are partial on `is_deleted = 0`, and a
-    // prepared statement's generic plan can use them only when the predicate is in its text.
-    table.isDeleted ? sql`${table.isDeleted} = 0` : undefined,
-    def.owner === 'tenant' && table.tenantId && !(def.platformSeesAllTenants && isPlatformCaller(auth))
-      ? eq(table.tenantId, auth.tenantId)
-      : undefined,
-  );
+export const readsAllTenants = (def: ResourceDef, auth: AuthContext) =>
+  def.owner === 'tenant' && def.platformSeesAllTenants === true && isPlatformCaller(auth);
+
+/**
+ * Live rows of the caller's tenant: how the engine applies the tenancy primitive
+ * (platform/tenancy) to generic queries. Only tenant-owned resources are scoped (blade_tenant
+ * has a `tenant_id` column too: its own id). `reach: 'view'` is for the generic reads (list,
+ * detail, export), which the platform makes across tenants where the definition says so; every
+ * write and every other read uses `own`.
+ */
+export function rowScope(
+  def: ResourceDef,
+  table: AnyResourceTable,
+  auth: AuthContext,
+  reach: 'own' | 'view' = 'own',
+): SQL | undefined {
+  const scoped = def.owner === 'tenant' && table.tenantId && !(reach === 'view' && readsAllTenants(def, auth));
+  return scoped ? tenantRows(table as TenantOwnedTable, auth.tenantId) : liveRows(table);
 }
 
 /** Departments below any of `deptIds` (and those themselves), as a subquery. */

@@ -1,5 +1,5 @@
-import { and, asc, count, desc, eq, getTableColumns, inArray, ne, type SQL } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import { and, asc, count, desc, eq, getTableColumns, inArray, ne, notInArray, sql, type SQL } from 'drizzle-orm';
+import { PgDialect, type PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   apiScopeCodes,
@@ -10,23 +10,36 @@ import {
   operationsOf,
   validateSubmit,
   type FieldDef,
+  type QueryFieldType,
+  type ReferenceRemoval,
   type ResourceDef,
   type StoredValue,
 } from '@mes/contracts';
 import type { AppContext } from '../app-context';
-import { requireAuth, splitIds, type AuthContext } from '../platform/auth/request-auth';
+import { isPlatformCaller, requireAuth, splitIds, type AuthContext } from '../platform/auth/request-auth';
 import type { Db } from '../platform/db/database';
-import { nextId } from '../platform/db/ids';
+import { isId, nextId } from '../platform/db/ids';
 import { selectNamed } from '../platform/db/named-statements';
 import { ok, pageOf } from '../platform/http/envelope';
 import { badRequest, HttpError, notFound } from '../platform/http/errors';
 import { idsValue, idValue } from '../platform/http/request-params';
 import { SecretBox, secretBoxFor } from '../platform/crypto/secret-box';
 import { parseListQuery, type ListFields } from '../platform/http/list-query';
-import { describeChanges, recordOperation } from '../modules/log/operation-log';
-import { assertOwnerAccess, dataScopeCondition, rowScope, type AnyResourceTable } from './resource-access';
+import { describeChanges, recordOperation } from '../platform/audit/operation-audit';
+import { DisplayNames, referenceJoins, type ReferenceJoin } from './display-names';
+import {
+  assertOwnerAccess,
+  dataScopeCondition,
+  readsAllTenants,
+  rowScope,
+  type AnyResourceTable,
+} from './resource-access';
+import { tenantRows, type TenantOwnedTable } from '../platform/tenancy/tenant-scope';
 import { openApiSchemas } from './resource-openapi';
+import { ALL_TENANTS } from './page-totals';
 import { sendXlsx } from './xlsx-export';
+import type { JobDefinition } from '../platform/jobs/job-definition';
+import type { EnqueueOptions } from '../platform/jobs/job-queue';
 
 export type Row = Record<string, unknown>;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -44,13 +57,22 @@ export interface ChangeArgs {
   body: Record<string, unknown>;
   /** Runs after the transaction commits (cache notices must not precede the data they announce). */
   afterCommit(task: () => Promise<void>): void;
+  /**
+   * A durable job written by this transaction: it commits or rolls back with the change, no
+   * worker sees it before the commit, and a crash after the commit cannot lose it (docs/jobs.md).
+   * For work that must not be lost: outbound calls, stored-file removal, notices to other systems.
+   */
+  enqueue: EnqueueInChange;
 }
+
+export type EnqueueInChange = <P>(def: JobDefinition<P>, payload: P, options?: EnqueueOptions) => Promise<string>;
 
 export interface RemoveArgs {
   tx: Tx;
   auth: AuthContext;
   rows: Row[];
   afterCommit(task: () => Promise<void>): void;
+  enqueue: EnqueueInChange;
 }
 
 /**
@@ -72,7 +94,7 @@ export interface ResourceHooks {
 }
 
 /** A generic route a module may answer itself instead (registering its own handler on the path). */
-export type GenericRoute = 'list' | 'tree' | 'detail' | 'submit' | 'remove' | 'export';
+export type GenericRoute = 'list' | 'page' | 'tree' | 'detail' | 'submit' | 'remove' | 'export';
 
 export interface ResourceBinding {
   def: ResourceDef;
@@ -83,7 +105,15 @@ export interface ResourceBinding {
 }
 
 const MAX_EXPORT_ROWS = 50_000;
+/** Renders the per-request tail of a page query (see `ResourceService.selectText`). */
+const dialect = new PgDialect();
 const PG_UNIQUE_VIOLATION = '23505';
+const TENANT_ID = /^[A-Za-z0-9_-]{1,12}$/;
+/** The list filter naming a tenant (tenant-owned resources); see `tenantFilter`. */
+const TENANT_FILTER = 'tenantId';
+
+/** Which rows a read covers: the caller's tenant, or what the generic reads show (`view`). */
+type Reach = 'own' | 'view';
 
 /** Columns sent to clients: everything but secrets and the soft-delete flag. */
 function outputColumns(def: ResourceDef, table: AnyResourceTable): Record<string, PgColumn> {
@@ -97,21 +127,37 @@ function outputColumns(def: ResourceDef, table: AnyResourceTable): Record<string
   ) as Record<string, PgColumn>;
 }
 
+/** How a field of each kind is filtered; `undefined` for kinds that are not filterable at all. */
+function queryTypeOf(field: FieldDef): QueryFieldType | undefined {
+  switch (field.kind) {
+    case 'int':
+    case 'decimal':
+      return 'number';
+    case 'id':
+    case 'reference':
+      return 'id';
+    case 'datetime':
+    case 'date':
+      return 'date';
+    case 'boolean':
+      return 'boolean';
+    case 'secret':
+    case 'json':
+      return undefined;
+    default:
+      return 'text';
+  }
+}
+
 function listFields(def: ResourceDef, table: AnyResourceTable): ListFields {
   const cols = getTableColumns(table) as Record<string, PgColumn>;
-  const typeOf = (f: FieldDef) =>
-    f.kind === 'int' || f.kind === 'decimal'
-      ? 'number'
-      : f.kind === 'id'
-        ? 'id'
-        : f.kind === 'datetime'
-          ? 'date'
-          : 'text';
   const fields: ListFields = {};
   for (const [name, field] of Object.entries(def.fields)) {
     const column = cols[name];
-    if (!column || field.kind === 'secret' || (!field.search && !field.sort)) continue;
-    fields[name] = { type: typeOf(field), filter: field.search ?? false, sort: field.sort ?? false, column };
+    const type = queryTypeOf(field);
+    const filter = field.search === true || field.filter === true;
+    if (!column || !type || (!filter && !field.sort)) continue;
+    fields[name] = { type, filter, sort: field.sort ?? false, column };
   }
   if (cols.createTime) fields.createTime = { type: 'date', filter: true, sort: true, column: cols.createTime };
   if (cols.updateTime) fields.updateTime = { type: 'date', sort: true, column: cols.updateTime };
@@ -124,6 +170,31 @@ const bodyOf = (request: FastifyRequest): Record<string, unknown> => {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest(Messages.badRequest);
   return body as Record<string, unknown>;
 };
+
+/** A resource whose `reference` field points at another resource's rows. */
+interface Referrer {
+  def: ResourceDef;
+  table: AnyResourceTable;
+  /** The reference field, and its column. */
+  field: string;
+  column: PgColumn;
+  onRemove: ReferenceRemoval;
+}
+
+/**
+ * Who references whom, per app: a target's remove looks up the resources whose reference fields
+ * point at it (registered with their routes), to refuse or to clear.
+ */
+const referrersByApp = new WeakMap<AppContext, Map<string, Referrer[]>>();
+
+function referrersOf(ctx: AppContext): Map<string, Referrer[]> {
+  let map = referrersByApp.get(ctx);
+  if (!map) {
+    map = new Map();
+    referrersByApp.set(ctx, map);
+  }
+  return map;
+}
 
 function uniqueMessage(def: ResourceDef, error: unknown): string | undefined {
   const e = error as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
@@ -142,6 +213,18 @@ export class ResourceService {
   readonly columns: Record<string, PgColumn>;
   private readonly maskedFields: string[];
   private readonly sealedFields: string[];
+  /** Secret columns a `requiredWhen` may ask about on update (the output columns leave secrets out). */
+  private readonly conditionalSecrets: Record<string, PgColumn>;
+  private readonly names: DisplayNames;
+  private readonly references: ReferenceJoin[];
+  /** What list, detail and export select: the output columns and the referenced rows' labels. */
+  private readonly selection: Record<string, PgColumn>;
+  /**
+   * `select <output columns> from <table>`, rendered once, when the rows join nothing: most of
+   * the query builder's cost for a wide table (12 % of a page request's CPU in the profile) is
+   * the select list, which never changes. Only conditions, order and paging are rendered per call.
+   */
+  private readonly selectText: string | undefined;
 
   constructor(
     readonly ctx: AppContext,
@@ -155,6 +238,37 @@ export class ResourceService {
         .map(([name]) => name);
     this.maskedFields = names((f) => f.kind === 'string' && f.masked === true);
     this.sealedFields = names((f) => f.kind === 'secret' && f.sealed === true);
+    const tableColumns = getTableColumns(binding.table) as Record<string, PgColumn>;
+    this.conditionalSecrets = Object.fromEntries(
+      names((f) => f.kind === 'secret' && f.requiredWhen !== undefined).flatMap((name) => {
+        const column = tableColumns[name];
+        return column ? [[name, column] as const] : [];
+      }),
+    );
+    this.names = new DisplayNames(binding.def, binding.table, this.columns, ctx.lookups);
+    this.references = referenceJoins(binding.def, binding.table);
+    this.selection = { ...this.columns };
+    for (const ref of this.references) {
+      this.selection[ref.nameKey] = ref.label;
+      const referrers = referrersOf(ctx);
+      const onRemove = binding.def.fields[ref.field]?.reference?.onRemove ?? 'refuse';
+      const column = tableColumns[ref.field] as PgColumn;
+      const list = referrers.get(ref.target.code) ?? [];
+      // A module may build a second service of the same resource: one entry per field.
+      if (!list.some((r) => r.def.code === binding.def.code && r.field === ref.field))
+        list.push({ def: binding.def, table: binding.table, field: ref.field, column, onRemove });
+      referrers.set(ref.target.code, list);
+    }
+    this.selectText = this.references.length
+      ? undefined
+      : ctx.db.select(this.selection).from(binding.table).toSQL().sql;
+  }
+
+  /** The rows as replies show them: with each referenced row's label, through one join per reference. */
+  private selectRows(auth: AuthContext) {
+    let query = this.ctx.db.select(this.selection).from(this.table).$dynamic();
+    for (const ref of this.references) query = query.leftJoin(ref.rows, ref.on(auth));
+    return query;
   }
 
   private get def() {
@@ -164,47 +278,81 @@ export class ResourceService {
     return this.binding.table;
   }
 
-  /** Conditions every read applies: live rows, the caller's tenant, the caller's data scope. */
-  async readScope(auth: AuthContext): Promise<SQL | undefined> {
+  /**
+   * Conditions every read applies: live rows, the caller's tenant, the caller's data scope.
+   * `view` is what the generic reads show (every tenant, for the platform, where the definition
+   * says so); writes and the rows they check always use the caller's own tenant.
+   */
+  async readScope(auth: AuthContext, reach: Reach = 'own'): Promise<SQL | undefined> {
     assertOwnerAccess(this.def, auth, false);
-    return and(rowScope(this.def, this.table, auth), await dataScopeCondition(this.def, auth, this.ctx.grants));
+    return and(rowScope(this.def, this.table, auth, reach), await dataScopeCondition(this.def, auth, this.ctx.grants));
   }
 
-  defaultOrder(): SQL[] {
+  /**
+   * `tenantId` on a tenant-owned list (the family's screens send it): narrows a list that spans
+   * every tenant, and is ignored where the caller sees only their own tenant anyway.
+   */
+  private tenantFilter(query: Record<string, unknown>, auth: AuthContext, reach: Reach): SQL | undefined {
+    const raw = query[TENANT_FILTER];
+    if (raw === undefined || raw === '' || !this.table.tenantId) return undefined;
+    if (typeof raw !== 'string' || !TENANT_ID.test(raw))
+      throw badRequest(Messages.invalidParam(TENANT_FILTER, '格式不正确'));
+    return reach === 'view' && readsAllTenants(this.def, auth)
+      ? tenantRows(this.table as TenantOwnedTable, raw)
+      : undefined;
+  }
+
+  /**
+   * The definition's order. A list of every tenant's rows is grouped by tenant first, which
+   * also lets PostgreSQL walk the `(tenant_id, ...)` indexes instead of sorting every row.
+   */
+  defaultOrder(acrossTenants = false): SQL[] {
     const cols = this.columns;
     const order = (this.def.defaultSort ?? [])
       .map((s) =>
         cols[s.field] ? (s.desc ? desc(cols[s.field] as PgColumn) : asc(cols[s.field] as PgColumn)) : undefined,
       )
       .filter((o): o is SQL => o !== undefined);
-    return order;
+    return acrossTenants && this.table.tenantId ? [asc(this.table.tenantId), ...order] : order;
   }
 
-  async listWhere(query: Record<string, unknown>, auth: AuthContext) {
+  async listWhere(query: Record<string, unknown>, auth: AuthContext, reach: Reach = 'own') {
     const hooks = this.binding.hooks;
+    const tenantOwned = this.def.owner === 'tenant';
     const parsed = parseListQuery(query, this.fields, {
-      extraParams: hooks?.listParams?.names,
-      defaultOrder: this.defaultOrder(),
+      extraParams: [...(hooks?.listParams?.names ?? []), ...(tenantOwned ? [TENANT_FILTER] : [])],
+      defaultOrder: this.defaultOrder(reach === 'view' && readsAllTenants(this.def, auth)),
     });
     const extra = hooks?.listParams ? await hooks.listParams.where(query, auth) : undefined;
-    return { parsed, where: and(await this.readScope(auth), parsed.where, extra) };
+    const tenant = tenantOwned ? this.tenantFilter(query, auth, reach) : undefined;
+    return { parsed, where: and(await this.readScope(auth, reach), parsed.where, extra, tenant) };
   }
 
+  /** A page of the rows the list shows (every tenant's, for the platform, where declared). */
   async page(query: Record<string, unknown>, auth: AuthContext) {
-    const { parsed, where } = await this.listWhere(query, auth);
+    const { parsed, where } = await this.listWhere(query, auth, 'view');
+    const orderBy = [...parsed.orderBy, asc(this.table.id)];
+    const head = this.selectText;
     const records = selectNamed(
       this.ctx.database.pool,
-      this.columns,
-      this.ctx.db
-        .select(this.columns)
-        .from(this.table)
-        .where(where)
-        .orderBy(...parsed.orderBy, asc(this.table.id))
-        .limit(parsed.size)
-        .offset(parsed.offset),
+      this.selection,
+      head === undefined
+        ? this.selectRows(auth)
+            .where(where)
+            .orderBy(...orderBy)
+            .limit(parsed.size)
+            .offset(parsed.offset)
+        : {
+            // Every value stays a parameter; `offset` always is one, so page 1 and 2 share a plan.
+            toSQL: () =>
+              dialect.sqlToQuery(
+                sql`${sql.raw(head)}${where ? sql` where ${where}` : sql``} order by ${sql.join(orderBy, sql`, `)} limit ${parsed.size} offset ${parsed.offset}`,
+              ),
+          },
     );
     const filterKey = this.filterKey(query, auth);
-    const total = this.ctx.totals.get(this.def.code, this.tenantOfRows(auth), filterKey, async () => {
+    const rowsOf = readsAllTenants(this.def, auth) ? ALL_TENANTS : this.tenantOfRows(auth);
+    const total = this.ctx.totals.get(this.def.code, rowsOf, filterKey, async () => {
       const [row] = await this.ctx.db.select({ n: count() }).from(this.table).where(where);
       return row?.n ?? 0;
     });
@@ -212,16 +360,29 @@ export class ResourceService {
     return pageOf(await this.decorate(rows, auth), n, parsed.current, parsed.size);
   }
 
-  /** Every matching row (tree lists and export), in list order. */
-  async all(query: Record<string, unknown>, auth: AuthContext, limit = MAX_EXPORT_ROWS + 1) {
-    const { parsed, where } = await this.listWhere(query, auth);
-    const rows = await this.ctx.db
-      .select(this.columns)
-      .from(this.table)
+  /**
+   * Every matching row, in list order: of the caller's tenant, or with `view` what the generic
+   * list shows (tree lists and export).
+   */
+  async all(query: Record<string, unknown>, auth: AuthContext, reach: Reach = 'own', limit = MAX_EXPORT_ROWS + 1) {
+    const { parsed, where } = await this.listWhere(query, auth, reach);
+    const rows = await this.selectRows(auth)
       .where(where)
       .orderBy(...parsed.orderBy, asc(this.table.id))
       .limit(limit);
     return this.decorate(rows, auth);
+  }
+
+  /**
+   * Every row for a picker (`select`), through the same scope as every read: of the caller's
+   * tenant, or of the tenant a platform caller names (its administrator fills forms for others).
+   * Anyone else naming another tenant gets their own rows, as BladeX's tenant plugin would.
+   */
+  async options(named: unknown, auth: AuthContext) {
+    if (named !== undefined && named !== '' && (typeof named !== 'string' || !TENANT_ID.test(named)))
+      throw badRequest(Messages.invalidParam(TENANT_FILTER, '格式不正确'));
+    const tenantId = typeof named === 'string' && named && isPlatformCaller(auth) ? named : auth.tenantId;
+    return this.all({}, tenantId === auth.tenantId ? auth : { ...auth, tenantId }, 'own', MAX_EXPORT_ROWS);
   }
 
   /** Totals depend on the filters, the tenant and whatever decides the caller's data scope. */
@@ -233,9 +394,15 @@ export class ResourceService {
     return `${JSON.stringify(filters)}|${scope}`;
   }
 
+  /** Rows as clients see them: masked credentials, the definition's display names, the hook's fields. */
   async decorate(rows: Row[], auth: AuthContext): Promise<Row[]> {
-    const shown = this.maskedFields.length ? rows.map((r) => this.mask(r)) : rows;
-    return this.binding.hooks?.decorate ? this.binding.hooks.decorate(shown, auth) : shown;
+    if (this.references.length)
+      for (const row of rows)
+        for (const ref of this.references)
+          if (row[ref.nameKey] === null || row[ref.nameKey] === undefined) row[ref.nameKey] = '';
+    const masked = this.maskedFields.length ? rows.map((r) => this.mask(r)) : rows;
+    const named = await this.names.add(masked);
+    return this.binding.hooks?.decorate ? this.binding.hooks.decorate(named, auth) : named;
   }
 
   /** Masked credentials leave the server only in part, whatever route sends the row. */
@@ -294,7 +461,7 @@ export class ResourceService {
         await tx
           .update(this.table)
           .set({ status: EnableStatus.enabled, updateUser: auth.userId, updateTime: now })
-          .where(eq(this.table.id, rowId));
+          .where(and(rowScope(this.def, this.table, auth), eq(this.table.id, rowId)));
         await recordOperation(tx, { def: this.def, auth, operation: 'enable', ids: [rowId], at: now });
       });
       await this.operationLogged();
@@ -304,12 +471,12 @@ export class ResourceService {
   }
 
   async detail(id: unknown, auth: AuthContext): Promise<Row> {
-    if (typeof id !== 'string' || !/^\d{1,19}$/.test(id)) throw badRequest(Messages.missingParam('id'));
-    const where = and(await this.readScope(auth), eq(this.table.id, id));
+    if (typeof id !== 'string' || !isId(id)) throw badRequest(Messages.missingParam('id'));
+    const where = and(await this.readScope(auth, 'view'), eq(this.table.id, id));
     const [row] = await selectNamed(
       this.ctx.database.pool,
-      this.columns,
-      this.ctx.db.select(this.columns).from(this.table).where(where).limit(1),
+      this.selection,
+      this.selectRows(auth).where(where).limit(1),
     );
     if (!row) throw notFound(Messages.rowNotFound);
     const [decorated] = await this.decorate([row], auth);
@@ -321,7 +488,7 @@ export class ResourceService {
     assertOwnerAccess(this.def, auth, true);
     const rawId = body.id;
     const adding = rawId === undefined || rawId === null || rawId === '' || rawId === '0';
-    if (!adding && (typeof rawId !== 'string' || !/^\d{1,19}$/.test(rawId)))
+    if (!adding && (typeof rawId !== 'string' || !isId(rawId)))
       throw badRequest(Messages.invalidParam('id', '应为编号'));
     // validate
     const checked = validateSubmit(this.def, body, adding);
@@ -341,7 +508,11 @@ export class ResourceService {
             .for('update');
           if (!existing) throw notFound(Messages.rowNotFound);
         }
-        const args: ChangeArgs = { tx, auth, adding, values: checked.values, existing, body, afterCommit };
+        const values = existing ? await this.checkAgainstStored(tx, body, existing, auth) : checked.values;
+        await this.checkReferenced(tx, values, auth);
+        const enqueue: EnqueueInChange = (def, payload, options) =>
+          this.ctx.jobs.enqueueInTransaction(tx, def, payload, options);
+        const args: ChangeArgs = { tx, auth, adding, values, existing, body, afterCommit, enqueue };
         // before-change
         await this.binding.hooks?.beforeChange?.(args);
         // write
@@ -366,7 +537,11 @@ export class ResourceService {
           id = rawId as string;
           const set: Row = { ...stored };
           if (audit) Object.assign(set, { updateUser: auth.userId, updateTime: now });
-          if (Object.keys(set).length) await tx.update(this.table).set(set).where(eq(this.table.id, id));
+          if (Object.keys(set).length)
+            await tx
+              .update(this.table)
+              .set(set)
+              .where(and(rowScope(this.def, this.table, auth), eq(this.table.id, id)));
         }
         // The operation log commits or rolls back with the change it records.
         const changes = describeChanges(this.def, existing, stored);
@@ -385,6 +560,92 @@ export class ResourceService {
       throw error;
     } finally {
       await this.changed(auth);
+    }
+  }
+
+  /**
+   * An update validated against the row it changes: a condition (`requiredWhen`, `visibleWhen`)
+   * may turn on a field that was not sent, whose stored value then has to do.
+   */
+  private async checkAgainstStored(tx: Tx, body: Record<string, unknown>, existing: Row, auth: AuthContext) {
+    let stored: Row = existing;
+    if (Object.keys(this.conditionalSecrets).length) {
+      const [secrets] = await tx
+        .select(this.conditionalSecrets)
+        .from(this.table)
+        .where(and(rowScope(this.def, this.table, auth), eq(this.table.id, existing.id as string)));
+      stored = { ...existing, ...secrets };
+    }
+    const checked = validateSubmit(this.def, body, false, 'zh', stored);
+    const firstError = Object.values(checked.errors)[0];
+    if (firstError) throw badRequest(firstError);
+    return checked.values;
+  }
+
+  /**
+   * Every referenced row a write names must be a live row the caller's tenant may reference.
+   * `FOR SHARE` holds it until the write commits, so a concurrent remove of the target waits
+   * and then sees the new reference (or this write sees the target gone).
+   */
+  private async checkReferenced(tx: Tx, values: Record<string, StoredValue>, auth: AuthContext) {
+    for (const ref of this.references) {
+      const id = values[ref.field];
+      if (typeof id !== 'string') continue;
+      const t = ref.targetTable;
+      const [found] = await tx
+        .select({ id: t.id })
+        .from(t)
+        .where(and(eq(t.id, id), rowScope(ref.target, t, auth)))
+        .for('share');
+      if (!found) throw badRequest(`所选${this.def.fields[ref.field]?.label.zh ?? ref.field}不存在`);
+    }
+  }
+
+  /**
+   * Before rows are removed, the rows of other resources that reference them: a `refuse`
+   * reference stops the remove with a message naming the referencing resource; a `clear` one
+   * is set to NULL in the same transaction (and logged as an update of those rows).
+   */
+  private async releaseReferences(
+    tx: Tx,
+    ids: string[],
+    auth: AuthContext,
+    afterCommit: (task: () => Promise<void>) => void,
+  ) {
+    const referrers = referrersOf(this.ctx).get(this.def.code) ?? [];
+    for (const referrer of referrers) {
+      const t = referrer.table;
+      // Rows removed together with their targets (a reference to the same resource) do not count.
+      const notRemovedToo = t === this.table ? notInArray(t.id, ids) : undefined;
+      const live = t.isDeleted ? eq(t.isDeleted, 0) : undefined;
+      if (referrer.onRemove === 'refuse') {
+        const [using] = await tx
+          .select({ id: t.id })
+          .from(t)
+          .where(and(inArray(referrer.column, ids), live, notRemovedToo))
+          .limit(1);
+        if (using) throw badRequest(`该数据正被「${referrer.def.title.zh}」引用，不能删除`);
+        continue;
+      }
+      const set: Row = { [referrer.field]: null };
+      if (referrer.def.audit !== false) Object.assign(set, { updateUser: auth.userId, updateTime: new Date() });
+      const cleared = await tx
+        .update(t)
+        .set(set)
+        .where(and(inArray(referrer.column, ids), notRemovedToo))
+        .returning({ id: t.id, tenantId: t.tenantId ?? sql<string>`'*'` });
+      if (!cleared.length) continue;
+      await recordOperation(tx, {
+        def: referrer.def,
+        auth,
+        operation: 'update',
+        ids: cleared.map((r) => String(r.id)),
+        at: new Date(),
+      });
+      const tenants = new Set(cleared.map((r) => (referrer.def.owner === 'tenant' ? String(r.tenantId) : '*')));
+      afterCommit(async () => {
+        for (const tenant of tenants) await this.ctx.totals.changed(referrer.def.code, tenant);
+      });
     }
   }
 
@@ -413,14 +674,20 @@ export class ResourceService {
             .where(and(rowScope(this.def, this.table, auth), inArray(parentCol, ids)));
           if (children.some((c) => !ids.includes(c.id as string))) throw badRequest(Messages.hasChildren);
         }
-        const args: RemoveArgs = { tx, auth, rows, afterCommit };
+        const enqueue: EnqueueInChange = (def, payload, options) =>
+          this.ctx.jobs.enqueueInTransaction(tx, def, payload, options);
+        const args: RemoveArgs = { tx, auth, rows, afterCommit, enqueue };
         await this.binding.hooks?.beforeRemove?.(args);
+        await this.releaseReferences(tx, ids, auth, afterCommit);
         if (this.table.isDeleted) {
           const set: Row = { isDeleted: 1 };
           if (this.def.audit !== false) Object.assign(set, { updateUser: auth.userId, updateTime: new Date() });
-          await tx.update(this.table).set(set).where(inArray(this.table.id, ids));
+          await tx
+            .update(this.table)
+            .set(set)
+            .where(and(rowScope(this.def, this.table, auth), inArray(this.table.id, ids)));
         } else {
-          await tx.delete(this.table).where(inArray(this.table.id, ids));
+          await tx.delete(this.table).where(and(rowScope(this.def, this.table, auth), inArray(this.table.id, ids)));
         }
         await recordOperation(tx, { def: this.def, auth, operation: 'remove', ids, at: new Date() });
         await this.binding.hooks?.afterRemove?.(args);
@@ -489,13 +756,21 @@ export function registerResource(app: FastifyInstance, ctx: AppContext, binding:
 
   if (ops.has('list') || ops.has('page')) {
     const listRoute = def.listRoute ?? 'list';
-    app.get(`${base}/${listRoute}`, { config: read, schema: docs.list }, async (request) => {
-      const auth = requireAuth(request);
-      if (def.tree && !query(request).current) {
-        return ok(toForest(await service.all(query(request), auth), def.tree.parent));
-      }
-      return ok(await service.page(query(request), auth));
-    });
+    const tree = def.tree;
+    if (tree && listRoute === 'list') {
+      // BladeX's tree lists answer the whole forest, paging parameters or not; `page` pages.
+      app.get(`${base}/list`, { config: read, schema: docs.forest }, async (request) =>
+        ok(toForest(await service.all(query(request), requireAuth(request), 'view'), tree.parent)),
+      );
+      if (!binding.omit?.includes('page'))
+        app.get(`${base}/page`, { config: read, schema: docs.list }, async (request) =>
+          ok(await service.page(query(request), requireAuth(request))),
+        );
+    } else {
+      app.get(`${base}/${listRoute}`, { config: read, schema: docs.list }, async (request) =>
+        ok(await service.page(query(request), requireAuth(request))),
+      );
+    }
   }
   if (def.tree && !binding.omit?.includes('tree')) {
     const tree = def.tree;
@@ -508,6 +783,11 @@ export function registerResource(app: FastifyInstance, ctx: AppContext, binding:
         .orderBy(...service.defaultOrder(), asc(binding.table.id));
       return ok(toPickerForest(rows, tree.parent, tree.title));
     });
+  }
+  if (ops.has('select')) {
+    app.get(`${base}/select`, { config: read, schema: docs.select }, async (request) =>
+      ok(await service.options(query(request)[TENANT_FILTER], requireAuth(request))),
+    );
   }
   if (ops.has('detail')) {
     app.get(`${base}/detail`, { config: read, schema: docs.detail }, async (request) =>
@@ -537,7 +817,7 @@ export function registerResource(app: FastifyInstance, ctx: AppContext, binding:
   if (ops.has('export')) {
     app.get(`${base}/export`, { config: read, schema: docs.export }, async (request, reply) => {
       const auth = requireAuth(request);
-      const rows = await service.all(query(request), auth);
+      const rows = await service.all(query(request), auth, 'view');
       if (rows.length > MAX_EXPORT_ROWS) throw new HttpError(400, Messages.exportTooLarge(MAX_EXPORT_ROWS));
       return sendXlsx(reply, ctx, def, rows, auth, request.headers['accept-language']);
     });

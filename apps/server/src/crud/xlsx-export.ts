@@ -2,10 +2,11 @@ import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
-import { formatDateTime, isListed, type Lang, type ResourceDef } from '@mes/contracts';
+import { displayNameOf, formatDateTime, isListed, type FieldDef, type Lang, type ResourceDef } from '@mes/contracts';
 import type { AppContext } from '../app-context';
 import type { AuthContext } from '../platform/auth/request-auth';
 import { dict, dictBiz } from '../platform/db/schema';
+import { tenantRows } from '../platform/tenancy/tenant-scope';
 import type { Row } from './resource-routes';
 
 async function optionLabels(ctx: AppContext, def: ResourceDef, auth: AuthContext, lang: Lang) {
@@ -25,19 +26,32 @@ async function optionLabels(ctx: AppContext, def: ResourceDef, auth: AuthContext
       const rows = await ctx.db
         .select({ k: dictBiz.dictKey, v: dictBiz.dictValue })
         .from(dictBiz)
-        .where(
-          and(
-            eq(dictBiz.code, source.dictBiz),
-            eq(dictBiz.tenantId, auth.tenantId),
-            ne(dictBiz.parentId, '0'),
-            eq(dictBiz.isDeleted, 0),
-          ),
-        );
+        .where(tenantRows(dictBiz, auth.tenantId, eq(dictBiz.code, source.dictBiz), ne(dictBiz.parentId, '0')));
       pairs = rows.map((r) => [r.k, r.v]);
     }
     if (pairs.length) labels.set(name, new Map(pairs));
   }
   return labels;
+}
+
+const YES_NO = { zh: ['是', '否'], en: ['Yes', 'No'] } as const;
+
+/**
+ * A cell as a reader expects it: a referenced row by its label, a boolean as yes / no, a JSON
+ * value as its text. Decimals stay text, so the sheet shows every digit the database holds.
+ */
+function cellOf(field: FieldDef, name: string, row: Row, lang: Lang): unknown {
+  const value = row[name];
+  switch (field.kind) {
+    case 'reference':
+      return row[displayNameOf(name)] ?? '';
+    case 'boolean':
+      return typeof value === 'boolean' ? YES_NO[lang][value ? 0 : 1] : '';
+    case 'json':
+      return value === null || value === undefined ? '' : JSON.stringify(value);
+    default:
+      return value instanceof Date ? formatDateTime(value) : value;
+  }
 }
 
 /** Streams the rows as an xlsx sheet with the list's columns, dictionary values as labels. */
@@ -66,10 +80,10 @@ export async function sendXlsx(
   void (async () => {
     for (const row of rows) {
       const out: Record<string, unknown> = {};
-      for (const [name] of columns) {
+      for (const [name, field] of columns) {
         const value = row[name];
         const map = labels.get(name);
-        out[name] = map ? (map.get(String(value)) ?? value) : value instanceof Date ? formatDateTime(value) : value;
+        out[name] = map ? (map.get(String(value)) ?? value) : cellOf(field, name, row, lang);
       }
       out.createTime = row.createTime instanceof Date ? formatDateTime(row.createTime) : '';
       sheet.addRow(out).commit();

@@ -19,6 +19,8 @@ describe('loadConfig', () => {
       ADMIN_PASSWORD: 'long enough',
       LOG_LEVEL: 'debug',
       API_LOG: 'OFF',
+      TRUST_PROXY: '10.0.0.5, 192.168.0.0/16,loopback,fd00::/8',
+      API_DOCS: 'on',
     });
     expect(c).toEqual({
       port: 9000,
@@ -30,8 +32,21 @@ describe('loadConfig', () => {
       adminPassword: 'long enough',
       logLevel: 'debug',
       apiLog: false,
+      trustProxy: ['10.0.0.5', '192.168.0.0/16', 'loopback', 'fd00::/8'],
+      apiDocs: true,
     });
   });
+
+  it('trusts no proxy and hides the API map unless told', () => {
+    expect(loadConfig({})).toMatchObject({ trustProxy: [], apiDocs: false });
+  });
+
+  it.each(['true', '*', '10.0.0.300', '10.0.0.0/33', 'proxy.example.com', '1.2.3.4/8/1'])(
+    'refuses TRUST_PROXY=%s: only addresses, CIDRs or the named ranges',
+    (value) => {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY: must be comma-separated IP addresses/);
+    },
+  );
 
   it('keeps the API log on unless API_LOG is off, and refuses other values', () => {
     expect(loadConfig({}).apiLog).toBe(true);

@@ -39,6 +39,36 @@ export function apiLogEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   return !parsed.success || parsed.data !== 'off';
 }
 
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
+const isProxyEntry = (entry: string) => {
+  if (PROXY_NAMES.includes(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  if (rest.length) return false;
+  const v4 = IPV4.test(address);
+  const v6 = !v4 && address.includes(':') && /^[0-9a-f:.]+$/i.test(address);
+  if (!v4 && !v6) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (v4 ? 32 : 128);
+};
+/**
+ * `TRUST_PROXY`: comma-separated addresses or CIDRs of the reverse proxies in front of the
+ * server (or `loopback`, `linklocal`, `uniquelocal`). Only their `X-Forwarded-For` is believed;
+ * unset, the client address is the connection's own.
+ */
+const trustProxyList = optionalText
+  .transform((v) =>
+    v === undefined
+      ? []
+      : v
+          .split(',')
+          .map((e) => e.trim().toLowerCase())
+          .filter(Boolean),
+  )
+  .refine((list) => list.every(isProxyEntry), {
+    message: `must be comma-separated IP addresses or CIDRs (or ${PROXY_NAMES.join(', ')})`,
+  });
+
 /**
  * Every setting of the server, all from environment variables, checked once at start.
  * A bad value stops the start with a message that names the variable.
@@ -67,6 +97,12 @@ const ConfigSchema = z.object({
   }),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   API_LOG: apiLogSwitch,
+  TRUST_PROXY: trustProxyList,
+  API_DOCS: z
+    .string()
+    .transform((v) => v.trim().toLowerCase())
+    .pipe(z.enum(['on', 'off'], { message: 'must be on or off' }))
+    .default('off'),
 });
 
 export interface AppConfig {
@@ -81,6 +117,10 @@ export interface AppConfig {
   logLevel: (typeof LOG_LEVELS)[number];
   /** `API_LOG`: record every API request (default on). */
   apiLog: boolean;
+  /** `TRUST_PROXY`: proxies whose `X-Forwarded-For` gives the client address. */
+  trustProxy: string[];
+  /** `API_DOCS=on`: the OpenAPI description without signing in. */
+  apiDocs: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -102,5 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     adminPassword: c.ADMIN_PASSWORD,
     logLevel: c.LOG_LEVEL,
     apiLog: c.API_LOG === 'on',
+    trustProxy: c.TRUST_PROXY,
+    apiDocs: c.API_DOCS === 'on',
   };
 }

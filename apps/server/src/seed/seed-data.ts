@@ -85,16 +85,25 @@ export const SEED_POSTS = (
   sort: i + 1,
 }));
 
-/** `tenant.default.password` gets a random value at first start instead of a fixed default. */
+/**
+ * `tenant.default.password` gets a random value at first start instead of a fixed default. Guest
+ * registration starts closed: an administrator opens it. The ids follow the order, so new
+ * parameters go at the end.
+ */
 export const SEED_PARAMS = (
   [
-    ['是否开启注册功能', 'account.registerUser', 'true'],
+    ['是否开启注册功能', 'account.registerUser', 'false'],
     ['账号初始密码', 'account.initPassword', '123456'],
-    ['账号错误锁定次数', 'account.failCount', '5'],
+    ['登录失败后需验证码的次数(同一地址)', 'account.failCount', '5'],
     ['租户默认管理密码', 'tenant.default.password', undefined],
     ['租户默认账号额度', 'tenant.default.accountNumber', '100'],
     ['租户默认菜单集合', 'tenant.default.menuCode', 'desk,system,authority,resource,report,monitor'],
     ['日志保留天数', 'log.retentionDays', '90'],
+    ['数据源允许端口', 'datasource.allowedPorts', '5432-5439'],
+    ['登录失败后需验证码的次数(所有地址)', 'account.accountFailCount', '50'],
+    ['同一地址登录失败限流次数', 'account.ipFailCount', '20'],
+    ['登录失败计数时长(分钟)', 'account.failWindowMinutes', '30'],
+    ['登录一律需要验证码', 'account.captchaMode', 'false'],
   ] as const
 ).map(([paramName, paramKey, paramValue], i) => ({
   id: String(1000000000000000501n + BigInt(i)),
@@ -103,223 +112,17 @@ export const SEED_PARAMS = (
   paramValue,
 }));
 
-type DictSpec = readonly [code: string, name: string, entries: readonly (readonly [key: string, value: string])[]];
+/** The alias `provisionTenant` gives a tenant's administrator role; seed sync grants new menus to these roles. */
+export const TENANT_ADMIN_ROLE_ALIAS = 'admin';
 
-const DICTS: readonly DictSpec[] = [
-  [
-    'sex',
-    '性别',
-    [
-      ['1', '男'],
-      ['2', '女'],
-      ['3', '未知'],
-    ],
-  ],
-  [
-    'notice',
-    '通知类型',
-    [
-      ['1', '发布通知'],
-      ['2', '批转通知'],
-      ['3', '转发通知'],
-      ['4', '指示通知'],
-      ['5', '任免通知'],
-      ['6', '事务通知'],
-    ],
-  ],
-  [
-    'menu_category',
-    '菜单类型',
-    [
-      ['1', '菜单'],
-      ['2', '按钮'],
-    ],
-  ],
-  [
-    'button_func',
-    '按钮功能',
-    [
-      ['1', '工具栏'],
-      ['2', '操作栏'],
-      ['3', '工具操作栏'],
-    ],
-  ],
-  [
-    'yes_no',
-    '是否',
-    [
-      ['1', '否'],
-      ['2', '是'],
-    ],
-  ],
-  [
-    'flow',
-    '流程类型',
-    [
-      ['1', '请假流程'],
-      ['2', '报销流程'],
-    ],
-  ],
-  [
-    'org_category',
-    '机构类型',
-    [
-      ['1', '公司'],
-      ['2', '部门'],
-      ['3', '小组'],
-      ['4', '消毒基地'],
-      ['5', '诊所节点'],
-    ],
-  ],
-  [
-    'data_scope_type',
-    '数据权限',
-    [
-      ['1', '全部可见'],
-      ['2', '本人可见'],
-      ['3', '所在机构可见'],
-      ['4', '所在机构及子级可见'],
-      ['5', '自定义'],
-    ],
-  ],
-  [
-    'api_scope_type',
-    '接口权限',
-    [
-      ['1', '系统接口'],
-      ['2', '业务接口'],
-    ],
-  ],
-  [
-    'post_category',
-    '岗位类型',
-    [
-      ['1', '高层'],
-      ['2', '中层'],
-      ['3', '基层'],
-      ['4', '其他'],
-    ],
-  ],
-  [
-    'oss',
-    '对象存储',
-    [
-      ['1', 'minio'],
-      ['2', '七牛云'],
-      ['3', '阿里云'],
-      ['4', '腾讯云'],
-      ['5', '本地磁盘'],
-    ],
-  ],
-  [
-    'sms',
-    '短信服务',
-    [
-      ['1', '云片'],
-      ['2', '七牛云'],
-      ['3', '阿里云'],
-      ['4', '腾讯云'],
-      ['5', '开发环境(日志)'],
-    ],
-  ],
-  [
-    'region',
-    '行政区划',
-    [
-      ['0', '国家'],
-      ['1', '省份/直辖市'],
-      ['2', '地市'],
-      ['3', '区县'],
-      ['4', '乡镇'],
-      ['5', '村委'],
-    ],
-  ],
-  [
-    'user_type',
-    '用户平台',
-    [
-      ['1', 'WEB'],
-      ['2', 'APP'],
-      ['3', 'OTHER'],
-    ],
-  ],
-  [
-    'line_direction',
-    '线路方向',
-    [
-      ['1', '回收'],
-      ['2', '发放'],
-    ],
-  ],
-  [
-    'device_run_state',
-    '设备运行状态',
-    [
-      ['1', '空闲'],
-      ['2', '消毒中'],
-      ['3', '故障'],
-      ['4', '维护'],
-    ],
-  ],
-  [
-    'warning_level',
-    '告警级别',
-    [
-      ['1', '紧急'],
-      ['2', '重要'],
-      ['3', '次要'],
-      ['4', '提示'],
-    ],
-  ],
-  [
-    'warning_status',
-    '告警状态',
-    [
-      ['1', '告警中未处理'],
-      ['2', '告警中已处理'],
-      ['3', '已恢复未处理'],
-      ['4', '已恢复已处理'],
-    ],
-  ],
-  [
-    'disinfection_result',
-    '消毒结果',
-    [
-      ['1', '合格'],
-      ['2', '不合格'],
-      ['3', '中止'],
-    ],
-  ],
-];
-
-export interface SeedDictRow {
-  id: string;
-  parentId: string;
-  code: string;
-  dictKey: string;
-  dictValue: string;
-  sort: number;
-  isSealed: number;
-}
-
-/** Parents carry `dictKey` -1; children share the parent's code. System dictionaries are sealed. */
-export const SEED_DICTS: SeedDictRow[] = DICTS.flatMap(([code, name, entries], d) => {
-  const parentId = String(1000000000000100000n + BigInt(d) * 100n);
-  return [
-    { id: parentId, parentId: '0', code, dictKey: '-1', dictValue: name, sort: d + 1, isSealed: 1 },
-    ...entries.map(([dictKey, dictValue], i) => ({
-      id: String(BigInt(parentId) + BigInt(i) + 1n),
-      parentId,
-      code,
-      dictKey,
-      dictValue,
-      sort: i + 1,
-      isSealed: 1,
-    })),
-  ];
-});
-
-export { SEED_MENUS, SEED_API_SCOPES, type SeedMenu } from './seed-menus';
+export {
+  SEED_MENUS,
+  SEED_API_SCOPES,
+  SEED_DICTS,
+  type SeedMenu,
+  type SeedApiScope,
+  type SeedDictRow,
+} from './seed-menus';
 
 export const ADMIN_USER = {
   id: '1000000000000000601',

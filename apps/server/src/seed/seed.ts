@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import { DEFAULT_TENANT_ID } from '@mes/contracts';
+import { eq, sql } from 'drizzle-orm';
+import { DEFAULT_TENANT_ID, type RegistryEntry } from '@mes/contracts';
 import { hashClientSecret, hashPassword, md5Hex } from '../platform/auth/passwords';
 import type { Db } from '../platform/db/database';
 import * as t from '../platform/db/schema';
@@ -8,16 +8,14 @@ import {
   ADMIN_USER,
   DEPT_IDS,
   PLATFORM_TENANT,
-  ROLE_IDS,
   SEED_CLIENTS,
   SEED_DEPTS,
-  SEED_DICTS,
-  SEED_API_SCOPES,
-  SEED_MENUS,
   SEED_PARAMS,
   SEED_POSTS,
   SEED_ROLES,
 } from './seed-data';
+import { buildSeed, SEED } from './seed-menus';
+import { grantToTenantAdministrators, syncMenus } from './seed-sync';
 
 export interface SeedResult {
   /** The admin account's password when this run created the account and generated it. */
@@ -25,12 +23,30 @@ export interface SeedResult {
   createdAdmin: boolean;
 }
 
+export interface SeedOptions {
+  /** The definitions whose menus, scopes and dictionaries are seeded; default the application's registry. */
+  registry?: readonly RegistryEntry[];
+}
+
+/**
+ * Key of the advisory lock under which processes starting together seed one after the other, whatever
+ * the order of the statements inside.
+ */
+const SEED_LOCK = 0x5eed_0013;
+
 /**
  * Inserts the seed rows that are missing; rows that exist are never changed, so running it on
- * every start is safe and keeps what administrators edited.
+ * every start is safe and keeps what administrators edited. Menus, buttons and API scopes a
+ * release adds are granted to every tenant's administrator role (`grantToTenantAdministrators`).
  */
-export async function seedDatabase(db: Db, adminPassword: string | undefined): Promise<SeedResult> {
+export async function seedDatabase(
+  db: Db,
+  adminPassword: string | undefined,
+  options: SeedOptions = {},
+): Promise<SeedResult> {
+  const seed = options.registry ? buildSeed(options.registry) : SEED;
   return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
     await tx.insert(t.tenant).values(PLATFORM_TENANT).onConflictDoNothing();
     await tx
       .insert(t.oauthClient)
@@ -43,23 +59,12 @@ export async function seedDatabase(db: Db, adminPassword: string | undefined): P
       .insert(t.param)
       .values(SEED_PARAMS.map((p) => ({ ...p, paramValue: p.paramValue ?? randomBytes(9).toString('base64url') })))
       .onConflictDoNothing();
-    await tx.insert(t.dict).values(SEED_DICTS).onConflictDoNothing();
-    if (SEED_MENUS.length) {
+    if (seed.dicts.length)
       await tx
-        .insert(t.menu)
-        .values([...SEED_MENUS])
+        .insert(t.dict)
+        .values([...seed.dicts])
         .onConflictDoNothing();
-      // The administrator role is granted every seeded menu.
-      await tx
-        .insert(t.roleMenu)
-        .values(SEED_MENUS.map((m) => ({ id: m.id, menuId: m.id, roleId: ROLE_IDS.administrator })))
-        .onConflictDoNothing();
-    }
-    if (SEED_API_SCOPES.length)
-      await tx
-        .insert(t.apiScope)
-        .values([...SEED_API_SCOPES])
-        .onConflictDoNothing();
+    await grantToTenantAdministrators(tx, seed, await syncMenus(tx, seed));
 
     const existing = await tx.select({ id: t.user.id }).from(t.user).where(eq(t.user.id, ADMIN_USER.id));
     if (existing.length) return { generatedAdminPassword: undefined, createdAdmin: false };

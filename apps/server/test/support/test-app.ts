@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { TokenResponse } from '@mes/contracts';
 import type { AppContext } from '../../src/app-context';
-import { buildApp } from '../../src/app';
+import type { JobQueueSettings } from '../../src/platform/jobs/job-queue';
+import { buildApp, type BuildAppOptions } from '../../src/app';
 import { applyMigrations, connectDatabase, type Database } from '../../src/platform/db/database';
 import type { Clock } from '../../src/platform/store/ephemeral-store';
 import { createAppContext } from '../../src/runtime';
@@ -45,7 +46,14 @@ export interface TestApp {
 }
 
 /** The real app on a fresh, migrated and seeded database of its own. */
-export async function createTestApp(options: { beforeReady?: (app: FastifyInstance) => void } = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: {
+    beforeReady?: (app: FastifyInstance, ctx: AppContext) => void;
+    appOptions?: BuildAppOptions;
+    /** The job queue's settings (a test polls it fast). */
+    jobs?: Partial<JobQueueSettings>;
+  } = {},
+): Promise<TestApp> {
   const { url, drop } = await createTestDatabase();
   const database = connectDatabase(url, 5);
   await applyMigrations(database);
@@ -53,9 +61,9 @@ export async function createTestApp(options: { beforeReady?: (app: FastifyInstan
   const clock = new ManualClock();
   const jwtSecret = randomBytes(32).toString('hex');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mes-test-data-'));
-  const ctx = await createAppContext({ database, databaseUrl: url, jwtSecret, clock, dataDir });
-  const app = await buildApp(ctx);
-  options.beforeReady?.(app);
+  const ctx = await createAppContext({ database, databaseUrl: url, jwtSecret, clock, dataDir, jobs: options.jobs });
+  const app = await buildApp(ctx, options.appOptions);
+  options.beforeReady?.(app, ctx);
   await app.ready();
 
   const token: TestApp['token'] = (params, headers = {}) =>

@@ -30,11 +30,27 @@ export const Messages = {
   exportTooLarge: (max: number) => `导出数据超过 ${max} 条,请缩小查询范围`,
 } as const;
 
+/**
+ * Why a parameter was refused, as the `why` of {@link Messages.invalidParam}
+ * (`请求参数 size 不正确: 应为 1 到 1000 之间的整数`).
+ */
+export const InputMessages = {
+  nulChar: '不能包含空字符(\\u0000)',
+  brokenChar: '含有无法保存的字符(不成对的 UTF-16 代理项)',
+  tooDeep: '嵌套层级过深',
+  oneValue: '只能有一个值',
+  text: '应为文本',
+  number: '应为数字',
+  id: '应为编号(不超过 9223372036854775807 的非负整数)',
+  ids: '应为逗号分隔的编号(每个不超过 9223372036854775807)',
+  intBetween: (min: number, max: number) => `应为 ${min} 到 ${max} 之间的整数`,
+  tooLong: (max: number) => `最长 ${max} 个字符`,
+} as const;
+
 /** Messages of the OAuth token endpoint, returned as `error_description`. */
 export const AuthMessages = {
   badCredentials: '用户名或密码不正确',
   badCaptcha: '验证码不正确',
-  locked: '登录错误次数过多,请稍后再试',
   tenantExpired: '租户授权已过期,请联系管理员',
   noTenant: '未获得用户的租户信息',
   noRole: '未获得用户的角色信息',

@@ -1,1 +1,3 @@
+export * from './button-codes';
 export * from './oauth';
+export * from './sign-in-limits';

@@ -1,3 +1,7 @@
+import { DEFAULT_DECIMAL_SHAPE, type DecimalShape } from './decimal';
+import type { JsonSchema } from './json-schema';
+import type { ResourceMenu } from './menu-placement';
+
 /**
  * One definition per resource (ARCHITECTURE.md): the fields of an entity with their types,
  * labels, rules and list/form behaviour. The server builds the table, validation, routes,
@@ -13,12 +17,31 @@ export interface LocalText {
 /**
  * How a value is stored and travels:
  * - `string`: varchar(max); `text`: unbounded text;
- * - `int`: integer; `decimal`: numeric, travels as a number;
+ * - `int`: integer;
+ * - `decimal`: `NUMERIC(precision, scale)`, travels as text with `scale` decimals (`"12.50"`),
+ *   accepted as text or as a JSON number, never read through a float;
+ * - `boolean`: boolean, travels as `true` / `false`;
  * - `id`: a 64-bit id as a decimal string; `ids`: comma-joined ids;
  * - `datetime`: timestamptz, travels as `yyyy-MM-dd HH:mm:ss`;
+ * - `date`: a calendar day without time (PostgreSQL `date`), travels as `yyyy-MM-dd`;
+ * - `json`: jsonb holding a value of the field's `schema`, travels as that JSON value;
+ * - `reference`: the id of a row of another resource (bigint, NULL for none), travels as an id
+ *   string; replies carry the referenced row's label as `<field>Name`;
  * - `secret`: stored encrypted, accepted on submit, never sent back.
  */
-export type FieldKind = 'string' | 'text' | 'int' | 'decimal' | 'id' | 'ids' | 'datetime' | 'secret';
+export type FieldKind =
+  | 'string'
+  | 'text'
+  | 'int'
+  | 'decimal'
+  | 'boolean'
+  | 'id'
+  | 'ids'
+  | 'datetime'
+  | 'date'
+  | 'json'
+  | 'reference'
+  | 'secret';
 
 /** The input a form shows for a field; derived from the kind when not given. */
 export type FieldControl =
@@ -29,6 +52,9 @@ export type FieldControl =
   | 'radio'
   | 'tree-select'
   | 'datetime'
+  | 'date'
+  | 'switch'
+  | 'json'
   | 'password'
   | 'multi-select'
   | 'multi-tree-select';
@@ -50,27 +76,82 @@ export interface PatternRule {
   message: LocalText;
 }
 
+/**
+ * Holds while another field of the same row has one of the listed values (compared as text, so
+ * `in: [1]` matches the select's `'1'` too). On update the row is the stored one overlaid by
+ * what was sent.
+ */
+export interface FieldCondition {
+  field: string;
+  in: readonly (string | number)[];
+}
+
+/** What removing a referenced row does to the rows that reference it. */
+export type ReferenceRemoval = 'refuse' | 'clear';
+
+/** The target of a `reference` field. */
+export interface FieldReference {
+  /**
+   * The referenced resource. A function, read only when needed, so that two definitions may
+   * refer to each other (or a definition to itself) without an import cycle.
+   */
+  to: () => ResourceDef;
+  /** The target's field whose value names a referenced row (`deptName`); sent as `<field>Name`. */
+  label: string;
+  /**
+   * Removing a referenced target row: `refuse` (default) answers 400 naming this resource;
+   * `clear` sets this field to NULL on the referencing rows in the same transaction.
+   */
+  onRemove?: ReferenceRemoval;
+}
+
 export interface FieldDef {
   kind: FieldKind;
   label: LocalText;
   /** Column name; snake_case of the field name by default. */
   column?: string;
-  /** varchar length and the longest value accepted (characters). */
+  /**
+   * varchar length and the longest value accepted (characters); for `json`, the longest JSON
+   * text accepted (default 65,536 characters).
+   */
   max?: number;
   /** Smallest and largest number accepted (int and decimal). */
   range?: readonly [number, number];
+  /** `decimal` only: total digits (default 18). */
+  precision?: number;
+  /** `decimal` only: digits after the point (default 2). */
+  scale?: number;
+  /** `json` only: the shape every value must have. */
+  schema?: JsonSchema;
+  /** `reference` only: the referenced resource and how its rows are named and removed. */
+  reference?: FieldReference;
   required?: boolean;
+  /**
+   * Required while the condition holds (a provider's own settings), with the same message as
+   * `required`; checked on blur in the form and on submit by the server.
+   */
+  requiredWhen?: FieldCondition;
+  /**
+   * In the form and accepted on submit only while the condition holds; otherwise the form hides
+   * the field and the server ignores its value (the stored one stays).
+   */
+  visibleWhen?: FieldCondition;
   /** Message when a required value is missing; default 请输入<label> / 请选择<label>. */
   requiredMessage?: LocalText;
   pattern?: PatternRule;
   /** Column default; also the form's initial value. Without one, text columns default to ''. */
-  default?: string | number;
+  default?: string | number | boolean;
   /** The column may be NULL (datetime and unset numbers). */
   nullable?: boolean;
   control?: FieldControl;
   options?: OptionSource;
   /** Shown in the search bar and accepted as a filter. */
   search?: boolean;
+  /**
+   * Accepted as a list filter without a search-bar input: a filter the BladeX family's screens
+   * send (the dictionaries' `remark`) that our own screens do not offer.
+   */
+  filter?: boolean;
   /** Accepted in `ascs` / `descs`. */
   sort?: boolean;
   /** A table column (default: yes, except text, secret and hidden fields). */
@@ -110,8 +191,10 @@ export type ResourceOwner = 'tenant' | 'platform' | 'shared';
 /**
  * `enable`: `POST <api>/enable?id=` makes that row the tenant's one enabled row (status 2) and
  * every other row of the tenant disabled (status 1), as BladeX does for SMS and OSS configs.
+ * `select`: `GET <api>/select?tenantId=` answers every row as an array for a picker (BladeX's
+ * `select`): the caller's tenant's, or those of the tenant a platform caller names.
  */
-export type ResourceOperation = 'list' | 'page' | 'detail' | 'submit' | 'remove' | 'export' | 'enable';
+export type ResourceOperation = 'list' | 'page' | 'detail' | 'submit' | 'remove' | 'export' | 'enable' | 'select';
 
 export interface IndexDef {
   /** Index name; `<table>_<columns>_uq|_idx` by default. */
@@ -141,15 +224,24 @@ export interface ResourceDef<F extends FieldMap = FieldMap> {
   api: string;
   owner: ResourceOwner;
   /**
-   * Tenant-owned rows the platform tenant (000000) reads and changes across every tenant, as
-   * the platform administrator does with logs; other tenants still see only their own.
+   * Tenant-owned rows the platform tenant (000000) reads across every tenant, as BladeX's
+   * platform does with users, roles, departments and logs: the list, detail and export show
+   * every tenant's rows (with `tenantName`) and take a `tenantId` filter. Writes stay within
+   * the caller's tenant; other tenants see only their own rows and their `tenantId` is ignored.
    */
   platformSeesAllTenants?: boolean;
   /** Which generic routes exist; default list|page (as `listRoute`), detail, submit, remove, export. */
   operations?: readonly ResourceOperation[];
-  /** The list route's name: `list` or `page` (both answer a page). */
+  /**
+   * The list route's name: `list` or `page`. Both answer a page, except the `list` of a tree
+   * resource: it answers the whole forest (BladeX's tree lists, `current` and `size` ignored),
+   * and the resource then also has `page` for a page of flat rows.
+   */
   listRoute?: 'list' | 'page';
-  /** Rows form a tree through this field (parent id, 0 at the root). */
+  /**
+   * Rows form a tree through this field (parent id, 0 at the root). Replies carry `parentName`
+   * (the parent's `title` field, 顶级 at the root).
+   */
   tree?: { parent: string; title: string };
   /** List, detail and export apply the caller's data scope. */
   dataScope?: DataScopeDef;
@@ -161,6 +253,8 @@ export interface ResourceDef<F extends FieldMap = FieldMap> {
   audit?: boolean;
   /** Dialog width of the add/edit/view dialog. */
   dialogWidth?: number;
+  /** Its place in the side menu, buttons and API scopes (the registry reads it). */
+  menu?: ResourceMenu;
 }
 
 /** Status values of resources with the `enable` operation (the yes_no dictionary: 1 否, 2 是). */
@@ -193,8 +287,16 @@ export function controlOf(field: FieldDef): FieldControl {
     case 'int':
     case 'decimal':
       return 'number';
+    case 'boolean':
+      return 'switch';
     case 'datetime':
       return 'datetime';
+    case 'date':
+      return 'date';
+    case 'json':
+      return 'json';
+    case 'reference':
+      return field.reference?.to().tree ? 'tree-select' : 'select';
     case 'secret':
       return 'password';
     default:
@@ -203,7 +305,7 @@ export function controlOf(field: FieldDef): FieldControl {
 }
 
 export const isListed = (field: FieldDef) =>
-  field.list ?? (field.kind !== 'text' && field.kind !== 'secret' && field.form !== false);
+  field.list ?? (field.kind !== 'text' && field.kind !== 'secret' && field.kind !== 'json' && field.form !== false);
 
 export const isSubmittable = (field: FieldDef, adding: boolean) =>
   field.form === undefined || field.form === true || (field.form === 'create' && adding);
@@ -213,6 +315,56 @@ export function maskCredential(value: string): string {
   if (!value) return '';
   if (value.length <= 8) return '****';
   return `${value.slice(0, 4)}****${value.slice(-4)}`;
+}
+
+/** BladeX's `parentName` of a root row. */
+export const ROOT_PARENT_NAME = '顶级';
+
+/** The view field that carries a field's display name: `category` → `categoryName`. */
+export const displayNameOf = (field: string) => `${field}Name`;
+
+/**
+ * Fields whose replies carry a display name beside the value (`sex` → `sexName`): every field
+ * whose options come from a system or business dictionary, as BladeX's wrappers add them.
+ */
+export function dictionaryFields(def: ResourceDef): { name: string; source: { dict: string } | { dictBiz: string } }[] {
+  const out: { name: string; source: { dict: string } | { dictBiz: string } }[] = [];
+  for (const [name, field] of Object.entries(def.fields)) {
+    const source = field.options;
+    if (source && ('dict' in source || 'dictBiz' in source)) out.push({ name, source });
+  }
+  return out;
+}
+
+/** The precision and scale of a `decimal` field. */
+export const decimalShapeOf = (field: FieldDef): DecimalShape => ({
+  precision: field.precision ?? DEFAULT_DECIMAL_SHAPE.precision,
+  scale: field.scale ?? DEFAULT_DECIMAL_SHAPE.scale,
+});
+
+/** The `reference` fields of a resource with their targets. */
+export function referenceFields(def: ResourceDef): { name: string; field: FieldDef; reference: FieldReference }[] {
+  return Object.entries(def.fields).flatMap(([name, field]) =>
+    field.kind === 'reference' && field.reference ? [{ name, field, reference: field.reference }] : [],
+  );
+}
+
+/** Largest page a picker of referenced rows asks for (the list routes' own cap). */
+const REFERENCE_OPTIONS_PAGE = 1000;
+
+/**
+ * Where a field's choices come from: its declared `options`, or for a `reference` the target's
+ * rows, through its `select` route when it has one, else its list route (a tree target's list
+ * answers the whole forest). The value of each choice is the row id, its label the `label` field.
+ */
+export function optionSourceOf(field: FieldDef): OptionSource | undefined {
+  if (field.options || field.kind !== 'reference' || !field.reference) return field.options;
+  const target = field.reference.to();
+  const ops = operationsOf(target);
+  const url = ops.includes('select')
+    ? `${target.api}/select`
+    : `${target.api}/${target.listRoute ?? 'list'}?size=${REFERENCE_OPTIONS_PAGE}`;
+  return { url, label: field.reference.label, value: 'id' };
 }
 
 /** Permission (button) codes of a resource. */

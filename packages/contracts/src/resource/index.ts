@@ -1,2 +1,6 @@
 export * from './define';
 export * from './validate';
+export * from './menu-placement';
+export * from './decimal';
+export * from './json-schema';
+export * from './calendar-day';

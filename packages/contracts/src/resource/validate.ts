@@ -1,5 +1,25 @@
 import { parseDateTime } from '../format/date-time';
-import { controlOf, isSubmittable, type FieldDef, type LocalText, type ResourceDef } from './define';
+import { INT4_MAX, INT4_MIN, isIdText } from '../query/value-ranges';
+import { parseDay } from './calendar-day';
+import { compareDecimal, readDecimal } from './decimal';
+import {
+  DEFAULT_JSON_MAX,
+  findJsonProblem,
+  jsonLength,
+  jsonValueOf,
+  MAX_JSON_DEPTH,
+  nestsDeeperThan,
+  type JsonValue,
+} from './json-schema';
+import {
+  controlOf,
+  decimalShapeOf,
+  isSubmittable,
+  type FieldCondition,
+  type FieldDef,
+  type LocalText,
+  type ResourceDef,
+} from './define';
 
 export type Lang = keyof LocalText;
 
@@ -13,7 +33,9 @@ export function isEmptyValue(value: unknown): boolean {
 }
 
 const choosing = (field: FieldDef) =>
-  ['select', 'radio', 'tree-select', 'multi-select', 'multi-tree-select', 'datetime'].includes(controlOf(field));
+  ['select', 'radio', 'tree-select', 'multi-select', 'multi-tree-select', 'datetime', 'date', 'switch'].includes(
+    controlOf(field),
+  );
 
 export function requiredMessage(field: FieldDef, lang: Lang): string {
   if (field.requiredMessage) return field.requiredMessage[lang];
@@ -21,57 +43,213 @@ export function requiredMessage(field: FieldDef, lang: Lang): string {
   return `${choosing(field) ? 'Please select' : 'Please enter'} ${field.label.en.toLowerCase()}`;
 }
 
-const ID = /^\d{1,19}$/;
+/** A row's values by field name, as the conditions of `requiredWhen` and `visibleWhen` read them. */
+export type RowValues = Readonly<Record<string, unknown>>;
+
+export function conditionHolds(condition: FieldCondition, row: RowValues): boolean {
+  const value = row[condition.field];
+  if (isEmptyValue(value) || typeof value === 'object') return false;
+  const text = String(value).trim();
+  return condition.in.some((v) => String(v) === text);
+}
+
+/** Whether the field belongs in the form (and its submitted value counts) for this row. */
+export const isFieldVisible = (field: FieldDef, row: RowValues) =>
+  !field.visibleWhen || conditionHolds(field.visibleWhen, row);
+
+/** Whether the field needs a value for this row: always, or while its `requiredWhen` holds. */
+export const isFieldRequired = (field: FieldDef, row: RowValues) =>
+  field.required === true || (field.requiredWhen !== undefined && conditionHolds(field.requiredWhen, row));
+
+/** varchar columns without a declared `max` are varchar(255) (see the server's resource tables). */
+const DEFAULT_MAX = 255;
+
+/** The longest value a text-like field's column holds; undefined for unbounded `text` columns. */
+export function maxLengthOf(field: FieldDef): number | undefined {
+  if (field.max !== undefined) return field.max;
+  if (field.kind === 'string' || field.kind === 'ids' || (field.kind === 'secret' && !field.sealed)) return DEFAULT_MAX;
+  return undefined;
+}
+
+const INTEGER_TEXT = /^[+-]?\d+$/;
+const DECIMAL_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** Characters as PostgreSQL counts them (code points, not UTF-16 units). */
+const lengthOf = (text: string) => [...text].length;
+
+/** An id given as text or, below 2^53 where JSON numbers stay exact, as a number. */
+function idOf(value: unknown): string | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? String(value) : undefined;
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim();
+  return isIdText(text) ? text : undefined;
+}
+
+function idsOf(value: unknown): string[] | undefined {
+  const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : undefined;
+  if (!parts) return undefined;
+  const ids = parts.map(idOf);
+  return ids.every((id): id is string => id !== undefined) ? ids : undefined;
+}
+
+function numberOf(field: FieldDef, value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim();
+  if (!(field.kind === 'int' ? INTEGER_TEXT : DECIMAL_TEXT).test(text)) return undefined;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** A boolean as JSON carries it, or as the text a select or a query string holds. */
+function booleanOf(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return undefined;
+}
+
+const zh = (lang: Lang, zhText: string, enText: string) => (lang === 'zh' ? zhText : enText);
+
+function checkDecimal(field: FieldDef, value: unknown, label: string, lang: Lang): string | undefined {
+  const shape = decimalShapeOf(field);
+  const read = readDecimal(value, shape);
+  if (!read.ok) {
+    if (read.problem === 'tooManyDecimals')
+      return zh(
+        lang,
+        `${label}最多 ${shape.scale} 位小数`,
+        `${label} has at most ${shape.scale} digit${shape.scale === 1 ? '' : 's'} after the point`,
+      );
+    if (read.problem === 'tooManyDigits') {
+      const digits = shape.precision - shape.scale;
+      return zh(
+        lang,
+        `${label}的整数部分最多 ${digits} 位`,
+        `${label} has at most ${digits} digit${digits === 1 ? '' : 's'} before the point`,
+      );
+    }
+    return zh(lang, `${label}应为数字`, `${label} must be a number`);
+  }
+  if (
+    field.options &&
+    'items' in field.options &&
+    !field.options.items.some((i) => compareDecimal(String(i.value), read.text) === 0)
+  )
+    return zh(lang, `${label}的取值无效`, `${label} has an invalid value`);
+  const range = field.range;
+  if (range && (compareDecimal(read.text, String(range[0])) < 0 || compareDecimal(read.text, String(range[1])) > 0))
+    return zh(
+      lang,
+      `${label}应在 ${range[0]} 到 ${range[1]} 之间`,
+      `${label} must be between ${range[0]} and ${range[1]}`,
+    );
+  return undefined;
+}
+
+function checkJson(field: FieldDef, value: unknown, label: string, lang: Lang): string | undefined {
+  const schema = field.schema ?? { type: 'object' };
+  const parsed = jsonValueOf(schema, value);
+  if (!parsed) return zh(lang, `${label}不是有效的 JSON`, `${label} is not valid JSON`);
+  if (nestsDeeperThan(parsed.value, MAX_JSON_DEPTH))
+    return zh(
+      lang,
+      `${label}的嵌套不能超过 ${MAX_JSON_DEPTH} 层`,
+      `${label} nests at most ${MAX_JSON_DEPTH} levels deep`,
+    );
+  const max = field.max ?? DEFAULT_JSON_MAX;
+  const length = jsonLength(parsed.value);
+  if (length === undefined || length > max)
+    return zh(lang, `${label}最长 ${max} 个字符`, `${label} is at most ${max} characters of JSON`);
+  const problem = findJsonProblem(schema, parsed.value);
+  if (!problem) return undefined;
+  const where = problem.path === '$' ? '' : problem.path.replace(/^\$\.?/, '');
+  return lang === 'zh'
+    ? `${label}${where ? `中的 ${where} ` : ''}${problem.zh}`
+    : `${label}${where ? `: ${where}` : ''} ${problem.en}`;
+}
+
+function checkNumber(field: FieldDef, value: unknown, label: string, lang: Lang): string | undefined {
+  const n = numberOf(field, value);
+  const isInt = field.kind === 'int';
+  if (n === undefined || (isInt && !Number.isInteger(n)))
+    return zh(lang, `${label}应为${isInt ? '整数' : '数字'}`, `${label} must be a number`);
+  if (field.options && 'items' in field.options && !field.options.items.some((i) => Number(i.value) === n))
+    return zh(lang, `${label}的取值无效`, `${label} has an invalid value`);
+  const range = field.range ?? (isInt ? ([INT4_MIN, INT4_MAX] as const) : undefined);
+  if (range && (n < range[0] || n > range[1]))
+    return zh(
+      lang,
+      `${label}应在 ${range[0]} 到 ${range[1]} 之间`,
+      `${label} must be between ${range[0]} and ${range[1]}`,
+    );
+  return undefined;
+}
 
 /**
  * Checks one submitted value against its field's rules. Returns the message to show, or
  * undefined when the value is acceptable. The web form runs it on blur, the server on submit.
+ * With the row the value belongs to, a `requiredWhen` condition applies too.
+ * Every kind takes only the JSON types it travels as: text fields take strings (a number or a
+ * boolean is refused, not stored as its text), numbers take numbers or numeric text, ids take
+ * digits (or exact JSON numbers), and each value must fit its column.
  */
-export function checkField(field: FieldDef, value: unknown, lang: Lang): string | undefined {
-  if (isEmptyValue(value)) return field.required ? requiredMessage(field, lang) : undefined;
+export function checkField(field: FieldDef, value: unknown, lang: Lang, row?: RowValues): string | undefined {
+  if (isEmptyValue(value)) {
+    const required = row ? isFieldRequired(field, row) : field.required === true;
+    return required ? requiredMessage(field, lang) : undefined;
+  }
   const label = field.label[lang];
-  const text = Array.isArray(value) ? value.join(',') : String(value);
+  const invalid = zh(lang, `${label}无效`, `${label} is invalid`);
   switch (field.kind) {
     case 'int':
-    case 'decimal': {
-      if (field.options && 'items' in field.options && !field.options.items.some((i) => String(i.value) === text))
-        return lang === 'zh' ? `${label}的取值无效` : `${label} has an invalid value`;
-      const n = Number(text);
-      if (!Number.isFinite(n) || (field.kind === 'int' && !Number.isInteger(n)))
-        return lang === 'zh' ? `${label}应为${field.kind === 'int' ? '整数' : '数字'}` : `${label} must be a number`;
-      if (field.range && (n < field.range[0] || n > field.range[1]))
-        return lang === 'zh'
-          ? `${label}应在 ${field.range[0]} 到 ${field.range[1]} 之间`
-          : `${label} must be between ${field.range[0]} and ${field.range[1]}`;
+      return checkNumber(field, value, label, lang);
+    case 'decimal':
+      return checkDecimal(field, value, label, lang);
+    case 'boolean':
+      return booleanOf(value) === undefined
+        ? zh(lang, `${label}应为是或否`, `${label} must be true or false`)
+        : undefined;
+    case 'date':
+      return typeof value === 'string' && parseDay(value)
+        ? undefined
+        : zh(lang, `${label}的格式应为 yyyy-MM-dd`, `${label} must look like yyyy-MM-dd`);
+    case 'json':
+      return checkJson(field, value, label, lang);
+    case 'id':
+    case 'reference':
+      return idOf(value) === undefined ? invalid : undefined;
+    case 'ids': {
+      const ids = idsOf(value);
+      if (!ids) return invalid;
+      const max = maxLengthOf(field) as number;
+      return ids.join(',').length > max
+        ? zh(lang, `${label}最长 ${max} 个字符`, `${label} is at most ${max} characters`)
+        : undefined;
+    }
+    case 'datetime':
+      return typeof value === 'string' && parseDateTime(value)
+        ? undefined
+        : zh(lang, `${label}的格式应为 yyyy-MM-dd HH:mm:ss`, `${label} must look like yyyy-MM-dd HH:mm:ss`);
+    default: {
+      if (typeof value !== 'string') return zh(lang, `${label}应为文本`, `${label} must be text`);
+      if (field.options && 'items' in field.options && !field.options.items.some((i) => String(i.value) === value))
+        return zh(lang, `${label}的取值无效`, `${label} has an invalid value`);
+      const max = maxLengthOf(field);
+      if (max !== undefined && lengthOf(value) > max)
+        return zh(lang, `${label}最长 ${max} 个字符`, `${label} is at most ${max} characters`);
+      if (field.pattern && !new RegExp(field.pattern.regex).test(value)) return field.pattern.message[lang];
       return undefined;
     }
-    case 'id':
-      return ID.test(text) ? undefined : lang === 'zh' ? `${label}无效` : `${label} is invalid`;
-    case 'ids':
-      return text.split(',').every((s) => ID.test(s.trim()))
-        ? undefined
-        : lang === 'zh'
-          ? `${label}无效`
-          : `${label} is invalid`;
-    case 'datetime':
-      return parseDateTime(text)
-        ? undefined
-        : lang === 'zh'
-          ? `${label}的格式应为 yyyy-MM-dd HH:mm:ss`
-          : `${label} must look like yyyy-MM-dd HH:mm:ss`;
-    default:
-      if (typeof value === 'object') return lang === 'zh' ? `${label}应为文本` : `${label} must be text`;
-      if (field.options && 'items' in field.options && !field.options.items.some((i) => String(i.value) === text))
-        return lang === 'zh' ? `${label}的取值无效` : `${label} has an invalid value`;
-      if (field.max !== undefined && text.length > field.max)
-        return lang === 'zh' ? `${label}最长 ${field.max} 个字符` : `${label} is at most ${field.max} characters`;
-      if (field.pattern && !new RegExp(field.pattern.regex).test(text)) return field.pattern.message[lang];
-      return undefined;
   }
 }
 
-/** A submitted value in its stored form; `undefined` leaves the column as it is. */
-export type StoredValue = string | number | Date | null | undefined;
+/**
+ * A submitted value in its stored form; `undefined` leaves the column as it is. Decimals and
+ * days are text (`"12.50"`, `"2026-11-24"`), `json` values their parsed JSON.
+ */
+export type StoredValue =
+  string | number | boolean | Date | null | undefined | JsonValue[] | { [key: string]: JsonValue };
 
 export interface SubmitCheck {
   /** Normalised values of the submittable fields present in the body. */
@@ -81,21 +259,46 @@ export interface SubmitCheck {
 }
 
 /**
+ * The row a submit describes, as conditions read it: what was sent over what is stored (update)
+ * or over the defaults (add).
+ */
+function rowOfSubmit(def: ResourceDef, body: RowValues, adding: boolean, stored: RowValues | undefined) {
+  const row: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(def.fields)) {
+    if (Object.prototype.hasOwnProperty.call(body, name)) row[name] = body[name];
+    else row[name] = adding ? field.default : stored?.[name];
+  }
+  return row;
+}
+
+/**
  * Validates a submit body: only fields the form may change are read (no mass assignment of
  * tenant, audit or undeclared fields). Adding requires every required field; updating checks
- * only the fields sent.
+ * only the fields sent, and, given the stored row (`stored`, secrets included), also a field
+ * that a changed condition made required while its stored value is empty. Fields whose
+ * `visibleWhen` does not hold are ignored.
  */
-export function validateSubmit(def: ResourceDef, body: Record<string, unknown>, adding: boolean, lang: Lang = 'zh') {
+export function validateSubmit(
+  def: ResourceDef,
+  body: Record<string, unknown>,
+  adding: boolean,
+  lang: Lang = 'zh',
+  stored?: RowValues,
+) {
   const result: SubmitCheck = { values: {}, errors: {} };
+  const row = rowOfSubmit(def, body, adding, stored);
   for (const [name, field] of Object.entries(def.fields)) {
-    if (!isSubmittable(field, adding)) continue;
+    if (!isSubmittable(field, adding) || !isFieldVisible(field, row)) continue;
     const present = Object.prototype.hasOwnProperty.call(body, name);
     const raw = body[name];
-    if (!present && !adding) continue;
+    // Left as stored (not sent on update, or a secret left empty): the stored value must do.
+    if ((!present && !adding) || (field.kind === 'secret' && !adding && isEmptyValue(raw))) {
+      if (stored && isFieldRequired(field, row) && field.requiredWhen && isEmptyValue(stored[name]))
+        result.errors[name] = requiredMessage(field, lang);
+      continue;
+    }
     if (!present && field.default !== undefined) continue;
-    // A secret left empty on update keeps the stored value.
-    if (field.kind === 'secret' && !adding && isEmptyValue(raw)) continue;
-    const message = checkField(field, raw, lang);
+    const message = checkField(field, raw, lang, row);
     if (message) {
       result.errors[name] = message;
       continue;
@@ -105,26 +308,56 @@ export function validateSubmit(def: ResourceDef, body: Record<string, unknown>, 
   return result;
 }
 
-function normalise(field: FieldDef, raw: unknown): StoredValue {
-  if (isEmptyValue(raw)) {
-    if (field.kind === 'int' || field.kind === 'decimal' || field.kind === 'datetime' || field.kind === 'id')
-      return field.nullable ? null : field.kind === 'id' ? '0' : field.default !== undefined ? field.default : null;
-    return '';
-  }
-  const text = Array.isArray(raw) ? raw.join(',') : String(raw).trim();
+/** The stored value of an empty submit, by kind. */
+function emptyValue(field: FieldDef): StoredValue {
   switch (field.kind) {
     case 'int':
     case 'decimal':
-      return Number(text);
+    case 'boolean':
+      if (field.nullable) return null;
+      if (field.default !== undefined && !isEmptyValue(field.default)) return normalise(field, field.default);
+      // The column is NOT NULL with this default (see the server's resource tables).
+      return field.kind === 'int' ? 0 : field.kind === 'boolean' ? false : normalise(field, 0);
     case 'datetime':
-      return parseDateTime(text) as Date;
-    case 'ids':
-      return text
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean)
-        .join(',');
+      return field.nullable ? null : field.default !== undefined ? (field.default as string) : null;
+    case 'id':
+      return field.nullable ? null : '0';
+    case 'date':
+    case 'json':
+    case 'reference':
+      return null;
     default:
-      return field.kind === 'text' || field.kind === 'secret' ? String(raw) : text;
+      return '';
+  }
+}
+
+function normalise(field: FieldDef, raw: unknown): StoredValue {
+  if (isEmptyValue(raw)) return emptyValue(field);
+  // checkField has accepted the value, so each conversion below is defined.
+  switch (field.kind) {
+    case 'int':
+      return numberOf(field, raw) as number;
+    case 'decimal': {
+      const read = readDecimal(raw, decimalShapeOf(field));
+      return read.ok ? read.text : null;
+    }
+    case 'boolean':
+      return booleanOf(raw) as boolean;
+    case 'date':
+      return parseDay(raw as string) as string;
+    case 'json':
+      return jsonValueOf(field.schema ?? { type: 'object' }, raw)?.value as StoredValue;
+    case 'reference':
+      return idOf(raw) as string;
+    case 'datetime':
+      return parseDateTime(raw as string) as Date;
+    case 'id':
+      return idOf(raw) as string;
+    case 'ids':
+      return (idsOf(raw) as string[]).join(',');
+    case 'string':
+      return (raw as string).trim();
+    default:
+      return raw as string;
   }
 }

@@ -1,1 +1,3 @@
 export * from './menu';
+export * from './menu-groups';
+export * from './dictionaries';

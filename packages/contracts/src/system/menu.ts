@@ -10,6 +10,8 @@ export interface MenuNode {
   parentId: string;
   code: string;
   name: string;
+  /** The name shown in English; '' when none was given (clients fall back to `name`). */
+  nameEn: string;
   alias: string;
   path: string;
   /** Icon name. */

@@ -1,7 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AuthMessages, DEFAULT_TENANT_ID, GRANT_TYPES, type GrantType, type OAuthUserInfo } from '@mes/contracts';
+import {
+  AuthMessages,
+  DEFAULT_TENANT_ID,
+  GRANT_TYPES,
+  type GrantType,
+  type OAuthUserInfo,
+  type SignInOptions,
+} from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { requireAuth } from '../../platform/auth/request-auth';
+import { isPlatformCaller, requireAuth } from '../../platform/auth/request-auth';
+import { ALL_TOPICS, tenantTopic } from '../../platform/cache/change-feed';
 import { ok } from '../../platform/http/envelope';
 import { notFound } from '../../platform/http/errors';
 import { registerVisitRoutes } from '../holiday/visit-routes';
@@ -13,9 +21,13 @@ import { OAuthError } from './oauth-error';
 import { registerQrRoutes } from './qr/qr-routes';
 import { signInWithQr } from './qr-sign-in';
 import { signInWithPassword, signInWithRefreshToken } from './sign-in';
+import { limitPasswordAttempt, readCaptchaMode } from './sign-in-limits';
 import { signInWithSms } from './sms-sign-in';
 import { linkSocialAccount, signInWithSocial } from './social-sign-in';
 import { registerSocialRoutes } from './social/social-routes';
+
+/** The API scope of the clear-cache route (seeded on the role screen). */
+export const CLEAR_CACHE_SCOPE = 'role:cache';
 
 /** Token parameters may come in the query string or a form body; the body wins. */
 function tokenParams(request: FastifyRequest): Record<string, string> {
@@ -49,9 +61,22 @@ async function signInReply(
   try {
     return await withSignInLog(ctx, request, params, work);
   } catch (e) {
-    if (e instanceof OAuthError) return reply.code(e.status).send(e.toBody());
-    throw e;
+    if (!(e instanceof OAuthError)) throw e;
+    if (e.retryAfterSeconds !== undefined) void reply.header('retry-after', String(e.retryAfterSeconds));
+    return reply.code(e.status).send(e.toBody());
   }
+}
+
+/**
+ * The captcha of the `Captcha-Key` / `Captcha-Code` headers, used up whether it matches or not.
+ * `optional`: no headers at all means no captcha (false) rather than a wrong one.
+ */
+async function solvedCaptcha(ctx: AppContext, request: FastifyRequest, optional: boolean): Promise<boolean> {
+  const key = header(request, 'captcha-key');
+  const code = header(request, 'captcha-code');
+  if (optional && !key && !code) return false;
+  if (!(await consumeCaptcha(ctx.store, key, code))) throw new OAuthError(400, AuthMessages.badCaptcha);
+  return true;
 }
 
 const tenantOf = (request: FastifyRequest, params: Record<string, string>) =>
@@ -67,12 +92,15 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
       const tenantId = tenantOf(request, params);
       switch (grant) {
         case 'captcha':
-          if (!(await consumeCaptcha(ctx.store, header(request, 'captcha-key'), header(request, 'captcha-code')))) {
-            throw new OAuthError(400, AuthMessages.badCaptcha);
-          }
-          return await signInWithPassword(ctx, client, tenantId, params.username ?? '', params.password ?? '');
-        case 'password':
-          return await signInWithPassword(ctx, client, tenantId, params.username ?? '', params.password ?? '');
+        case 'password': {
+          // The password grant never carries a captcha: past a limit, or in captcha mode, it is
+          // refused with error_code 428 and the client retries with grant_type=captcha.
+          const captchaSolved = grant === 'captcha' && (await solvedCaptcha(ctx, request, false));
+          const account = params.username ?? '';
+          return await limitPasswordAttempt(ctx, { tenantId, account, ip: request.ip, captchaSolved }, () =>
+            signInWithPassword(ctx, client, tenantId, account, params.password ?? ''),
+          );
+        }
         case 'refresh_token':
           return await signInWithRefreshToken(ctx, client, params.refresh_token ?? '', params.tenantId);
         case 'sms':
@@ -100,7 +128,14 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     const params = tokenParams(request);
     return signInReply(ctx, request, reply, { ...params, grant_type: 'social' }, async () => {
       const client = await authenticateClient(ctx.db, request.headers.authorization, 'social');
-      return linkSocialAccount(ctx, client, tenantOf(request, params), params);
+      const tenantId = tenantOf(request, params);
+      // Proves an account with its password: the same limits and captcha mode as the password
+      // grants, with an optional captcha in the same headers.
+      const captchaSolved = await solvedCaptcha(ctx, request, true);
+      const account = params.account ?? params.username ?? '';
+      return limitPasswordAttempt(ctx, { tenantId, account, ip: request.ip, captchaSolved }, () =>
+        linkSocialAccount(ctx, client, tenantId, params),
+      );
     });
   });
 
@@ -109,6 +144,12 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   registerVisitRoutes(app, ctx);
 
   app.get('/api/blade-auth/oauth/captcha', { config: { public: true } }, async () => createCaptcha(ctx.store));
+
+  // What the sign-in page must ask for before the first attempt (param account.captchaMode).
+  app.get('/api/blade-auth/oauth/sign-in-options', { config: { public: true } }, async () => {
+    const options: SignInOptions = { captchaMode: await readCaptchaMode(ctx.db) };
+    return ok(options);
+  });
 
   app.get('/api/blade-auth/oauth/user-info', { config: { anyUser: true } }, async (request) => {
     const auth = requireAuth(request);
@@ -138,8 +179,16 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   app.get('/api/blade-auth/oauth/logout', { config: { anyUser: true } }, logout);
   app.post('/api/blade-auth/oauth/logout', { config: { anyUser: true } }, logout);
 
-  app.get('/api/blade-auth/oauth/clear-cache', { config: { anyUser: true } }, async () => {
-    await ctx.caches.clearAll();
+  // Administrators only (API scope role:cache); a tenant's administrator empties only the
+  // entries of their own tenant, on every process.
+  app.get('/api/blade-auth/oauth/clear-cache', { config: { apiScope: CLEAR_CACHE_SCOPE } }, async (request) => {
+    const auth = requireAuth(request);
+    if (isPlatformCaller(auth)) {
+      await ctx.caches.clearAll();
+      await ctx.changes.publish(ALL_TOPICS);
+    } else {
+      await ctx.changes.publish(tenantTopic(auth.tenantId));
+    }
     return ok(null);
   });
 }

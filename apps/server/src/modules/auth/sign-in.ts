@@ -1,8 +1,8 @@
 import { AuthMessages, UserStatus, type TokenResponse } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { verifyAgainstDummy, verifyPassword } from '../../platform/auth/passwords';
+import { sessionStamp } from '../../platform/auth/session-state';
 import type { TokenClaims } from '../../platform/auth/tokens';
-import { readIntParam } from '../system/params';
 import {
   findTenant,
   findUserByAccount,
@@ -12,23 +12,18 @@ import {
   type UserRow,
 } from '../user/user-repository';
 import type { ClientRow } from './client-auth';
-import { OAuthError } from './oauth-error';
+import { OAuthError, WrongCredentialsError } from './oauth-error';
 
 /** A guest registration not yet approved (status pending) is told so, not that it is disabled. */
 export const PENDING_APPROVAL = '账号正在等待管理员审核';
 
-/** How long an account stays locked after too many failed sign-ins. */
-export const LOCK_MS = 30 * 60 * 1000;
-const DEFAULT_FAIL_COUNT = 5;
-const failKey = (tenantId: string, account: string) => `sign-in-failures:${tenantId}:${account.toLowerCase()}`;
-
-/** Clears an account's failure counter (used by the administrators' unlock). */
-export const unlockAccount = (ctx: AppContext, tenantId: string, account: string) =>
-  ctx.store.delete(failKey(tenantId, account));
+/** Clears an account's failure counters, from every address (the user screen's 账号解封). */
+export { unlockAccount } from './sign-in-limits';
 
 /**
- * Checks an account and its md5 password. Locked accounts are refused before the password is
- * looked at, so a lock also stops guessing; an unknown account costs as much time as a known one.
+ * Checks an account and its md5 password; an unknown account costs as much time as a known one
+ * and gets the same refusal. Callers run it inside `limitPasswordAttempt` (sign-in-limits.ts),
+ * which counts the `WrongCredentialsError`s and asks for the captcha past the limits.
  */
 export async function signInWithPassword(
   ctx: AppContext,
@@ -39,23 +34,10 @@ export async function signInWithPassword(
 ): Promise<TokenResponse> {
   if (!account) throw new OAuthError(400, AuthMessages.missingUsername);
   if (!md5) throw new OAuthError(400, AuthMessages.missingPassword);
-  const limit = await readIntParam(ctx.db, 'account.failCount', DEFAULT_FAIL_COUNT);
-  const key = failKey(tenantId, account);
-  if (Number((await ctx.store.get(key)) ?? 0) >= limit) throw new OAuthError(400, AuthMessages.locked);
-
   const found = await findUserByAccount(ctx.db, tenantId, account);
   const passwordOk = found ? await verifyPassword(found.password, md5) : await verifyAgainstDummy(md5);
-  if (!found || !passwordOk) {
-    const failures = await ctx.store.increment(key, LOCK_MS);
-    if (failures >= limit) {
-      await ctx.store.set(key, String(failures), LOCK_MS); // the lock lasts 30 min from the last failure
-      throw new OAuthError(400, AuthMessages.locked);
-    }
-    throw new OAuthError(400, AuthMessages.badCredentials);
-  }
-  const response = await issueFor(ctx, client, found);
-  await ctx.store.delete(key);
-  return response;
+  if (!found || !passwordOk) throw new WrongCredentialsError();
+  return issueFor(ctx, client, found);
 }
 
 /** Trades a valid refresh token for a new pair; the old session ends (refreshed-away tokens get 401). */
@@ -102,6 +84,8 @@ export async function issueFor(ctx: AppContext, client: ClientRow, u: UserRow): 
       account: u.account,
       userName: u.name,
       clientId: client.clientId,
+      // The password the grant just checked: a reset landing meanwhile ends this session too.
+      stamp: sessionStamp(u),
     },
     client.accessTokenValidity,
     client.refreshTokenValidity,

@@ -1,9 +1,10 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq, isNull } from 'drizzle-orm';
 import type { TokenError, TokenResponse } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import type { Db } from '../../platform/db/database';
 import { nextId } from '../../platform/db/ids';
 import { userOauth } from '../../platform/db/schema';
+import { outboundPolicy } from '../../platform/net/outbound-policy';
+import { tenantScope, type Queryable } from '../../platform/tenancy/tenant-scope';
 import { findUserById } from '../user/user-repository';
 import type { ClientRow } from './client-auth';
 import { OAuthError } from './oauth-error';
@@ -59,9 +60,9 @@ async function upsertOauth(ctx: AppContext, tenantId: string, source: string, pr
     avatar: profile.avatar,
     email: profile.email,
   };
-  const [row] = await ctx.db
+  const [row] = await tenantScope(ctx.db, tenantId)
     .insert(userOauth)
-    .values({ id: nextId(), tenantId, source, uuid: profile.uuid, ...details })
+    .values({ id: nextId(), source, uuid: profile.uuid, ...details })
     .onConflictDoUpdate({
       target: [userOauth.tenantId, userOauth.source, userOauth.uuid],
       set: { ...details, updateTime: new Date() },
@@ -93,12 +94,13 @@ export async function signInWithSocial(
   try {
     const found = await findSource(ctx, tenantId, state.source);
     if (!found) throw new OAuthError(400, SourceMessages.unknown);
-    const accessToken = await exchangeCode(found.config, {
-      code: params.code ?? '',
-      redirectUri: state.redirectUri,
-      codeVerifier: state.codeVerifier,
-    });
-    profile = await fetchProfile(found.config, accessToken);
+    const policy = await outboundPolicy(ctx.db);
+    const accessToken = await exchangeCode(
+      found.config,
+      { code: params.code ?? '', redirectUri: state.redirectUri, codeVerifier: state.codeVerifier },
+      policy,
+    );
+    profile = await fetchProfile(found.config, accessToken, policy);
   } catch (e) {
     if (e instanceof ProviderError) throw new OAuthError(400, e.message);
     throw e;
@@ -112,7 +114,10 @@ export async function signInWithSocial(
       return { ...response, oauth_id: row.id, avatar: response.avatar || profile.avatar };
     }
     // The linked user was removed: the provider account is free to be linked again.
-    await ctx.db.update(userOauth).set({ userId: null, updateTime: new Date() }).where(eq(userOauth.id, row.id));
+    await tenantScope(ctx.db, tenantId)
+      .update(userOauth)
+      .set({ userId: null, updateTime: new Date() })
+      .where(eq(userOauth.id, row.id));
   }
   const ticket = await createTicket(ctx, { tenantId, oauthRowId: row.id });
   throw new SocialNotLinkedError(ticket, state.source, profile);
@@ -122,11 +127,11 @@ export async function signInWithSocial(
  * Links the provider account of a ticket to a user, if it is still unlinked. Runs in the
  * caller's transaction (guest registration links the account it creates).
  */
-export async function linkTicket(db: Pick<Db, 'update'>, ticket: SocialTicket, userId: string): Promise<boolean> {
-  const linked = await db
+export async function linkTicket(db: Queryable, ticket: SocialTicket, userId: string): Promise<boolean> {
+  const linked = await tenantScope(db, ticket.tenantId)
     .update(userOauth)
     .set({ userId, updateTime: new Date() })
-    .where(and(eq(userOauth.id, ticket.oauthRowId), eq(userOauth.tenantId, ticket.tenantId), isNull(userOauth.userId)))
+    .where(eq(userOauth.id, ticket.oauthRowId), isNull(userOauth.userId))
     .returning({ id: userOauth.id });
   return linked.length > 0;
 }

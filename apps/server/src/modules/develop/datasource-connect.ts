@@ -1,17 +1,23 @@
+import net from 'node:net';
 import pg from 'pg';
+import { OutboundError, resolveOutbound } from '../../platform/net/outbound-guard';
+import type { OutboundPolicy } from '../../platform/net/outbound-policy';
+import { ALLOWED_PORTS_PARAM, portAllowed, type PasswordDestination, type PortRanges } from './datasource-rules';
 
 /** How long a connection test may take, connecting and querying together. */
-export const TEST_TIMEOUT_MS = 5000;
+export const TEST_TIMEOUT_MS = 4000;
 
 export const DatasourceMessages = {
   onlyPostgres: '只支持 PostgreSQL 连接地址 (postgres://、postgresql:// 或 jdbc:postgresql://)',
   badUrl: '连接地址格式不正确',
   connected: '连接成功',
-  failed: (why: string) => `连接失败: ${why}`,
-  timeout: '连接超时',
+  cannotConnect: '连接失败: 无法连接到数据库,请检查地址、端口、用户名和密码',
   missingUrl: '请输入连接地址',
   inUse: '数据源已被租户使用,请先解除绑定',
   undecryptable: '数据源密码无法解密,请重新填写密码',
+  passwordForNewTarget: '连接的主机、端口或用户已改变,请重新输入密码',
+  portNotAllowed: (port: number, allowed: string) =>
+    `端口 ${port} 不在平台允许的范围 ${allowed} 内;如需使用,请平台管理员修改参数 ${ALLOWED_PORTS_PARAM}`,
 } as const;
 
 export interface ConnectionTarget {
@@ -20,7 +26,7 @@ export interface ConnectionTarget {
   password: string;
 }
 
-type ParseResult = { config: pg.ClientConfig } | { error: string };
+type ParseResult = { config: pg.ClientConfig & { host: string; port: number; user?: string } } | { error: string };
 
 /**
  * Turns a datasource URL into client settings. Only PostgreSQL: the JDBC form
@@ -35,23 +41,27 @@ export function connectionConfig(target: ConnectionTarget): ParseResult {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(text)?.[1]?.toLowerCase();
   if (scheme !== 'postgres' && scheme !== 'postgresql') return { error: DatasourceMessages.onlyPostgres };
   let url: URL;
+  let database: string | undefined;
+  let password: string;
+  let user: string | undefined;
   try {
     url = new URL(text);
+    database = decodeURIComponent(url.pathname.replace(/^\//, '')) || undefined;
+    password = target.password || decodeURIComponent(url.password);
+    user = target.username || decodeURIComponent(url.username) || undefined;
   } catch {
     return { error: DatasourceMessages.badUrl };
   }
   if (!url.hostname) return { error: DatasourceMessages.badUrl };
   const port = url.port ? Number(url.port) : 5432;
-  const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || undefined;
   const params = url.searchParams;
-  const password = target.password || decodeURIComponent(url.password);
   const sslmode = params.get('sslmode') ?? (params.get('ssl') === 'true' ? 'require' : undefined);
   return {
     config: {
-      host: url.hostname.replace(/^\[|\]$/g, ''),
+      host: url.hostname.replace(/^\[|\]$/g, '').toLowerCase(),
       port,
       database,
-      user: target.username || decodeURIComponent(url.username) || undefined,
+      user,
       // A function, so that pg never falls back to PGPASSWORD or ~/.pgpass of this server and
       // sends them to whatever host the URL names.
       password: () => password,
@@ -64,25 +74,60 @@ export function connectionConfig(target: ConnectionTarget): ParseResult {
   };
 }
 
-/** A driver message fit to show: one line, no stack, and never the password. */
-function cleanMessage(error: unknown, password: string): string {
-  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]?.trim() || 'unknown error';
-  return password ? message.split(password).join('***') : message;
+/** Where the password of `target` would be sent, or the message why the URL is unusable. */
+export function destinationOf(target: ConnectionTarget): PasswordDestination | { error: string } {
+  const parsed = connectionConfig(target);
+  if ('error' in parsed) return parsed;
+  const { host, port, user } = parsed.config;
+  return { host, port, user: user ?? '' };
 }
 
-/**
- * Connects with `pg`, runs `select 1` and disconnects, all within TEST_TIMEOUT_MS. Returns
- * undefined on success, else the message to show.
- */
-export async function testConnection(target: ConnectionTarget): Promise<string | undefined> {
+/** The checks a URL must pass before any password goes out: an allowed port and address. */
+export async function checkDestination(
+  target: ConnectionTarget,
+  rules: { policy: OutboundPolicy; ports: { ranges: PortRanges; text: string } },
+): Promise<{ error: string } | { config: pg.ClientConfig; address: string }> {
   const parsed = connectionConfig(target);
-  if ('error' in parsed) return parsed.error;
-  const client = new pg.Client(parsed.config);
+  if ('error' in parsed) return parsed;
+  const { config } = parsed;
+  if (!portAllowed(rules.ports.ranges, config.port))
+    return { error: DatasourceMessages.portNotAllowed(config.port, rules.ports.text) };
+  try {
+    const [first] = await resolveOutbound(rules.policy, config.host);
+    if (!first) return { error: DatasourceMessages.cannotConnect };
+    return { config, address: first.address };
+  } catch (e) {
+    if (e instanceof OutboundError && e.kind === 'refused') return { error: e.message };
+    return { error: DatasourceMessages.cannotConnect };
+  }
+}
+
+const sleepUntil = (deadline: number) =>
+  new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())));
+
+/**
+ * Connects with `pg` to the address that was checked, runs `select 1` and disconnects, within
+ * TEST_TIMEOUT_MS. Returns undefined on success, else the message to show. Every failure
+ * (refused, silent, not PostgreSQL, wrong password) gives the same message at the same moment,
+ * TEST_TIMEOUT_MS after the start, so the test cannot be used to tell open from closed ports;
+ * the driver's own text, which may carry the password in some form, is never shown.
+ */
+export async function testConnection(
+  checked: { config: pg.ClientConfig; address: string },
+  log?: { info(obj: object, msg: string): void },
+): Promise<string | undefined> {
+  const started = Date.now();
+  const { config, address } = checked;
+  const host = String(config.host);
+  const ssl =
+    config.ssl && typeof config.ssl === 'object' && !net.isIP(host) ? { ...config.ssl, servername: host } : config.ssl;
+  // The checked address, not the name: a second resolution could answer with another address.
+  const client = new pg.Client({ ...config, host: address, ssl });
   // A connection that fails later must not become an unhandled 'error' event.
   client.on('error', () => {});
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(DatasourceMessages.timeout)), TEST_TIMEOUT_MS + 500);
+    timer = setTimeout(() => reject(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })), TEST_TIMEOUT_MS);
   });
   try {
     await Promise.race([
@@ -94,7 +139,10 @@ export async function testConnection(target: ConnectionTarget): Promise<string |
     ]);
     return undefined;
   } catch (error) {
-    return DatasourceMessages.failed(cleanMessage(error, target.password));
+    const code = (error as { code?: unknown }).code;
+    log?.info({ code: typeof code === 'string' ? code : 'unknown', host }, 'datasource test failed');
+    await sleepUntil(started + TEST_TIMEOUT_MS);
+    return DatasourceMessages.cannotConnect;
   } finally {
     clearTimeout(timer);
     client.end().catch(() => {});

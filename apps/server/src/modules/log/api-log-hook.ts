@@ -15,7 +15,9 @@ export function apiLogRecord(request: FastifyRequest, reply: FastifyReply, logs:
   if (!isApiPath(path) || UNLOGGED.test(path)) return undefined;
   const auth = request.authContext;
   const status = reply.statusCode;
-  const summary = (request.routeOptions.schema as { summary?: unknown } | undefined)?.summary;
+  // Read once: Fastify builds a new `routeOptions` object on every access.
+  const route = request.routeOptions;
+  const summary = (route.schema as { summary?: unknown } | undefined)?.summary;
   const server = logs.server;
   return {
     id: nextId(),
@@ -32,7 +34,7 @@ export function apiLogRecord(request: FastifyRequest, reply: FastifyReply, logs:
     request_uri: truncate(path, 1990),
     user_agent: headerText(request, 'user-agent', 1000),
     remote_ip: request.ip.slice(0, 255),
-    method_class: (request.routeOptions.url ?? '').slice(0, 255),
+    method_class: (route.url ?? '').slice(0, 255),
     method_name: '',
     params: paramsText({
       query: request.query,

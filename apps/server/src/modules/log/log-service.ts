@@ -20,6 +20,7 @@ import { jsonInserter } from './log-tables';
 import { paramsText, truncate } from './masking';
 import { pruneLogs, type PruneResult } from './retention';
 import { serverIdentity, type ServerIdentity } from './server-identity';
+import { isId } from '../../platform/db/ids';
 
 /**
  * `resourceTable`'s column types always carry the audit columns; log tables have none of them
@@ -63,7 +64,6 @@ export const FLUSH_EVERY_MS = 1000;
 export const MAX_BATCH = 500;
 /** Rows waiting at most per log; the oldest are dropped beyond it. */
 export const MAX_QUEUE = 10_000;
-export const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /** What the client hears of an unhandled error: the generic message and the error log row to quote. */
 export const serverErrorMessage = (errorId: string) => `${Messages.internalError}(错误编号 ${errorId})`;
@@ -151,10 +151,25 @@ export function stackLocation(stack: string | undefined): { fileName: string; li
 }
 
 /**
+ * The class of an error as the log names it. Some libraries leave `name` generic (the query
+ * builder's `Error`, the database driver's `error`); their class name tells more, and lets the
+ * error log recognise database errors (error-log-view.ts).
+ */
+export function exceptionNameOf(e: Error): string {
+  const generic = !e.name || e.name === 'Error' || e.name === 'error';
+  return (generic ? e.constructor?.name : e.name) || e.name || 'Error';
+}
+
+/**
  * The writers of the API, usual, error and login logs (the operation log is written inside the
- * changing transaction, see `operation-log.ts`). Rows are queued and written in batches every
+ * changing transaction, see `platform/audit/operation-audit.ts`). Rows are queued and written in batches every
  * {@link FLUSH_EVERY_MS} (or when a batch is full) and at shutdown, so no request waits for a
- * log and a failing insert costs log rows, never a request. Old rows are pruned every hour.
+ * log and a failing insert costs log rows, never a request. Old rows are pruned by the durable
+ * `log.prune` job (retention.ts, scheduled in runtime.ts), which calls {@link LogService.prune}.
+ *
+ * The flush stays a timer of each process: the rows it writes live in that process's memory, so
+ * no other process could write them, and a job per second per process would only add queue rows
+ * (and latency) around an insert that is already safe to repeat or lose.
  */
 export class LogService {
   readonly apiLogEnabled: boolean;
@@ -171,8 +186,7 @@ export class LogService {
   /** Logs written since the list totals were last dropped. */
   private readonly written = new Set<string>();
   private flushTimer: NodeJS.Timeout | undefined;
-  private pruneTimer: NodeJS.Timeout | undefined;
-  private pruning: Promise<PruneResult | undefined> | undefined;
+  private pruning: Promise<PruneResult> | undefined;
   private closed = false;
 
   constructor(private readonly options: LogServiceOptions) {
@@ -208,19 +222,17 @@ export class LogService {
     this.logger = logger;
   }
 
-  private warn(message: string, error?: unknown): void {
+  /** A warning for the server's log (also used by the job queue, which starts before the app). */
+  warn(message: string, error?: unknown): void {
     if (this.logger) this.logger.warn({ err: error }, message);
     else process.emitWarning(`${message}: ${error instanceof Error ? error.message : String(error)}`);
   }
 
-  /** Starts the flush timer and the retention schedule (a first prune runs now). */
+  /** Starts the flush timer. */
   start(): void {
     if (this.flushTimer || this.closed) return;
     this.flushTimer = setInterval(() => void this.flush(), FLUSH_EVERY_MS);
     this.flushTimer.unref();
-    this.pruneTimer = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
-    this.pruneTimer.unref();
-    void this.prune();
   }
 
   /** The time a row is written at (the context's clock, which tests move). */
@@ -269,7 +281,7 @@ export class LogService {
       ...stackLocation(e.stack),
       id,
       tenantId: auth?.tenantId ?? DEFAULT_TENANT_ID,
-      exceptionName: (e.name || e.constructor.name || 'Error').slice(0, 255),
+      exceptionName: exceptionNameOf(e).slice(0, 255),
       message: truncate(e.message, MAX_MESSAGE),
       stackTrace: truncate(e.stack ?? '', MAX_STACK),
       time: elapsedMs === undefined ? '' : String(Math.round(elapsedMs)),
@@ -286,7 +298,7 @@ export class LogService {
       id: nextId(),
       tenantId: tenantOrPlatform(record.tenantId),
       account: record.account.slice(0, 64),
-      userId: record.userId && /^\d{1,19}$/.test(record.userId) ? record.userId : null,
+      userId: record.userId && isId(record.userId) ? record.userId : null,
       grantType: record.grantType.slice(0, 32),
       success: record.success ? 1 : 0,
       message: (record.message ?? '').slice(0, 255),
@@ -306,18 +318,17 @@ export class LogService {
     await Promise.all(codes.map((code) => this.options.totals.changed(code, '*').catch(() => undefined)));
   }
 
-  /** Deletes rows older than `log.retentionDays`; one prune at a time. */
-  prune(): Promise<PruneResult | undefined> {
+  /**
+   * Deletes rows older than `log.retentionDays`; one prune at a time. A failure rejects, so that
+   * the job running it is retried and, in the end, shown as failed.
+   */
+  prune(): Promise<PruneResult> {
     if (this.pruning) return this.pruning;
     const run = pruneLogs(this.options.db, this.now())
       .then(async (result) => {
         const codes = Object.entries(result.deleted).filter(([, n]) => n > 0);
         await Promise.all(codes.map(([code]) => this.options.totals.changed(code, '*')));
         return result;
-      })
-      .catch((error: unknown) => {
-        if (!this.closed) this.warn('log retention: prune failed', error);
-        return undefined;
       })
       .finally(() => {
         this.pruning = undefined;
@@ -326,11 +337,10 @@ export class LogService {
     return run;
   }
 
-  /** Stops the timers and writes what is queued (shutdown). */
+  /** Stops the flush timer and writes what is queued (shutdown). */
   async close(): Promise<void> {
     clearInterval(this.flushTimer);
-    clearInterval(this.pruneTimer);
-    await this.pruning;
+    await this.pruning?.catch(() => undefined);
     await this.flush();
     this.closed = true;
   }

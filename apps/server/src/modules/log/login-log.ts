@@ -1,4 +1,4 @@
-import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DEFAULT_TENANT_ID, SignInResult, type LoginDayCount, type LoginLogCount } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
@@ -7,6 +7,7 @@ import { loginLog } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
 import { OAuthError } from '../auth/oauth-error';
 import { headerText } from './log-service';
+import { tenantRows } from '../../platform/tenancy/tenant-scope';
 
 /** What the login log says of a failure that is not a refusal (the client saw a 500). */
 export const SIGN_IN_SERVER_ERROR = '服务器异常';
@@ -127,7 +128,7 @@ export async function loginCounts(ctx: AppContext, tenantId: string | undefined)
     .from(loginLog)
     .where(
       and(
-        tenantId === undefined ? undefined : eq(loginLog.tenantId, tenantId),
+        tenantId === undefined ? undefined : tenantRows(loginLog, tenantId),
         gte(loginLog.createTime, first),
         lt(loginLog.createTime, end),
       ),

@@ -1,34 +1,17 @@
 /**
- * What the logs keep of request parameters: secrets masked at any depth, long values cut. A log
- * is read by more people than the data it describes, so a password or token must never reach it.
+ * What the request logs keep of request parameters: secrets masked at any depth (the platform's
+ * redaction rules), long values cut, files and raw bodies described instead of recorded.
  */
 
-/** Parameter names whose values are secrets (`password`, `refresh_token`, `secretKey`, `Captcha-Key`). */
-export const SECRET_NAME = /pass(word)?|token|secret|key|credential/i;
-export const MASK = '******';
+import { maskSecrets, truncate } from '../../platform/audit/redaction';
+
+// The redaction rules are the platform's (shared with the operation log); re-exported for the log writers.
+export { MASK, SECRET_NAME, TRUNCATED, maskSecrets, truncate } from '../../platform/audit/redaction';
+
 /** Longest parameter text kept per row. */
 export const MAX_PARAMS_CHARS = 4000;
 /** Bodies declared larger than this are not parsed for the log at all. */
 export const MAX_LOGGED_BODY_BYTES = 64 * 1024;
-export const TRUNCATED = '…(已截断)';
-const MAX_DEPTH = 8;
-
-/** A copy of `value` with every secret-named property, at any depth, replaced by {@link MASK}. */
-export function maskSecrets(value: unknown, depth = 0): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (depth >= MAX_DEPTH) return '…';
-  if (Array.isArray(value)) return value.map((item) => maskSecrets(item, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [name, item] of Object.entries(value as Record<string, unknown>)) {
-    out[name] = SECRET_NAME.test(name) ? MASK : maskSecrets(item, depth + 1);
-  }
-  return out;
-}
-
-/** `text` cut to `max` characters, marked when cut. */
-export function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}${TRUNCATED}`;
-}
 
 const isEmptyObject = (value: unknown) =>
   value === undefined ||

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defineResource } from '@mes/contracts';
-import { describeChanges } from './operation-log';
+import { describeChanges } from '../../platform/audit/operation-audit';
 import { stackLocation } from './log-service';
 
 const def = defineResource({

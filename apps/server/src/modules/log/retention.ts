@@ -8,13 +8,29 @@ import {
 } from '@mes/contracts';
 import type { Db } from '../../platform/db/database';
 import { apiLog, errorLog, loginLog, operationLog, usualLog } from '../../platform/db/schema';
-import { readIntParam } from '../system/params';
+import { readIntParam } from '../../platform/db/params';
+import { z } from 'zod';
+import { defineJob } from '../../platform/jobs/job-definition';
 
 export const RETENTION_PARAM = 'log.retentionDays';
 export const DEFAULT_RETENTION_DAYS = 90;
 /** Rows per delete: short statements keep locks and WAL bursts small on a large table. */
 export const PRUNE_BATCH = 5000;
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The retention job: one prune per hour for all server processes together (a durable schedule,
+ * see docs/jobs.md), plus one shortly after a start. A failed prune is retried after 1–2, 2–4
+ * and 4–8 minutes, then shown among the failed jobs.
+ */
+export const logPruneJob = defineJob({
+  name: 'log.prune',
+  payload: z.object({}),
+  retry: { limit: 3, delaySeconds: 60, backoff: true },
+  expireInSeconds: 60 * 60,
+});
+/** Hourly, off the top of the hour when other housekeeping tends to run. */
+export const LOG_PRUNE_CRON = '7 * * * *';
 
 /** Every log table, by the code of its resource. */
 export const LOG_TABLES = [

@@ -1,10 +1,13 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { OssCategory, ossResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { registerResource, type ChangeArgs, type RemoveArgs } from '../../crud/resource-routes';
 import { attach, oss } from '../../platform/db/schema';
+import { tenantScope } from '../../platform/tenancy/tenant-scope';
 import { badRequest } from '../../platform/http/errors';
+import { destinationOf, OutboundError, refuseForbiddenUrl } from '../../platform/net/outbound-guard';
+import { outboundPolicy } from '../../platform/net/outbound-policy';
 import { registerStorageEndpoints } from './storage/endpoints';
 import { LOCAL_OSS_CODE } from './storage/provider';
 import { isKnownCategory, isS3Category, labelOf, S3_REQUIRED, StorageMessages } from './storage/tenant-storage';
@@ -18,20 +21,21 @@ export const OssMessages = {
 type Tx = ChangeArgs['tx'];
 
 async function hasAttachments(tx: Tx, tenantId: string, ossCode: string): Promise<boolean> {
-  const [row] = await tx
-    .select({ id: attach.id })
-    .from(attach)
-    .where(and(eq(attach.tenantId, tenantId), eq(attach.ossCode, ossCode), eq(attach.isDeleted, 0)))
+  const [row] = await tenantScope(tx, tenantId)
+    .select(attach, { id: attach.id })
+    .where(eq(attach.ossCode, ossCode))
     .limit(1);
   return row !== undefined;
 }
 
 /**
  * A configuration is checked as a whole (the stored row overlaid by what was sent): a known
- * provider, everything an S3 call needs, and no change that would orphan stored attachments,
- * which find their files through the configuration's code.
+ * provider, everything an S3 call needs, an endpoint the platform's outbound policy allows, a
+ * SecretKey typed again when the endpoint moves (the stored one never follows it to a new
+ * address), and no change that would orphan stored attachments, which find their files through
+ * the configuration's code.
  */
-async function checkConfig({ tx, auth, adding, values, existing }: ChangeArgs): Promise<void> {
+async function checkConfig(ctx: AppContext, { tx, auth, adding, values, existing }: ChangeArgs): Promise<void> {
   const pick = (name: string) => (values[name] !== undefined ? values[name] : existing?.[name]);
   const category = pick('category');
   const ossCode = String(pick('ossCode') ?? '');
@@ -40,15 +44,23 @@ async function checkConfig({ tx, auth, adding, values, existing }: ChangeArgs): 
   if (isS3Category(category)) {
     let storedSecret = '';
     if (!adding && existing) {
-      const [row] = await tx
-        .select({ secretKey: oss.secretKey })
-        .from(oss)
+      const [row] = await tenantScope(tx, auth.tenantId)
+        .select(oss, { secretKey: oss.secretKey })
         .where(eq(oss.id, String(existing.id)));
       storedSecret = row?.secretKey ?? '';
     }
     for (const field of S3_REQUIRED) {
       const value = field === 'secretKey' ? (values.secretKey ?? storedSecret) : pick(field);
       if (typeof value !== 'string' || !value.trim()) throw badRequest(StorageMessages.incomplete(labelOf(field)));
+    }
+    const retyped = typeof values.secretKey === 'string' && values.secretKey !== '';
+    if (existing && !retyped && storedSecret && destinationOf(pick('endpoint')) !== destinationOf(existing.endpoint))
+      throw badRequest(StorageMessages.secretForNewEndpoint);
+    try {
+      await refuseForbiddenUrl(await outboundPolicy(ctx.db), String(pick('endpoint')));
+    } catch (e) {
+      if (e instanceof OutboundError) throw badRequest(e.message);
+      throw e;
     }
   }
   if (existing && (existing.ossCode !== ossCode || existing.category !== category)) {
@@ -73,7 +85,7 @@ export function registerOssRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerResource(app, ctx, {
     def: ossResource,
     table: oss,
-    hooks: { beforeChange: checkConfig, beforeRemove: refuseRemovingUsed },
+    hooks: { beforeChange: (args) => checkConfig(ctx, args), beforeRemove: refuseRemovingUsed },
   });
   registerStorageEndpoints(app, ctx);
 }

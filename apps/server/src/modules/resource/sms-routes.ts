@@ -5,9 +5,12 @@ import type { AppContext } from '../../app-context';
 import { registerResource, type ChangeArgs } from '../../crud/resource-routes';
 import { requireAuth } from '../../platform/auth/request-auth';
 import { sms } from '../../platform/db/schema';
+import { tenantScope } from '../../platform/tenancy/tenant-scope';
 import { ok } from '../../platform/http/envelope';
 import { badRequest } from '../../platform/http/errors';
 import { paramsOf } from '../../platform/http/request-params';
+import { destinationOf, OutboundError, refuseForbiddenUrl } from '../../platform/net/outbound-guard';
+import { outboundPolicy } from '../../platform/net/outbound-policy';
 import { sendSignInCode } from './sms/sign-in-codes';
 import { SmsMessages } from './sms/sms-messages';
 import { checkSettings, configByCode, parsePhones, parseTemplateParams, sendSms } from './sms/sms-sender';
@@ -18,18 +21,30 @@ const TENANT_ID = /^[0-9A-Za-z_-]{1,12}$/;
 
 /**
  * A configuration is stored only if its provider is known and has what it needs to send; an
- * update that leaves SecretKey empty keeps the stored one, which then counts.
+ * update that leaves SecretKey empty keeps the stored one, which then counts. The stored secret
+ * never follows an edited endpoint to a new address: that edit must carry the SecretKey again.
+ * An endpoint the platform's outbound policy refuses is refused here already.
  */
-async function checkBeforeStore({ tx, values, existing }: ChangeArgs): Promise<void> {
+async function checkBeforeStore(ctx: AppContext, { tx, auth, values, existing }: ChangeArgs): Promise<void> {
   const merged: Record<string, unknown> = { ...existing, ...values };
-  if (existing && values.secretKey === undefined) {
-    const [stored] = await tx
-      .select({ secretKey: sms.secretKey })
-      .from(sms)
+  const retyped = typeof values.secretKey === 'string' && values.secretKey !== '';
+  if (existing && !retyped) {
+    const [stored] = await tenantScope(tx, auth.tenantId)
+      .select(sms, { secretKey: sms.secretKey })
       .where(eq(sms.id, existing.id as string));
     merged.secretKey = stored?.secretKey ?? '';
+    if (merged.secretKey && destinationOf(merged.endpoint) !== destinationOf(existing.endpoint))
+      throw badRequest(SmsMessages.secretForNewEndpoint);
   }
   checkSettings(merged);
+  if (typeof merged.endpoint === 'string' && merged.endpoint.trim()) {
+    try {
+      await refuseForbiddenUrl(await outboundPolicy(ctx.db), merged.endpoint);
+    } catch (e) {
+      if (e instanceof OutboundError) throw badRequest(e.message);
+      throw e;
+    }
+  }
 }
 
 const text = (value: unknown) =>
@@ -44,7 +59,11 @@ function tenantOf(request: FastifyRequest, params: Record<string, unknown>): str
 
 /** SMS configurations, the test send of the configuration screen and the sign-in code request. */
 export function registerSmsRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerResource(app, ctx, { def: smsResource, table: sms, hooks: { beforeChange: checkBeforeStore } });
+  registerResource(app, ctx, {
+    def: smsResource,
+    table: sms,
+    hooks: { beforeChange: (args) => checkBeforeStore(ctx, args) },
+  });
 
   // `code` names the configuration (its smsCode), `phones` is a comma list, `params` the text
   // of a JSON object with the template's variables.

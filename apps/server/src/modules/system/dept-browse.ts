@@ -9,7 +9,8 @@ import { ok } from '../../platform/http/envelope';
 import { forbidden } from '../../platform/http/errors';
 import { idValue, paramOf } from '../../platform/http/request-params';
 import { categoryOf } from './dept-rules';
-import { ID } from './dept-rules';
+import { isId } from '../../platform/db/ids';
+import { tenantRows } from '../../platform/tenancy/tenant-scope';
 
 const base = `/api${deptResource.api}`;
 const read = { apiScope: apiScopeCodes(deptResource.code).read };
@@ -54,9 +55,7 @@ export function registerDeptBrowseRoutes(app: FastifyInstance, ctx: AppContext, 
     const tenantId = paramOf(request, 'tenantId');
     const other = tenantId !== undefined && tenantId !== '' && tenantId !== auth.tenantId;
     if (other && (typeof tenantId !== 'string' || !isAdministrator(auth))) throw forbidden();
-    const where = other
-      ? and(eq(dept.tenantId, tenantId as string), eq(dept.isDeleted, 0))
-      : await service.readScope(auth);
+    const where = other ? tenantRows(dept, tenantId as string) : await service.readScope(auth);
     const rows = await ctx.db
       .select({ id: dept.id, parentId: dept.parentId, deptName: dept.deptName })
       .from(dept)
@@ -64,11 +63,6 @@ export function registerDeptBrowseRoutes(app: FastifyInstance, ctx: AppContext, 
       .orderBy(asc(dept.sort), asc(dept.id));
     return ok(toPickerForest(rows, 'parentId', 'deptName'));
   });
-
-  // BladeX clients call `page` where the definition names the list `list`.
-  app.get(`${base}/page`, { config: read }, async (request) =>
-    ok(await service.page(query(request), requireAuth(request))),
-  );
 
   // Children of one dept with `hasChildren`; a search without parentId looks at every level.
   app.get(`${base}/lazy-list`, { config: read }, async (request) => {
@@ -132,7 +126,7 @@ export async function categoryTree(ctx: AppContext, service: ResourceService, au
       matching.flatMap((r) =>
         String(r.ancestors)
           .split(',')
-          .filter((id) => id !== '0' && ID.test(id) && !have.has(id)),
+          .filter((id) => id !== '0' && isId(id) && !have.has(id)),
       ),
     ),
   ];

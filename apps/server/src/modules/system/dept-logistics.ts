@@ -11,10 +11,11 @@ import { badRequest } from '../../platform/http/errors';
 import { pickerNode } from './dept-browse';
 import { idValue, idsValue, paramOf } from '../../platform/http/request-params';
 import { DeptCategory } from './dept-rules';
+import { tenantRows, tenantScope } from '../../platform/tenancy/tenant-scope';
 
 const base = `/api${deptResource.api}`;
 const read = { apiScope: apiScopeCodes(deptResource.code).read };
-/** Seeded in seed-menus.ts as the dept screen's extra scope. */
+/** Declared in deptResource's `menu.scopes` (packages/contracts); the seed derives it. */
 const LINES_SCOPE = 'dept:lines';
 
 /** Direction of a line assignment (dictionary line_direction). */
@@ -115,9 +116,12 @@ export function registerDeptLogisticsRoutes(app: FastifyInstance, ctx: AppContex
       .where(
         and(
           await service.readScope(auth),
-          eq(deptLine.tenantId, auth.tenantId),
-          eq(deptLine.lineId, lineId),
-          direction === undefined ? undefined : eq(deptLine.direction, direction),
+          tenantRows(
+            deptLine,
+            auth.tenantId,
+            eq(deptLine.lineId, lineId),
+            direction === undefined ? undefined : eq(deptLine.direction, direction),
+          ),
         ),
       )
       .orderBy(asc(deptLine.direction), asc(deptLine.sort), asc(deptLine.id));
@@ -152,17 +156,12 @@ export function registerDeptLogisticsRoutes(app: FastifyInstance, ctx: AppContex
         if (found.length !== ids.length) throw badRequest(LineMessages.nodeMissing);
         if (found.some((d) => d.deptCategory !== DeptCategory.NODE)) throw badRequest(LineMessages.notNode);
       }
-      await tx
-        .delete(deptLine)
-        .where(
-          and(eq(deptLine.tenantId, auth.tenantId), eq(deptLine.lineId, lineId), eq(deptLine.direction, direction)),
-        );
+      const lines = tenantScope(tx, auth.tenantId);
+      await lines.delete(deptLine).where(eq(deptLine.lineId, lineId), eq(deptLine.direction, direction));
       if (ids.length)
-        await tx
+        await lines
           .insert(deptLine)
-          .values(
-            ids.map((deptId, i) => ({ id: nextId(), tenantId: auth.tenantId, lineId, deptId, direction, sort: i + 1 })),
-          );
+          .values(...ids.map((deptId, i) => ({ id: nextId(), lineId, deptId, direction, sort: i + 1 })));
     });
     return ok(true);
   });

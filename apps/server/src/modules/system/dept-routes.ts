@@ -12,7 +12,7 @@ export function registerDeptRoutes(app: FastifyInstance, ctx: AppContext): void 
   const service = registerResource(app, ctx, {
     def: deptResource,
     table: dept,
-    hooks: deptHooks(ctx.db),
+    hooks: deptHooks(ctx),
     // Answered in dept-browse.ts: the tree takes `tenantId` for the administrator.
     omit: ['tree'],
   });

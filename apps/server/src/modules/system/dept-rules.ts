@@ -1,17 +1,19 @@
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { eq, inArray, or, sql } from 'drizzle-orm';
 import { Messages } from '@mes/contracts';
+import type { AppContext } from '../../app-context';
 import type { ChangeArgs, RemoveArgs, ResourceHooks } from '../../crud/resource-routes';
 import type { AuthContext } from '../../platform/auth/request-auth';
 import { splitIds } from '../../platform/auth/request-auth';
 import { dept, deptLine, user } from '../../platform/db/schema';
 import { badRequest } from '../../platform/http/errors';
-import { decorateDepts } from './dept-view';
+import { isId } from '../../platform/db/ids';
+import { tenantScope } from '../../platform/tenancy/tenant-scope';
+import { assertDeptsPickable } from './dept-picks';
 
 /** `deptCategory` values (dictionary org_category); 4 and 5 are the MES additions. */
 export const DeptCategory = { COMPANY: 1, DEPARTMENT: 2, TEAM: 3, BASE: 4, NODE: 5 } as const;
 const CATEGORIES: readonly number[] = Object.values(DeptCategory);
 
-export const ID = /^\d{1,19}$/;
 /** Room left in `ancestors` (varchar 2000) for the ids of one more level. */
 const MAX_ANCESTORS = 1980;
 
@@ -21,6 +23,7 @@ export const DeptMessages = {
   parentIsSelf: '上级机构不能是自身或其下级机构',
   tooDeep: '机构层级过深',
   hasUsers: '该机构下存在用户,请先调整用户的所属部门',
+  parentOutOfScope: '上级机构不在您的数据权限范围内',
 } as const;
 
 type Tx = ChangeArgs['tx'];
@@ -34,10 +37,9 @@ const lockTree = (tx: Tx, tenantId: string) =>
 
 async function ancestorsUnder(tx: Tx, auth: AuthContext, parentId: string, movingId: string | undefined) {
   if (parentId === '0') return '0';
-  const [parent] = await tx
-    .select({ id: dept.id, ancestors: dept.ancestors })
-    .from(dept)
-    .where(and(eq(dept.id, parentId), eq(dept.tenantId, auth.tenantId), eq(dept.isDeleted, 0)));
+  const [parent] = await tenantScope(tx, auth.tenantId)
+    .select(dept, { id: dept.id, ancestors: dept.ancestors })
+    .where(eq(dept.id, parentId));
   if (!parent) throw badRequest(DeptMessages.parentMissing);
   if (movingId && (parent.id === movingId || splitIds(parent.ancestors).includes(movingId)))
     throw badRequest(DeptMessages.parentIsSelf);
@@ -49,14 +51,17 @@ async function ancestorsUnder(tx: Tx, auth: AuthContext, parentId: string, movin
 /**
  * Keeps `ancestors` (the parent's ancestors plus the parent id) right: set on add, recomputed
  * when a dept moves, and rewritten for the whole subtree below it. A parent must be a live dept
- * of the caller's tenant and never the dept itself or one of its descendants.
+ * of the caller's tenant, within the caller's data scope (a restricted caller picks among the
+ * departments they see, so the top level is not theirs to pick), and never the dept itself or
+ * one of its descendants.
  */
-async function beforeChange({ tx, auth, adding, values, existing }: ChangeArgs): Promise<void> {
+async function beforeChange(ctx: AppContext, { tx, auth, adding, values, existing }: ChangeArgs): Promise<void> {
   if (values.deptCategory !== undefined && !CATEGORIES.includes(Number(values.deptCategory)))
     throw badRequest(DeptMessages.badCategory);
   const oldParent = existing ? String(existing.parentId) : undefined;
   const parentId = values.parentId !== undefined ? String(values.parentId) : (oldParent ?? '0');
   if (!adding && parentId === oldParent) return;
+  await assertDeptsPickable(tx, ctx, auth, [parentId], DeptMessages.parentOutOfScope);
   await lockTree(tx, auth.tenantId);
   values.parentId = parentId;
   values.ancestors = await ancestorsUnder(tx, auth, parentId, existing ? String(existing.id) : undefined);
@@ -67,19 +72,14 @@ async function afterChange({ tx, auth, adding, values, existing, id }: ChangeArg
   const oldPrefix = `${String(existing.ancestors)},${id}`;
   const newPrefix = `${String(values.ancestors)},${id}`;
   // Ancestors hold only digits and commas, so a prefix comparison is exact.
-  await tx
+  const scope = tenantScope(tx, auth.tenantId);
+  await scope
     .update(dept)
     .set({ ancestors: sql`${newPrefix} || substr(${dept.ancestors}, ${oldPrefix.length + 1})` })
-    .where(
-      and(
-        eq(dept.tenantId, auth.tenantId),
-        or(eq(dept.ancestors, oldPrefix), sql`starts_with(${dept.ancestors}, ${`${oldPrefix},`})`),
-      ),
-    );
-  const [tooLong] = await tx
-    .select({ id: dept.id })
-    .from(dept)
-    .where(and(eq(dept.tenantId, auth.tenantId), sql`length(${dept.ancestors}) > ${MAX_ANCESTORS}`))
+    .where(or(eq(dept.ancestors, oldPrefix), sql`starts_with(${dept.ancestors}, ${`${oldPrefix},`})`));
+  const [tooLong] = await scope
+    .select(dept, { id: dept.id })
+    .where(sql`length(${dept.ancestors}) > ${MAX_ANCESTORS}`)
     .limit(1);
   if (tooLong) throw badRequest(DeptMessages.tooDeep);
 }
@@ -87,26 +87,19 @@ async function afterChange({ tx, auth, adding, values, existing, id }: ChangeArg
 /** A dept people still belong to cannot go; its line assignments go with it. */
 async function beforeRemove({ tx, auth, rows }: RemoveArgs): Promise<void> {
   const ids = rows.map((r) => String(r.id));
-  const [member] = await tx
-    .select({ id: user.id })
-    .from(user)
-    .where(
-      and(
-        eq(user.tenantId, auth.tenantId),
-        eq(user.isDeleted, 0),
-        sql`string_to_array(${user.deptId}, ',') && ${sql.param(ids)}::text[]`,
-      ),
-    )
+  const [member] = await tenantScope(tx, auth.tenantId)
+    .select(user, { id: user.id })
+    .where(sql`string_to_array(${user.deptId}, ',') && ${sql.param(ids)}::text[]`)
     .limit(1);
   if (member) throw badRequest(DeptMessages.hasUsers);
 }
 
 async function afterRemove({ tx, auth, rows }: RemoveArgs): Promise<void> {
   const ids = rows.map((r) => String(r.id));
-  await tx.delete(deptLine).where(and(eq(deptLine.tenantId, auth.tenantId), inArray(deptLine.deptId, ids)));
+  await tenantScope(tx, auth.tenantId).delete(deptLine).where(inArray(deptLine.deptId, ids));
 }
 
-export function deptHooks(db: Parameters<typeof decorateDepts>[0]): ResourceHooks {
+export function deptHooks(ctx: AppContext): ResourceHooks {
   return {
     // `parentId` narrows a list to the children of one dept (lazy lists).
     listParams: {
@@ -114,15 +107,14 @@ export function deptHooks(db: Parameters<typeof decorateDepts>[0]): ResourceHook
       where(query) {
         const parentId = query.parentId;
         if (parentId === undefined || parentId === '') return undefined;
-        if (typeof parentId !== 'string' || !ID.test(parentId)) throw badRequest('请求参数 parentId 不正确: 应为编号');
+        if (typeof parentId !== 'string' || !isId(parentId)) throw badRequest('请求参数 parentId 不正确: 应为编号');
         return eq(dept.parentId, parentId);
       },
     },
-    beforeChange,
+    beforeChange: (args) => beforeChange(ctx, args),
     afterChange,
     beforeRemove,
     afterRemove,
-    decorate: (rows) => decorateDepts(db, rows),
   };
 }
 

@@ -16,8 +16,8 @@ import { dict, dictBiz } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
 import { badRequest } from '../../platform/http/errors';
 import { dictHooks, ROOT_ID, type DictTable } from './dict-rules';
+import { isId } from '../../platform/db/ids';
 
-const ID = /^\d{1,19}$/;
 const queryOf = (request: FastifyRequest) => request.query as Record<string, unknown>;
 
 /**
@@ -40,7 +40,7 @@ function registerDictionaryResource(app: FastifyInstance, ctx: AppContext, def: 
   const service = registerResource(app, ctx, {
     def: { ...def, operations },
     table,
-    hooks: dictHooks(ctx.db, def, table),
+    hooks: dictHooks(def, table),
   });
   const base = `/api${def.api}`;
   const scopes = apiScopeCodes(def.code);
@@ -103,7 +103,7 @@ async function withEntries(
 ): Promise<unknown> {
   if (typeof raw !== 'string') return raw;
   const ids = splitIds(raw);
-  if (!ids.length || ids.length > 1000 || !ids.every((id) => ID.test(id))) return raw;
+  if (!ids.length || ids.length > 1000 || !ids.every((id) => isId(id))) return raw;
   const entries = await service.ctx.db
     .select({ id: table.id })
     .from(table)

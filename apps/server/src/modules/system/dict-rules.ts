@@ -1,12 +1,12 @@
-import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { Messages, type ResourceDef, type StoredValue } from '@mes/contracts';
 import type { AnyResourceTable } from '../../crud/resource-access';
 import { rowScope } from '../../crud/resource-access';
 import type { ChangeArgs, RemoveArgs, ResourceHooks, Row } from '../../crud/resource-routes';
 import { isAdministrator, type AuthContext } from '../../platform/auth/request-auth';
-import type { Db } from '../../platform/db/database';
 import { badRequest } from '../../platform/http/errors';
+import { isId } from '../../platform/db/ids';
 
 /** The columns the dictionary rules use; `dict` and `dictBiz` both have them. */
 export interface DictColumns {
@@ -38,8 +38,6 @@ export const DictMessages = {
 export const ROOT_ID = '0';
 /** BladeX marks a parent with this `dictKey`. */
 export const ROOT_KEY = '-1';
-/** BladeX's name for "no parent" (`parentName` of a parent). */
-export const ROOT_NAME = '顶级';
 
 type Tx = ChangeArgs['tx'];
 
@@ -60,7 +58,7 @@ async function lockScope(tx: Tx, key: string): Promise<void> {
  * within a dictionary and codes among parents; sealed rows only change by the platform
  * administrator.
  */
-export function dictHooks(db: Db, def: ResourceDef, table: DictTable): ResourceHooks {
+export function dictHooks(def: ResourceDef, table: DictTable): ResourceHooks {
   const keyRequired = def.fields.dictKey?.requiredMessage?.zh ?? '请输入字典键值';
   const scopeKey = (auth: AuthContext, part: string) => `${def.table}:${table.tenantId ? auth.tenantId : '*'}:${part}`;
 
@@ -126,8 +124,7 @@ export function dictHooks(db: Db, def: ResourceDef, table: DictTable): ResourceH
       where(query) {
         const raw = query.parentId;
         if (raw === undefined || raw === '') return undefined;
-        if (typeof raw !== 'string' || !/^\d{1,19}$/.test(raw))
-          throw badRequest(Messages.invalidParam('parentId', '应为编号'));
+        if (typeof raw !== 'string' || !isId(raw)) throw badRequest(Messages.invalidParam('parentId', '应为编号'));
         return eq(table.parentId, raw);
       },
     },
@@ -157,22 +154,6 @@ export function dictHooks(db: Db, def: ResourceDef, table: DictTable): ResourceH
 
     async beforeRemove({ auth, rows }: RemoveArgs) {
       if (!isAdministrator(auth) && rows.some(isSealed)) throw badRequest(DictMessages.sealedRemove);
-    },
-
-    /** `parentName`: the parent's name, or 顶级 for a parent (as BladeX's DictWrapper). */
-    async decorate(rows, auth) {
-      const ids = [...new Set(rows.map((r) => String(r.parentId)).filter((id) => id !== ROOT_ID))];
-      const parents = ids.length
-        ? await db
-            .select({ id: table.id, name: table.dictValue })
-            .from(table)
-            .where(and(rowScope(def, table, auth), inArray(table.id, ids)))
-        : [];
-      const names = new Map(parents.map((p) => [String(p.id), String(p.name)]));
-      return rows.map((r) => ({
-        ...r,
-        parentName: String(r.parentId) === ROOT_ID ? ROOT_NAME : (names.get(String(r.parentId)) ?? ''),
-      }));
     },
   };
 }

@@ -1,32 +1,49 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../app-context';
+import {
+  apiScopeResource,
+  clientResource,
+  dataScopeResource,
+  datasourceResource,
+  deptResource,
+  menuResource,
+  regionResource,
+  roleResource,
+  tenantResource,
+  topMenuResource,
+  userResource,
+} from '@mes/contracts';
+import type { RouteBinding } from '../../crud/registry';
 import { registerDatasourceRoutes } from '../develop/datasource-routes';
 import { registerGuestRegistrationRoutes } from '../user/guest-registration-routes';
 import { registerUserAdminRoutes } from '../user/user-admin-routes';
 import { registerClientRoutes } from './client-routes';
 import { registerDeptRoutes } from './dept-routes';
 import { registerMenuAdminRoutes } from './menu-admin-routes';
-import { registerParamRoutes } from './param-routes';
-import { registerPostRoutes } from './post-routes';
 import { registerRegionRoutes } from './region-routes';
 import { registerRoleRoutes } from './role-routes';
 import { registerScopeRoutes } from './scope-routes';
 import { registerTenantRoutes } from './tenant-routes';
 import { registerTopMenuAdminRoutes } from './top-menu-admin-routes';
 
-/** System administration (spec section 7 "System"): every resource of the area. */
-export function registerSystemAdministration(app: FastifyInstance, ctx: AppContext): void {
-  registerUserAdminRoutes(app, ctx);
-  registerGuestRegistrationRoutes(app, ctx);
-  registerRoleRoutes(app, ctx);
-  registerDeptRoutes(app, ctx);
-  registerPostRoutes(app, ctx);
-  registerParamRoutes(app, ctx);
-  registerTenantRoutes(app, ctx);
-  registerClientRoutes(app, ctx);
-  registerMenuAdminRoutes(app, ctx);
-  registerTopMenuAdminRoutes(app, ctx);
-  registerScopeRoutes(app, ctx);
-  registerRegionRoutes(app, ctx);
-  registerDatasourceRoutes(app, ctx);
-}
+/**
+ * System administration (spec section 7 "System"): the resources whose routes carry behaviour
+ * of their own. Posts and parameters are plain and need no binding (the registry gives them the
+ * generic routes).
+ */
+export const systemRouteBindings: readonly RouteBinding[] = [
+  {
+    defs: [userResource],
+    register(app, ctx) {
+      registerUserAdminRoutes(app, ctx);
+      registerGuestRegistrationRoutes(app, ctx);
+    },
+  },
+  { defs: [roleResource], register: registerRoleRoutes },
+  { defs: [deptResource], register: registerDeptRoutes },
+  { defs: [tenantResource], register: registerTenantRoutes },
+  { defs: [clientResource], register: registerClientRoutes },
+  { defs: [menuResource], register: registerMenuAdminRoutes },
+  { defs: [topMenuResource], register: registerTopMenuAdminRoutes },
+  { defs: [dataScopeResource, apiScopeResource], register: registerScopeRoutes },
+  { defs: [regionResource], register: registerRegionRoutes },
+  { defs: [datasourceResource], register: registerDatasourceRoutes },
+];

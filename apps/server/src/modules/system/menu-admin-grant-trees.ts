@@ -4,7 +4,15 @@ import type { AppContext } from '../../app-context';
 import { toPickerForest, type Row } from '../../crud/resource-routes';
 import type { AuthContext } from '../../platform/auth/request-auth';
 import { apiScope, dataScope, menu } from '../../platform/db/schema';
-import { GRANT_KINDS, grantableBy, grantsOf, tenantRoles, withinGrantable, type RoleGrants } from './role-grantable';
+import {
+  GRANT_KINDS,
+  grantableBy,
+  grantsOf,
+  tenantRoles,
+  withinGrantable,
+  type GrantKind,
+  type RoleGrants,
+} from './role-grantable';
 
 const menuNodeColumns = { id: menu.id, parentId: menu.parentId, title: menu.name, category: menu.category };
 
@@ -35,6 +43,16 @@ export async function grantMenuTree(ctx: AppContext, auth: AuthContext, category
     'parentId',
     'title',
   );
+}
+
+/** `grant-tree`: the menu, data-scope and API-scope trees the caller may grant, in one reply. */
+export async function grantTrees(ctx: AppContext, auth: AuthContext): Promise<Record<GrantKind, Row[]>> {
+  const [menuTree, dataScopeTree, apiScopeTree] = await Promise.all([
+    grantMenuTree(ctx, auth),
+    scopeGrantTree(ctx, auth, 'dataScope'),
+    scopeGrantTree(ctx, auth, 'apiScope'),
+  ]);
+  return { menu: menuTree, dataScope: dataScopeTree, apiScope: apiScopeTree };
 }
 
 /**

@@ -6,7 +6,7 @@ import { registerResource, toForest, toPickerForest, type ResourceService } from
 import { requireAuth } from '../../platform/auth/request-auth';
 import { menu } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
-import { grantMenuTree, liveMenus, roleTreeKeys, scopeGrantTree } from './menu-admin-grant-trees';
+import { grantTrees, liveMenus, roleTreeKeys, scopeGrantTree } from './menu-admin-grant-trees';
 import { menuHooks } from './menu-admin-rules';
 import { idParam, idsParam } from '../../platform/http/request-params';
 
@@ -71,8 +71,9 @@ export function registerMenuAdminRoutes(app: FastifyInstance, ctx: AppContext): 
     return ok(toForest(rows, 'parentId'));
   });
 
+  // BladeX's GrantTreeVO: one call fills the whole 权限设置 dialog.
   app.get('/api/blade-system/menu/grant-tree', grant, async (request) =>
-    ok(await grantMenuTree(ctx, requireAuth(request))),
+    ok(await grantTrees(ctx, requireAuth(request))),
   );
   app.get('/api/blade-system/menu/role-tree-keys', grant, async (request) =>
     ok(await roleTreeKeys(ctx, requireAuth(request), idsParam(query(request), 'roleIds', true))),

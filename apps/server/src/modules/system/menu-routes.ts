@@ -7,12 +7,15 @@ import { menu, roleMenu, topMenu, topMenuSetting } from '../../platform/db/schem
 import { ok } from '../../platform/http/envelope';
 import { badRequest } from '../../platform/http/errors';
 import { buildMenuForest, type MenuRowLike } from './menu-tree';
+import { isId } from '../../platform/db/ids';
+import { tenantRows } from '../../platform/tenancy/tenant-scope';
 
 const menuColumns = {
   id: menu.id,
   parentId: menu.parentId,
   code: menu.code,
   name: menu.name,
+  nameEn: menu.nameEn,
   alias: menu.alias,
   path: menu.path,
   source: menu.source,
@@ -38,14 +41,14 @@ async function grantedMenus(ctx: AppContext, auth: AuthContext): Promise<MenuRow
 /** Menu ids a top menu of the caller's tenant shows, or undefined for "no top menu chosen". */
 async function topMenuScope(ctx: AppContext, auth: AuthContext, topMenuId: unknown): Promise<Set<string> | undefined> {
   if (topMenuId === undefined || topMenuId === '' || topMenuId === '0') return undefined;
-  if (typeof topMenuId !== 'string' || !/^\d{1,19}$/.test(topMenuId)) {
+  if (typeof topMenuId !== 'string' || !isId(topMenuId)) {
     throw badRequest(Messages.invalidParam('topMenuId', '应为编号'));
   }
   const rows = await ctx.db
     .select({ menuId: topMenuSetting.menuId })
     .from(topMenuSetting)
     .innerJoin(topMenu, eq(topMenu.id, topMenuSetting.topMenuId))
-    .where(and(eq(topMenu.id, topMenuId), eq(topMenu.tenantId, auth.tenantId), eq(topMenu.isDeleted, 0)));
+    .where(tenantRows(topMenu, auth.tenantId, eq(topMenu.id, topMenuId)));
   return new Set(rows.map((r) => r.menuId));
 }
 

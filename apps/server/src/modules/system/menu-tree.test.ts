@@ -6,6 +6,7 @@ const row = (id: string, parentId: string, sort: number): MenuRowLike => ({
   parentId,
   code: `c${id}`,
   name: `n${id}`,
+  nameEn: '',
   alias: '',
   path: `/p${id}`,
   source: '',

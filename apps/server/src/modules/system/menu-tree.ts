@@ -5,6 +5,7 @@ export interface MenuRowLike {
   parentId: string;
   code: string;
   name: string;
+  nameEn: string;
   alias: string;
   path: string;
   source: string;
@@ -27,6 +28,7 @@ export function buildMenuForest(rows: MenuRowLike[]): MenuNode[] {
       parentId: r.parentId,
       code: r.code,
       name: r.name,
+      nameEn: r.nameEn,
       alias: r.alias,
       path: r.path,
       source: r.source,

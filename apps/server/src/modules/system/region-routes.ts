@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { apiScopeCodes, Messages, regionResource } from '@mes/contracts';
+import { apiScopeCodes, isEmptyValue, Messages, regionResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { assertOwnerAccess } from '../../crud/resource-access';
 import { registerResource } from '../../crud/resource-routes';
@@ -42,15 +42,42 @@ async function rowIdsOf(ctx: AppContext, request: FastifyRequest): Promise<unkno
   return rows.map((r) => r.id).join(',');
 }
 
-/** Regions: lazy tree by parent code, detail by code. */
+/**
+ * The family keys a region submit by `code`: an existing code updates that region, a new one
+ * adds it. Its screen sends the form of the last region shown, `id` included, when adding a
+ * child, so `id` must not decide; it does only for a body without `code` (our own edit form).
+ */
+async function keyedByCode(ctx: AppContext, request: FastifyRequest): Promise<Record<string, unknown>> {
+  const body = request.body;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest(Messages.badRequest);
+  const { id, ...rest } = body as Record<string, unknown>;
+  if (isEmptyValue(rest.code)) return { ...rest, id };
+  const code = codeOf(rest.code, 'code');
+  const [found] = await ctx.db
+    .select({ id: region.id })
+    .from(region)
+    .where(and(eq(region.code, code), eq(region.isDeleted, 0)))
+    .limit(1);
+  return found ? { ...rest, id: found.id } : rest;
+}
+
+/** Regions: submit keyed by code, lazy tree and children by parent code, detail by code. */
 export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext): void {
   const service = registerResource(app, ctx, {
     def: regionResource,
     table: region,
-    hooks: regionHooks,
-    omit: ['remove'],
+    hooks: regionHooks(ctx.db),
+    omit: ['remove', 'submit'],
   });
   const scopes = apiScopeCodes(regionResource.code);
+
+  app.post(`${base}/submit`, { config: { apiScope: scopes.write } }, async (request) => {
+    const auth = requireAuth(request);
+    // Owner first: other tenants learn nothing about which codes exist.
+    assertOwnerAccess(regionResource, auth, true);
+    const result = await service.submit(await keyedByCode(ctx, request), auth);
+    return ok(result.id, result.adding ? Messages.added : Messages.updated);
+  });
 
   app.post(`${base}/remove`, { config: { apiScope: scopes.write } }, async (request) => {
     const auth = requireAuth(request);
@@ -91,15 +118,28 @@ export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext): voi
     );
   });
 
+  // The family's cascading pickers: the regions directly under `code` (the top level by default).
+  app.get(`${base}/select`, { config: { anyUser: true } }, async (request) => {
+    const code = codeOf(paramOf(request, 'code'), 'code', ROOT_CODE);
+    const auth = requireAuth(request);
+    const rows = await ctx.db
+      .select(service.columns)
+      .from(region)
+      .where(and(await service.readScope(auth), eq(region.parentCode, code)))
+      .orderBy(asc(region.sort), asc(region.code));
+    return ok(await service.decorate(rows, auth));
+  });
+
   app.get(`${base}/detail`, { config: { apiScope: scopes.read } }, async (request) => {
     const code = codeOf(paramOf(request, 'code'), 'code');
-    const scope = await service.readScope(requireAuth(request));
+    const auth = requireAuth(request);
     const [row] = await ctx.db
       .select(service.columns)
       .from(region)
-      .where(and(scope, eq(region.code, code)))
+      .where(and(await service.readScope(auth), eq(region.code, code)))
       .limit(1);
     if (!row) throw notFound(Messages.rowNotFound);
-    return ok(row);
+    const [shown] = await service.decorate([row], auth);
+    return ok(shown);
   });
 }

@@ -1,7 +1,8 @@
 import { and, eq, inArray, notInArray } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { Messages } from '@mes/contracts';
+import { checkField, isEmptyValue, Messages, regionResource } from '@mes/contracts';
 import type { ChangeArgs, RemoveArgs, ResourceHooks, Row } from '../../crud/resource-routes';
+import type { Db } from '../../platform/db/database';
 import { region } from '../../platform/db/schema';
 import { badRequest } from '../../platform/http/errors';
 
@@ -31,11 +32,40 @@ export const RegionMessages = {
 export const isRootCode = (code: string) => code === '' || code === '0' || code === ROOT_CODE;
 
 /**
+ * The family's clients send the level as `level` (our field is `regionLevel`). Their form holds
+ * the whole detail last shown, our `regionLevel` included, and adding a child changes only
+ * `level`: so `level`, when sent, decides (under the rule of `regionLevel`).
+ */
+function takeFamilyLevel(values: ChangeArgs['values'], body: Record<string, unknown>): void {
+  if (isEmptyValue(body.level)) return;
+  const message = checkField(regionResource.fields.regionLevel, body.level, 'zh');
+  if (message) throw badRequest(message);
+  values.regionLevel = Number(String(body.level).trim());
+}
+
+/**
+ * What the family's region screen reads besides the row: `level` (its name of the level) and
+ * `parentName`, the parent region's name ('' for a top-level region without a stored parent).
+ */
+async function decorate(db: Db, rows: Row[]): Promise<Row[]> {
+  const parentCodes = [...new Set(rows.map((r) => String(r.parentCode ?? '')).filter(Boolean))];
+  const parents = parentCodes.length
+    ? await db
+        .select({ code: region.code, name: region.name })
+        .from(region)
+        .where(and(inArray(region.code, parentCodes), eq(region.isDeleted, 0)))
+    : [];
+  const names = new Map(parents.map((p) => [p.code, p.name]));
+  return rows.map((r) => ({ ...r, level: r.regionLevel, parentName: names.get(String(r.parentCode ?? '')) ?? '' }));
+}
+
+/**
  * Fills `ancestors` and the province ... village code and name columns from the parent chain:
  * a region copies its parent's columns and adds its own at its level, which must be one below
  * the parent's. A renamed region renames itself in its descendants' columns too.
  */
-async function beforeChange({ tx, adding, values, existing }: ChangeArgs): Promise<void> {
+async function beforeChange({ tx, adding, values, existing, body }: ChangeArgs): Promise<void> {
+  takeFamilyLevel(values, body);
   if (!adding) {
     if (values.regionLevel !== undefined && existing && Number(values.regionLevel) !== Number(existing.regionLevel))
       throw badRequest(RegionMessages.levelFixed);
@@ -93,4 +123,9 @@ async function beforeRemove({ tx, rows }: RemoveArgs): Promise<void> {
   if (child) throw badRequest(Messages.hasChildren);
 }
 
-export const regionHooks: ResourceHooks = { beforeChange, afterChange, beforeRemove };
+export const regionHooks = (db: Db): ResourceHooks => ({
+  beforeChange,
+  afterChange,
+  beforeRemove,
+  decorate: (rows) => decorate(db, rows),
+});

@@ -6,6 +6,7 @@ import type { Db } from '../../platform/db/database';
 import { apiScope, dataScope, menu, role, roleMenu, roleScope } from '../../platform/db/schema';
 import { notFound } from '../../platform/http/errors';
 import { ScopeCategory } from '../../platform/permissions/grants';
+import { tenantScope } from '../../platform/tenancy/tenant-scope';
 
 export type Executor = Db | ChangeArgs['tx'];
 
@@ -79,10 +80,9 @@ export async function tenantRoles(
   ids: readonly string[],
   lock = false,
 ): Promise<TenantRole[]> {
-  const query = db
-    .select({ id: role.id, parentId: role.parentId, roleName: role.roleName, roleAlias: role.roleAlias })
-    .from(role)
-    .where(and(inArray(role.id, [...ids]), eq(role.tenantId, auth.tenantId), eq(role.isDeleted, 0)));
+  const query = tenantScope(db, auth.tenantId)
+    .select(role, { id: role.id, parentId: role.parentId, roleName: role.roleName, roleAlias: role.roleAlias })
+    .where(inArray(role.id, [...ids]));
   const rows = lock ? await query.for('update') : await query;
   if (rows.length !== new Set(ids).size) throw notFound(Messages.rowNotFound);
   return rows;

@@ -1,4 +1,4 @@
-import { and, asc, eq, ne } from 'drizzle-orm';
+import { asc, ne } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { Messages, roleResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
@@ -12,6 +12,7 @@ import { grantRoles } from './role-grant';
 import { tenantRoles } from './role-grantable';
 import { idParam, idsParam, paramsOf } from '../../platform/http/request-params';
 import { roleHooks } from './role-rules';
+import { tenantScope } from '../../platform/tenancy/tenant-scope';
 
 const TENANT_ID = /^[A-Za-z0-9_-]{1,12}$/;
 
@@ -20,16 +21,9 @@ const TENANT_ID = /^[A-Za-z0-9_-]{1,12}$/;
  * `administrator` role (BladeX leaves it out for everyone else), so nobody else can pick it.
  */
 async function pickerRoles(ctx: AppContext, auth: AuthContext, tenantId: string) {
-  return ctx.db
-    .select({ id: role.id, parentId: role.parentId, roleName: role.roleName })
-    .from(role)
-    .where(
-      and(
-        eq(role.tenantId, tenantId),
-        eq(role.isDeleted, 0),
-        isAdministrator(auth) ? undefined : ne(role.roleAlias, ADMINISTRATOR_ROLE),
-      ),
-    )
+  return tenantScope(ctx.db, tenantId)
+    .select(role, { id: role.id, parentId: role.parentId, roleName: role.roleName })
+    .where(isAdministrator(auth) ? undefined : ne(role.roleAlias, ADMINISTRATOR_ROLE))
     .orderBy(asc(role.sort), asc(role.id));
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../app-context';
 import type { ChangeArgs, RemoveArgs, ResourceHooks } from '../../crud/resource-routes';
 import { ADMINISTRATOR_ROLE, isAdministrator, type AuthContext } from '../../platform/auth/request-auth';
@@ -6,6 +6,7 @@ import { role, roleMenu, roleScope, user } from '../../platform/db/schema';
 import { badRequest, forbidden } from '../../platform/http/errors';
 import { subtreeIds } from './menu-admin-forest';
 import type { Executor } from './role-grantable';
+import { tenantScope } from '../../platform/tenancy/tenant-scope';
 
 export const RoleMessages = {
   reservedAlias: '角色别名 administrator 为平台超级管理员保留',
@@ -19,10 +20,7 @@ const isReservedAlias = (alias: unknown) => String(alias ?? '').toLowerCase() ==
 
 /** Live roles of the caller's tenant, as `{id, parentId}` links for cycle checks. */
 export async function roleLinks(db: Executor, tenantId: string) {
-  return db
-    .select({ id: role.id, parentId: role.parentId })
-    .from(role)
-    .where(and(eq(role.tenantId, tenantId), eq(role.isDeleted, 0)));
+  return tenantScope(db, tenantId).select(role, { id: role.id, parentId: role.parentId }).where();
 }
 
 /**
@@ -46,16 +44,9 @@ async function checkParent({ tx, auth, values, existing }: ChangeArgs): Promise<
 async function refuseAssigned(tx: Executor, auth: AuthContext, rows: RemoveArgs['rows']): Promise<void> {
   if (rows.some((r) => isReservedAlias(r.roleAlias))) throw badRequest(RoleMessages.administratorRole);
   const ids = rows.map((r) => String(r.id));
-  const assigned = await tx
-    .select({ roleId: user.roleId })
-    .from(user)
-    .where(
-      and(
-        eq(user.tenantId, auth.tenantId),
-        eq(user.isDeleted, 0),
-        sql`string_to_array(${user.roleId}, ',') && ${sql.param(ids)}::text[]`,
-      ),
-    );
+  const assigned = await tenantScope(tx, auth.tenantId)
+    .select(user, { roleId: user.roleId })
+    .where(sql`string_to_array(${user.roleId}, ',') && ${sql.param(ids)}::text[]`);
   const used = new Set(assigned.flatMap((u) => u.roleId.split(',')));
   const names = rows.filter((r) => used.has(String(r.id))).map((r) => String(r.roleName));
   if (names.length) throw badRequest(RoleMessages.inUse(names.join('、')));

@@ -1,14 +1,17 @@
+import { randomInt } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { ChangeArgs } from '../../crud/resource-routes';
 import { hashPassword, md5Hex } from '../../platform/auth/passwords';
 import type { Db } from '../../platform/db/database';
 import { nextId } from '../../platform/db/ids';
-import { Messages, tenantResource } from '@mes/contracts';
+import { DEFAULT_TENANT_ID, Messages, tenantResource } from '@mes/contracts';
 import { apiScope, dept, menu, post, role, roleMenu, roleScope, tenant, user } from '../../platform/db/schema';
 import { badRequest } from '../../platform/http/errors';
 import { ScopeCategory } from '../../platform/permissions/grants';
 import { PLATFORM_ONLY_MENU_IDS, SEED_MENUS } from '../../seed/seed-menus';
-import { readParam } from './params';
+import { TENANT_ADMIN_ROLE_ALIAS } from '../../seed/seed-data';
+import { readParam } from '../../platform/db/params';
+import { tenantScope } from '../../platform/tenancy/tenant-scope';
 
 type Tx = ChangeArgs['tx'];
 
@@ -19,13 +22,14 @@ export const TenantMessages = {
   platformTenant: '不能删除平台租户',
   platformExpiry: '不能为平台租户设置过期时间',
   datasourceMissing: '数据源不存在',
+  noFreeId: '未能生成可用的租户ID,请手动填写租户ID',
 } as const;
 
 /** The account of a new tenant's administrator (CONTRACT.md "Seed data"). */
 export const TENANT_ADMIN = {
   account: 'admin',
   name: '管理员',
-  roleAlias: 'admin',
+  roleAlias: TENANT_ADMIN_ROLE_ALIAS,
   roleName: '管理员',
   postCode: 'admin',
 };
@@ -36,23 +40,39 @@ export async function defaultAccountNumber(db: Db): Promise<number> {
   return Number.isInteger(value) && value >= -1 ? value : -1;
 }
 
+/** Why a tenant id cannot be taken: a live tenant has it, or rows of a removed one remain. */
+async function tenantIdConflict(tx: Tx, tenantId: string): Promise<string | undefined> {
+  const scope = tenantScope(tx, tenantId);
+  const [live] = await scope.select(tenant, { id: tenant.id }).where().limit(1);
+  if (live) return TenantMessages.duplicate;
+  const [used] = await scope.select(user, { id: user.id }).where().limit(1);
+  return used ? TenantMessages.tenantIdInUse : undefined;
+}
+
 /**
  * Refuses a tenant id in use: by a live tenant (the unique index's message), or by rows left
  * behind, e.g. users of a removed tenant with the same id.
  */
 export async function assertTenantIdFree(tx: Tx, tenantId: string): Promise<void> {
-  const [live] = await tx
-    .select({ id: tenant.id })
-    .from(tenant)
-    .where(and(eq(tenant.tenantId, tenantId), eq(tenant.isDeleted, 0)))
-    .limit(1);
-  if (live) throw badRequest(TenantMessages.duplicate);
-  const [used] = await tx
-    .select({ id: user.id })
-    .from(user)
-    .where(and(eq(user.tenantId, tenantId), eq(user.isDeleted, 0)))
-    .limit(1);
-  if (used) throw badRequest(TenantMessages.tenantIdInUse);
+  const conflict = await tenantIdConflict(tx, tenantId);
+  if (conflict) throw badRequest(conflict);
+}
+
+/** Draws before giving up; with a million ids, only an almost full platform gets that far. */
+const GENERATE_ATTEMPTS = 20;
+
+/**
+ * A free tenant id for a tenant added without one, as the BladeX family generates it: six
+ * random digits, never the platform's 000000. Two concurrent adds drawing the same id still
+ * meet the unique index, which refuses the second with its message.
+ */
+export async function generateTenantId(tx: Tx, draw: () => number = () => randomInt(0, 1_000_000)): Promise<string> {
+  for (let attempt = 0; attempt < GENERATE_ATTEMPTS; attempt++) {
+    const candidate = String(draw()).padStart(6, '0');
+    if (candidate === DEFAULT_TENANT_ID) continue;
+    if (!(await tenantIdConflict(tx, candidate))) return candidate;
+  }
+  throw badRequest(TenantMessages.noFreeId);
 }
 
 /**
@@ -67,19 +87,18 @@ export async function provisionTenant(db: Db, tx: Tx, tenantId: string, tenantNa
   const password = await hashPassword(md5Hex(plain));
   const ids = { role: nextId(), dept: nextId(), post: nextId(), user: nextId() };
   const audit = { createUser: ids.user, createDept: ids.dept, updateUser: ids.user };
+  const scope = tenantScope(tx, tenantId);
 
-  await tx.insert(role).values({
+  await scope.insert(role).values({
     id: ids.role,
-    tenantId,
     parentId: '0',
     roleName: TENANT_ADMIN.roleName,
     roleAlias: TENANT_ADMIN.roleAlias,
     sort: 1,
     ...audit,
   });
-  await tx.insert(dept).values({
+  await scope.insert(dept).values({
     id: ids.dept,
-    tenantId,
     parentId: '0',
     ancestors: '0',
     deptCategory: 1,
@@ -88,18 +107,16 @@ export async function provisionTenant(db: Db, tx: Tx, tenantId: string, tenantNa
     sort: 1,
     ...audit,
   });
-  await tx.insert(post).values({
+  await scope.insert(post).values({
     id: ids.post,
-    tenantId,
     category: 1,
     postCode: TENANT_ADMIN.postCode,
     postName: TENANT_ADMIN.name,
     sort: 1,
     ...audit,
   });
-  await tx.insert(user).values({
+  await scope.insert(user).values({
     id: ids.user,
-    tenantId,
     account: TENANT_ADMIN.account,
     password,
     name: TENANT_ADMIN.name,

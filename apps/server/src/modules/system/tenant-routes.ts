@@ -4,10 +4,16 @@ import type { AppContext } from '../../app-context';
 import { registerResource } from '../../crud/resource-routes';
 import { tenant } from '../../platform/db/schema';
 import { badRequest } from '../../platform/http/errors';
-import { assertTenantIdFree, defaultAccountNumber, provisionTenant, TenantMessages } from './tenant-provision';
+import {
+  assertTenantIdFree,
+  defaultAccountNumber,
+  generateTenantId,
+  provisionTenant,
+  TenantMessages,
+} from './tenant-provision';
 import { registerTenantSettingRoutes } from './tenant-settings';
 
-/** Tenants: creation with admin account, settings, datasource binding. */
+/** Tenants: creation with admin account (and a generated id when none is given), settings, datasource binding. */
 export function registerTenantRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerResource(app, ctx, {
     def: tenantResource,
@@ -15,7 +21,9 @@ export function registerTenantRoutes(app: FastifyInstance, ctx: AppContext): voi
     hooks: {
       async beforeChange({ tx, adding, values }) {
         if (!adding) return;
-        await assertTenantIdFree(tx, String(values.tenantId));
+        // The family's tenant form has no tenant id field: the server picks one.
+        if (values.tenantId === undefined || values.tenantId === '') values.tenantId = await generateTenantId(tx);
+        else await assertTenantIdFree(tx, String(values.tenantId));
         values.accountNumber = await defaultAccountNumber(ctx.db);
       },
       async afterChange({ tx, auth, adding, values, afterCommit }) {

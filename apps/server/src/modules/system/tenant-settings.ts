@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { checkField, DEFAULT_TENANT_ID, Messages, parseDateTime, tenantResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
@@ -8,6 +8,7 @@ import { ok } from '../../platform/http/envelope';
 import { badRequest, forbidden, notFound } from '../../platform/http/errors';
 import { idValue, idsValue, paramOf } from '../../platform/http/request-params';
 import { TenantMessages } from './tenant-provision';
+import { liveRows, tenantRows, tenantScope } from '../../platform/tenancy/tenant-scope';
 
 const base = `/api${tenantResource.api}`;
 const TENANT_ID = /^[0-9A-Za-z]{1,12}$/;
@@ -20,7 +21,7 @@ function platformCaller(request: FastifyRequest) {
   return auth;
 }
 
-/** Tenant licence settings, datasource binding, and the public tenant lookup of the sign-in page. */
+/** Tenant licence settings, datasource binding, the tenant picker, and the public tenant lookup of the sign-in page. */
 export function registerTenantSettingRoutes(app: FastifyInstance, ctx: AppContext): void {
   // Account quota (-1 unlimited) and expiry (empty: never) of one or more tenants.
   app.post(`${base}/setting`, { config: { apiScope: 'tenant:setting' } }, async (request) => {
@@ -35,6 +36,8 @@ export function registerTenantSettingRoutes(app: FastifyInstance, ctx: AppContex
     if (expireError) throw badRequest(expireError);
     const accountNumber = blank(rawNumber) ? -1 : Number(rawNumber);
     const expireTime = blank(rawExpire) ? null : (parseDateTime(String(rawExpire)) as Date);
+    // Sessions of the tenant's users are checked against its expiry: tell every process.
+    const publish = () => ctx.totals.changed(tenantResource.code, '*');
     await ctx.db
       .transaction(async (tx) => {
         const rows = await tx
@@ -58,7 +61,8 @@ export function registerTenantSettingRoutes(app: FastifyInstance, ctx: AppContex
           logData: `租户 ${rows.map((r) => r.tenantId).join(',')} 授权配置:账号额度 ${accountNumber},过期时间 ${rawExpire ? String(rawExpire) : '不限'}`,
           request,
         }),
-      );
+      )
+      .finally(publish);
     return ok(true);
   });
 
@@ -75,10 +79,10 @@ export function registerTenantSettingRoutes(app: FastifyInstance, ctx: AppContex
       .from(datasource)
       .where(and(eq(datasource.id, datasourceId), eq(datasource.isDeleted, 0)));
     if (!source) throw badRequest(TenantMessages.datasourceMissing);
-    const updated = await ctx.db
+    const updated = await tenantScope(ctx.db, tenantId.trim())
       .update(tenant)
       .set({ datasourceId, updateUser: auth.userId, updateTime: new Date() })
-      .where(and(eq(tenant.tenantId, tenantId.trim()), eq(tenant.isDeleted, 0)))
+      .where()
       .returning({ id: tenant.id });
     if (!updated.length) throw notFound(Messages.rowNotFound);
     ctx.logs.usual(auth, {
@@ -87,6 +91,19 @@ export function registerTenantSettingRoutes(app: FastifyInstance, ctx: AppContex
       request,
     });
     return ok(true);
+  });
+
+  // The family's tenant picker (label tenantName, value tenantId) on the user, dept, post and
+  // role forms. The platform picks among every tenant; any other caller only sees its own,
+  // which the engine's platform-owned scoping cannot express, hence the explicit condition.
+  app.get(`${base}/select`, { config: { anyUser: true } }, async (request) => {
+    const auth = requireAuth(request);
+    const rows = await ctx.db
+      .select({ id: tenant.id, tenantId: tenant.tenantId, tenantName: tenant.tenantName })
+      .from(tenant)
+      .where(isPlatformCaller(auth) ? liveRows(tenant) : tenantRows(tenant, auth.tenantId))
+      .orderBy(asc(tenant.tenantId));
+    return ok(rows);
   });
 
   // Public: the sign-in page asks which tenant its domain belongs to. Only these three fields,
@@ -99,11 +116,7 @@ export function registerTenantSettingRoutes(app: FastifyInstance, ctx: AppContex
       .select({ tenantId: tenant.tenantId, tenantName: tenant.tenantName, backgroundUrl: tenant.backgroundUrl })
       .from(tenant)
       .where(
-        and(
-          eq(tenant.isDeleted, 0),
-          eq(tenant.status, 1),
-          sql`lower(rtrim(${tenant.domainUrl}, '/')) = lower(${domain})`,
-        ),
+        and(eq(tenant.isDeleted, 0), eq(tenant.status, 1), sql`lower(rtrim(${tenant.domain}, '/')) = lower(${domain})`),
       )
       .limit(1);
     return ok(found ?? {});

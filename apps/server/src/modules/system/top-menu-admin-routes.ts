@@ -12,13 +12,11 @@ import { grantMenuTree, liveMenuIds } from './menu-admin-grant-trees';
 import { insertChunked } from './role-grant';
 import type { Executor } from './role-grantable';
 import { idsParam, paramsOf } from '../../platform/http/request-params';
+import { tenantScope } from '../../platform/tenancy/tenant-scope';
 
 /** Live top menus of the caller's tenant; any other id refuses the request. */
 async function tenantTopMenus(db: Executor, auth: AuthContext, ids: string[], lock = false): Promise<string[]> {
-  const query = db
-    .select({ id: topMenu.id })
-    .from(topMenu)
-    .where(and(inArray(topMenu.id, ids), eq(topMenu.tenantId, auth.tenantId), eq(topMenu.isDeleted, 0)));
+  const query = tenantScope(db, auth.tenantId).select(topMenu, { id: topMenu.id }).where(inArray(topMenu.id, ids));
   const rows = lock ? await query.for('update') : await query;
   if (rows.length !== ids.length) throw notFound(Messages.rowNotFound);
   return rows.map((r) => r.id);

@@ -19,6 +19,9 @@ export function registerGuestRegistrationRoutes(app: FastifyInstance, ctx: AppCo
   const guests = new GuestRegistration(ctx);
   const base = '/api/blade-user';
 
+  // Whether the sign-in page offers 注册账号 (the platform-wide parameter; nothing per tenant).
+  app.get(`${base}/register-guest/enabled`, { config: { public: true } }, async () => ok(await guests.isOpen()));
+
   app.post(`${base}/register-guest`, { config: { public: true } }, async (request) => {
     await limitAttempts(ctx, 'register-guest', request.ip, REGISTER_PER_WINDOW, WINDOW_MS);
     await guests.register({

@@ -1,31 +1,36 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { AuthMessages, checkField, Messages, UserStatus, userResource } from '@mes/contracts';
+import { tenantScope } from '../../platform/tenancy/tenant-scope';
+import { checkField, Messages, UserStatus, userResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { ResourceService, type ChangeArgs } from '../../crud/resource-routes';
 import { hashPassword } from '../../platform/auth/passwords';
 import type { AuthContext } from '../../platform/auth/request-auth';
 import { nextId } from '../../platform/db/ids';
 import { role, user, userOauth } from '../../platform/db/schema';
-import { badRequest, notFound } from '../../platform/http/errors';
+import { badRequest, HttpError, notFound } from '../../platform/http/errors';
 import { idsValue } from '../../platform/http/request-params';
 import { linkTicket } from '../auth/social-sign-in';
 import { dropTicket, readTicket, SocialMessages, type SocialTicket } from '../auth/social/social-session';
-import { readParam } from '../system/params';
-import { assertMayManage, assertMd5, assertPicksInTenant, assertQuota } from './user-admin-rules';
+import { readParam } from '../../platform/db/params';
+import { assertMayManage, assertPicksInTenant, assertQuota, passwordMd5, UserAdminMessages } from './user-admin-rules';
 import { findTenant, isTenantExpired } from './user-repository';
+import { assertDeptsPickable } from '../system/dept-picks';
 
 export const GuestMessages = {
   closed: '注册功能已关闭',
   tenantRequired: '请先输入租户编号',
   accountRequired: '请先输入账号名称',
   passwordRequired: '请先输入密码',
-  tenantUnavailable: '租户不存在或已停用',
+  tenantFormat: '租户编号格式不正确',
   notPending: '只能审核待审核的用户',
   noRole: '请为通过审核的用户选择角色',
 } as const;
 
 const TENANT_ID = /^[0-9A-Za-z]{1,12}$/;
 const PG_UNIQUE_VIOLATION = '23505';
+
+/** The ticket's provider account was linked meanwhile (told apart from quota refusals, which stay silent). */
+class LinkedElsewhere extends Error {}
 /** The role a guest gets on approval when the approver names none. */
 export const DEFAULT_GUEST_ROLE = 'user';
 
@@ -58,18 +63,23 @@ export class GuestRegistration {
     this.users = new ResourceService(ctx, { def: userResource, table: user });
   }
 
-  async register(input: GuestInput): Promise<string> {
-    const open = (await readParam(this.ctx.db, 'account.registerUser'))?.trim().toLowerCase();
-    // Closed unless the parameter says 'true': deleting the parameter must not open registration.
-    if (open !== 'true') throw badRequest(GuestMessages.closed);
+  /** Whether registration is open: only the parameter's `true` opens it (a missing one keeps it closed). */
+  async isOpen(): Promise<boolean> {
+    return (await readParam(this.ctx.db, 'account.registerUser'))?.trim().toLowerCase() === 'true';
+  }
+
+  /**
+   * Registers a pending guest. The reply must not tell whether the tenant or the account exists
+   * (docs/sign-in.md): once the form is well formed, an unknown, disabled or expired tenant, a
+   * taken account and a full quota all end like a success, with nothing stored, after the same
+   * password hash. Returns the new id, or undefined when nothing was stored.
+   */
+  async register(input: GuestInput): Promise<string | undefined> {
+    if (!(await this.isOpen())) throw badRequest(GuestMessages.closed);
 
     const tenantId = textOf(input.tenantId);
     if (!tenantId) throw badRequest(GuestMessages.tenantRequired);
-    if (!TENANT_ID.test(tenantId)) throw badRequest(GuestMessages.tenantUnavailable);
-    const found = await findTenant(this.ctx.db, tenantId);
-    if (!found || found.status !== 1) throw badRequest(GuestMessages.tenantUnavailable);
-    if (isTenantExpired(found, this.ctx.clock.now())) throw badRequest(AuthMessages.tenantExpired);
-
+    if (!TENANT_ID.test(tenantId)) throw badRequest(GuestMessages.tenantFormat);
     const account = textOf(input.account);
     if (!account) throw badRequest(GuestMessages.accountRequired);
     const accountError = checkField(userResource.fields.account, account, 'zh');
@@ -80,40 +90,48 @@ export class GuestRegistration {
     if (nameError) throw badRequest(nameError);
     if (input.password === undefined || input.password === null || input.password === '')
       throw badRequest(GuestMessages.passwordRequired);
-    const md5 = assertMd5(input.password);
+    const md5 = passwordMd5(input.password);
 
     const ticketText = textOf(input.oauthId);
     let ticket: SocialTicket | undefined;
     if (ticketText) {
+      // A ticket is a secret only its holder has; refusing a bad one tells nothing about others.
       ticket = await readTicket(this.ctx, ticketText, tenantId);
       if (!ticket) throw badRequest(SocialMessages.badTicket);
     }
 
+    // Hashed before anything is looked up, so every outcome costs the same hash.
     const password = await hashPassword(md5);
+    const found = await findTenant(this.ctx.db, tenantId);
+    if (!found || found.status !== 1 || isTenantExpired(found, this.ctx.clock.now())) return undefined;
+
     const id = nextId();
     const now = new Date();
     try {
       await this.ctx.db.transaction(async (tx) => {
         // Pending guests hold a place: the quota counts every live account.
         await assertQuota(tx, tenantId);
-        await tx.insert(user).values({
-          id,
-          tenantId,
-          account,
-          password,
-          name: name || account.slice(0, 20),
-          realName: name,
-          userType: 1,
-          roleId: '',
-          deptId: '',
-          status: UserStatus.pending,
-          createTime: now,
-          updateTime: now,
-        });
-        if (ticket && !(await linkTicket(tx, ticket, id))) throw badRequest(SocialMessages.linkedElsewhere);
+        await tenantScope(tx, tenantId)
+          .insert(user)
+          .values({
+            id,
+            account,
+            password,
+            name: name || account.slice(0, 20),
+            realName: name,
+            userType: 1,
+            roleId: '',
+            deptId: '',
+            status: UserStatus.pending,
+            createTime: now,
+            updateTime: now,
+          });
+        if (ticket && !(await linkTicket(tx, ticket, id))) throw new LinkedElsewhere();
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw badRequest(userResource.indexes?.[0]?.message?.zh ?? Messages.duplicate);
+      if (error instanceof LinkedElsewhere) throw badRequest(SocialMessages.linkedElsewhere);
+      // A taken account or a full tenant: the same reply as a success (nothing was stored).
+      if (isUniqueViolation(error) || error instanceof HttpError) return undefined;
       throw error;
     } finally {
       await this.ctx.totals.changed('user', tenantId);
@@ -138,10 +156,9 @@ export class GuestRegistration {
   private async approvalRoles(auth: AuthContext, raw: unknown): Promise<string[]> {
     const picked = idsValue(raw, 'roleIds', { max: 50 });
     if (picked.length) return picked;
-    const [fallback] = await this.ctx.db
-      .select({ id: role.id })
-      .from(role)
-      .where(and(eq(role.tenantId, auth.tenantId), eq(role.roleAlias, DEFAULT_GUEST_ROLE), eq(role.isDeleted, 0)))
+    const [fallback] = await tenantScope(this.ctx.db, auth.tenantId)
+      .select(role, { id: role.id })
+      .where(eq(role.roleAlias, DEFAULT_GUEST_ROLE))
       .limit(1);
     if (!fallback) throw badRequest(GuestMessages.noRole);
     return [fallback.id];
@@ -162,10 +179,11 @@ export class GuestRegistration {
     try {
       await this.ctx.db.transaction(async (tx) => {
         await assertPicksInTenant(tx, auth.tenantId, { roleId: values.roleId, deptId: values.deptId });
+        await assertDeptsPickable(tx, this.ctx, auth, deptIds, UserAdminMessages.deptOutOfScope);
         await this.pendingTargets(tx, auth, ids);
         // Approving must not become a way to hand out the administrator role.
         await assertMayManage(tx, auth, [], roleIds);
-        await tx.update(user).set(values).where(inArray(user.id, ids));
+        await tenantScope(tx, auth.tenantId).update(user).set(values).where(inArray(user.id, ids));
       });
     } finally {
       await this.ctx.totals.changed('user', auth.tenantId);
@@ -178,14 +196,15 @@ export class GuestRegistration {
     try {
       await this.ctx.db.transaction(async (tx) => {
         await this.pendingTargets(tx, auth, ids);
-        await tx
+        const scope = tenantScope(tx, auth.tenantId);
+        await scope
           .update(user)
           .set({ isDeleted: 1, updateUser: auth.userId, updateTime: new Date() })
           .where(inArray(user.id, ids));
-        await tx
+        await scope
           .update(userOauth)
           .set({ userId: null, updateTime: new Date() })
-          .where(and(eq(userOauth.tenantId, auth.tenantId), inArray(userOauth.userId, ids)));
+          .where(inArray(userOauth.userId, ids));
       });
     } finally {
       await this.ctx.totals.changed('user', auth.tenantId);

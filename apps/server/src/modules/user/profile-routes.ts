@@ -1,14 +1,17 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { Messages } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { requireAuth } from '../../platform/auth/request-auth';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords';
+import { sessionStamp } from '../../platform/auth/session-state';
+import { wirePasswordToMd5 } from '../../platform/auth/wire-password';
 import { user } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
 import { badRequest, notFound } from '../../platform/http/errors';
 import { findUserById } from './user-repository';
+import { tenantScope } from '../../platform/tenancy/tenant-scope';
 
 export const ProfileMessages = {
   phoneFormat: '手机号格式不正确',
@@ -18,7 +21,6 @@ export const ProfileMessages = {
   notText: (label: string) => `${label}必须是文本`,
   passwordMismatch: '两次密码输入不一致',
   wrongOldPassword: '原密码不正确',
-  notMd5: (name: string) => Messages.invalidParam(name, '应为密码的 md5 值'),
 } as const;
 
 const text = (label: string, max: number) =>
@@ -48,7 +50,6 @@ const profileSchema = z.object({
 });
 
 const PASSWORD_FIELDS = ['oldPassword', 'newPassword', 'newPassword1'] as const;
-const MD5_HEX = /^[0-9a-f]{32}$/i;
 
 const asRecord = (value: unknown): Record<string, unknown> =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
@@ -60,7 +61,7 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
     const parsed = profileSchema.safeParse(asRecord(request.body));
     if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? Messages.badRequest);
     const changes = parsed.data;
-    const updated = await ctx.db
+    const updated = await tenantScope(ctx.db, auth.tenantId)
       .update(user)
       .set({
         ...(changes.name !== undefined && { name: changes.name }),
@@ -71,7 +72,7 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
         updateUser: auth.userId,
         updateTime: new Date(ctx.clock.now()),
       })
-      .where(and(eq(user.tenantId, auth.tenantId), eq(user.id, auth.userId), eq(user.isDeleted, 0)))
+      .where(eq(user.id, auth.userId))
       .returning({ id: user.id });
     if (!updated.length) throw notFound();
     return ok(null);
@@ -89,24 +90,25 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
     for (const name of PASSWORD_FIELDS) {
       const value = input[name];
       if (typeof value !== 'string' || value === '') throw badRequest(Messages.missingParam(name));
-      // Stored hashes are of the md5 hex; anything else could never be typed at sign-in again.
-      if (!MD5_HEX.test(value)) throw badRequest(ProfileMessages.notMd5(name));
-      values[name] = value;
+      // Our web app sends the md5 hex, BladeX clients the typed text: both become the md5 hex.
+      values[name] = wirePasswordToMd5(value);
     }
-    if (values.newPassword.toLowerCase() !== values.newPassword1.toLowerCase()) {
-      throw badRequest(ProfileMessages.passwordMismatch);
-    }
+    if (values.newPassword !== values.newPassword1) throw badRequest(ProfileMessages.passwordMismatch);
     const found = await findUserById(ctx.db, auth.tenantId, auth.userId);
     if (!found) throw notFound();
     if (!(await verifyPassword(found.password, values.oldPassword))) throw badRequest(ProfileMessages.wrongOldPassword);
-    await ctx.db
-      .update(user)
-      .set({
-        password: await hashPassword(values.newPassword),
-        updateUser: auth.userId,
-        updateTime: new Date(ctx.clock.now()),
-      })
-      .where(and(eq(user.tenantId, auth.tenantId), eq(user.id, auth.userId)));
+    const password = await hashPassword(values.newPassword);
+    // Every other session of the user ends; this one goes on, as the BladeX family's clients
+    // (and ours) stay signed in after changing the password.
+    await ctx.sessions.carryOver(auth.claims, sessionStamp({ password }));
+    try {
+      await tenantScope(ctx.db, auth.tenantId)
+        .update(user)
+        .set({ password, updateUser: auth.userId, updateTime: new Date(ctx.clock.now()) })
+        .where(eq(user.id, auth.userId));
+    } finally {
+      await ctx.sessions.usersChanged(auth.tenantId);
+    }
     return ok(null);
   });
 }

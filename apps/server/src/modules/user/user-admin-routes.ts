@@ -29,6 +29,11 @@ export function registerUserAdminRoutes(app: FastifyInstance, ctx: AppContext): 
   const base = '/api/blade-user';
   const scopes = apiScopeCodes('user');
 
+  // BladeX's name for the user page (`blade-user/list`); both answer the same page.
+  app.get(`${base}/list`, { config: { apiScope: scopes.read } }, async (request) =>
+    ok(await users.page(asRecord(request.query), requireAuth(request))),
+  );
+
   app.get(`${base}/platform-detail`, { config: { apiScope: scopes.read } }, async (request) =>
     ok(await admin.platformDetail(asRecord(request.query).id, requireAuth(request))),
   );

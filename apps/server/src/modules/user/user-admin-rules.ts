@@ -1,17 +1,20 @@
 import { and, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { wirePasswordToMd5 } from '../../platform/auth/wire-password';
 import { ADMINISTRATOR_ROLE, isAdministrator, splitIds, type AuthContext } from '../../platform/auth/request-auth';
 import type { ChangeArgs } from '../../crud/resource-routes';
 import { dept, dict, post, role, tenant, user } from '../../platform/db/schema';
+import { tenantRows, tenantScope } from '../../platform/tenancy/tenant-scope';
 import { badRequest, forbidden } from '../../platform/http/errors';
 
 type Tx = ChangeArgs['tx'];
 
 export const UserAdminMessages = {
-  notMd5: '密码格式不正确: 应为密码的 md5 值',
+  passwordRequired: '请输入密码',
   quotaReached: '当前租户已到最大账号额度',
   removeSelf: '不能删除当前登录用户',
   foreignRole: '所属角色不存在或无权访问',
   foreignDept: '所属部门不存在或无权访问',
+  deptOutOfScope: '所属部门不在您的数据权限范围内',
   foreignPost: '所属岗位不存在或无权访问',
   badUserType: '用户平台不正确',
   userExtNotJson: '用户拓展应为 JSON 文本',
@@ -19,15 +22,14 @@ export const UserAdminMessages = {
 } as const;
 
 export const USER_EXT_MAX = 2000;
-const MD5_HEX = /^[0-9a-f]{32}$/i;
 
 /**
- * The web sends the md5 hex of the typed password, hashed in the browser exactly as sign-in
- * does (CONTRACT.md "Passwords"); anything else would be stored as a password nobody can type.
+ * The md5 hex of a password as a client sent it: our web app sends the md5 hex, clients of the
+ * BladeX family the typed text, which is hashed here so that sign-in (md5 in both) accepts it.
  */
-export function assertMd5(value: unknown): string {
-  if (typeof value !== 'string' || !MD5_HEX.test(value)) throw badRequest(UserAdminMessages.notMd5);
-  return value.toLowerCase();
+export function passwordMd5(value: unknown): string {
+  if (typeof value !== 'string' || value === '') throw badRequest(UserAdminMessages.passwordRequired);
+  return wirePasswordToMd5(value);
 }
 
 /**
@@ -37,9 +39,8 @@ export function assertMd5(value: unknown): string {
  * over 100,000 users a cheap scan and gives the planner row estimates it can use.
  */
 export function deptAndChildrenFilter(tenantId: string, deptId: string): SQL {
-  const below = sql`array(select ${dept.id}::text from ${dept}
-    where ${dept.tenantId} = ${tenantId} and ${dept.isDeleted} = 0
-      and (${dept.id} = ${deptId} or ${deptId}::text = any(string_to_array(${dept.ancestors}, ','))))`;
+  const inSubtree = sql`(${dept.id} = ${deptId} or ${deptId}::text = any(string_to_array(${dept.ancestors}, ',')))`;
+  const below = sql`array(select ${dept.id}::text from ${dept} where ${tenantRows(dept, tenantId, inSubtree)})`;
   return sql`(${user.deptId} = any(${below})
     or (strpos(${user.deptId}, ',') > 0 and string_to_array(${user.deptId}, ',') && ${below}))`;
 }
@@ -47,10 +48,7 @@ export function deptAndChildrenFilter(tenantId: string, deptId: string): SQL {
 type Picked = typeof role | typeof dept | typeof post;
 
 async function countInTenant(tx: Tx, table: Picked, tenantId: string, ids: string[]): Promise<number> {
-  const [row] = await tx
-    .select({ n: count() })
-    .from(table)
-    .where(and(eq(table.tenantId, tenantId), inArray(table.id, ids), eq(table.isDeleted, 0)));
+  const [row] = await tenantScope(tx, tenantId).select(table, { n: count() }).where(inArray(table.id, ids));
   return row?.n ?? 0;
 }
 
@@ -77,17 +75,11 @@ export async function assertPicksInTenant(
  * row is locked first so that two adds at once cannot both take the last place.
  */
 export async function assertQuota(tx: Tx, tenantId: string): Promise<void> {
-  const [t] = await tx
-    .select({ accountNumber: tenant.accountNumber })
-    .from(tenant)
-    .where(and(eq(tenant.tenantId, tenantId), eq(tenant.isDeleted, 0)))
-    .for('update');
+  const scope = tenantScope(tx, tenantId);
+  const [t] = await scope.select(tenant, { accountNumber: tenant.accountNumber }).where().for('update');
   const limit = t?.accountNumber ?? -1;
   if (limit < 0) return;
-  const [row] = await tx
-    .select({ n: count() })
-    .from(user)
-    .where(and(eq(user.tenantId, tenantId), eq(user.isDeleted, 0)));
+  const [row] = await scope.select(user, { n: count() }).where();
   if ((row?.n ?? 0) >= limit) throw badRequest(UserAdminMessages.quotaReached);
 }
 
@@ -129,10 +121,9 @@ export async function assertMayManage(
   newRoleIds: string[] = [],
 ): Promise<void> {
   if (isAdministrator(auth)) return;
-  const adminRoles = await tx
-    .select({ id: role.id })
-    .from(role)
-    .where(and(eq(role.tenantId, auth.tenantId), eq(role.roleAlias, ADMINISTRATOR_ROLE), eq(role.isDeleted, 0)));
+  const adminRoles = await tenantScope(tx, auth.tenantId)
+    .select(role, { id: role.id })
+    .where(eq(role.roleAlias, ADMINISTRATOR_ROLE));
   if (!adminRoles.length) return;
   const ids = new Set(adminRoles.map((r) => r.id));
   const touches = (roleIds: string[]) => roleIds.some((id) => ids.has(id));

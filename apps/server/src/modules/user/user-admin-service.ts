@@ -8,22 +8,24 @@ import { user } from '../../platform/db/schema';
 import { idsValue } from '../../platform/http/request-params';
 import { badRequest, notFound } from '../../platform/http/errors';
 import { unlockAccount } from '../auth/sign-in';
-import { readParam } from '../system/params';
+import { readParam } from '../../platform/db/params';
 import {
   assertMayManage,
-  assertMd5,
   assertPicksInTenant,
   assertQuota,
   assertUserType,
   checkUserExt,
   deptAndChildrenFilter,
+  passwordMd5,
   UserAdminMessages,
 } from './user-admin-rules';
 import { decorateUsers } from './user-names';
+import { isId } from '../../platform/db/ids';
+import { assertDeptsPickable } from '../system/dept-picks';
+import { tenantScope } from '../../platform/tenancy/tenant-scope';
 
 type Tx = ChangeArgs['tx'];
 
-const ID = /^\d{1,19}$/;
 const MAX_IDS = 1000;
 /** BladeX's fallback when the `account.initPassword` parameter is missing. */
 const DEFAULT_INIT_PASSWORD = '123456';
@@ -48,7 +50,7 @@ export function userHooks(ctx: AppContext): ResourceHooks {
       where(query, auth) {
         const raw = query.deptId;
         if (raw === undefined || raw === '') return undefined;
-        if (typeof raw !== 'string' || !ID.test(raw)) throw badRequest(Messages.invalidParam('deptId', '应为编号'));
+        if (typeof raw !== 'string' || !isId(raw)) throw badRequest(Messages.invalidParam('deptId', '应为编号'));
         return deptAndChildrenFilter(auth.tenantId, raw);
       },
     },
@@ -56,11 +58,17 @@ export function userHooks(ctx: AppContext): ResourceHooks {
     // correlated subqueries in the page query, whose planning cost dominates a 10-row page.
     decorate: (rows) => decorateUsers(ctx.lookups, rows),
     async beforeChange({ tx, auth, adding, values, existing }) {
-      const md5 = adding ? assertMd5(values.password) : undefined;
+      const md5 = adding ? passwordMd5(values.password) : undefined;
       if (adding) await assertQuota(tx, auth.tenantId);
       if (existing) await assertMayManage(tx, auth, [existing]);
       if (typeof values.roleId === 'string') await assertMayManage(tx, auth, [], splitIds(values.roleId));
       await assertPicksInTenant(tx, auth.tenantId, values);
+      if (typeof values.deptId === 'string') {
+        // Only departments newly given: one the user already had stays, seen by the caller or not.
+        const had = new Set(splitIds(String(existing?.deptId ?? '')));
+        const added = splitIds(values.deptId).filter((id) => !had.has(id));
+        await assertDeptsPickable(tx, ctx, auth, added, UserAdminMessages.deptOutOfScope);
+      }
       if (values.userType !== undefined) values.userType = await assertUserType(tx, values.userType);
       // Hashed last: argon2 is the slow step, not worth doing for a submit about to be refused.
       if (md5) values.password = await hashPassword(md5);
@@ -111,7 +119,10 @@ export class UserAdminService {
     return { ...row, userExt: row.userExt ?? '' };
   }
 
-  /** Replaces the roles of the users; tokens already issued keep their roles until refreshed. */
+  /**
+   * Replaces the roles of the users. Their sessions go on with the new roles from the next
+   * request: the user notice below reaches every process's session state.
+   */
   async grant(rawUserIds: unknown, rawRoleIds: unknown, auth: AuthContext): Promise<void> {
     const userIds = idsValue(rawUserIds, 'userIds', { required: true });
     const roleIds = idsValue(rawRoleIds, 'roleIds', { required: true });
@@ -123,7 +134,7 @@ export class UserAdminService {
           await assertPicksInTenant(tx, auth.tenantId, { roleId });
           const targets = await this.targets(tx, auth, userIds);
           await assertMayManage(tx, auth, targets, roleIds);
-          await tx
+          await tenantScope(tx, auth.tenantId)
             .update(user)
             .set({ roleId, ...this.audit(auth) })
             .where(inArray(user.id, userIds));
@@ -140,7 +151,10 @@ export class UserAdminService {
     }
   }
 
-  /** Sets the password of the users to the `account.initPassword` parameter. */
+  /**
+   * Sets the password of the users to the `account.initPassword` parameter; every session of
+   * theirs ends (a new password hash, announced by the user notice below).
+   */
   async resetPassword(rawUserIds: unknown, auth: AuthContext): Promise<void> {
     const userIds = idsValue(rawUserIds, 'userIds', { required: true });
     const initPassword = (await readParam(this.ctx.db, 'account.initPassword')) || DEFAULT_INIT_PASSWORD;
@@ -152,7 +166,7 @@ export class UserAdminService {
         .transaction(async (tx) => {
           const targets = await this.targets(tx, auth, userIds);
           await assertMayManage(tx, auth, targets);
-          await tx
+          await tenantScope(tx, auth.tenantId)
             .update(user)
             .set({ password, ...this.audit(auth) })
             .where(inArray(user.id, userIds));
@@ -172,7 +186,7 @@ export class UserAdminService {
 
   /** The platform a user signs in from (`user_type`) and the settings that platform needs. */
   async updatePlatform(params: { userId: unknown; userType: unknown; userExt: unknown }, auth: AuthContext) {
-    if (typeof params.userId !== 'string' || !ID.test(params.userId)) throw badRequest(Messages.missingParam('userId'));
+    if (typeof params.userId !== 'string' || !isId(params.userId)) throw badRequest(Messages.missingParam('userId'));
     const userId = params.userId;
     const userExt = checkUserExt(params.userExt);
     try {
@@ -180,7 +194,7 @@ export class UserAdminService {
         const userType = await assertUserType(tx, params.userType);
         const targets = await this.targets(tx, auth, [userId]);
         await assertMayManage(tx, auth, targets);
-        await tx
+        await tenantScope(tx, auth.tenantId)
           .update(user)
           .set({ userType, userExt, ...this.audit(auth) })
           .where(eq(user.id, userId));

@@ -18,17 +18,13 @@ const named = {
 } satisfies Record<string, NamedResource>;
 
 /**
- * Adds the view fields of the user list (CONTRACT.md: roleName, deptName, postName, sexName,
- * userTypeName, tenantName) to the rows being sent. The names come from the in-memory lookups,
- * so a page costs no query beyond its own, whatever its size.
+ * Adds the view fields of the user list (CONTRACT.md: roleName, deptName, postName) to the rows
+ * being sent; the engine adds the definition's own (sexName, userTypeName, tenantName). The
+ * names come from the in-memory lookups, so a page costs no query beyond its own, whatever its
+ * size.
  */
 export async function decorateUsers(lookups: NameLookups, rows: Row[]): Promise<Row[]> {
   if (!rows.length) return rows;
-  const [sexes, userTypes, tenantNames] = await Promise.all([
-    lookups.dictLabels('sex'),
-    lookups.dictLabels('user_type'),
-    lookups.tenantNames(),
-  ]);
   const tenants = [...new Set(rows.map((r) => text(r.tenantId)))];
   const perTenant = new Map(
     await Promise.all(
@@ -54,9 +50,6 @@ export async function decorateUsers(lookups: NameLookups, rows: Row[]): Promise<
       roleName: joinNames(roles, text(r.roleId)),
       deptName: joinNames(depts, text(r.deptId)),
       postName: joinNames(posts, text(r.postId)),
-      sexName: sexes.get(text(r.sex)) ?? '',
-      userTypeName: userTypes.get(text(r.userType)) ?? '',
-      tenantName: tenantNames.get(tenantId) ?? '',
     };
   });
 }

@@ -1,7 +1,8 @@
-import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { dept, dict, post, role, tenant, user } from '../../platform/db/schema';
+import { rowsOfSameTenant, tenantRows } from '../../platform/tenancy/tenant-scope';
 
 const { password: _password, ...publicColumns } = getTableColumns(user);
 
@@ -10,7 +11,7 @@ function namesFor(ids: SQL, table: typeof role | typeof dept | typeof post, name
   return sql<string>`coalesce((
     select string_agg(${name}, ',' order by array_position(${ids}, ${table.id}))
     from ${table}
-    where ${table.tenantId} = ${user.tenantId} and ${table.isDeleted} = 0 and ${table.id} = any(${ids})
+    where ${rowsOfSameTenant(table, user, sql`${table.id} = any(${ids})`)}
   ), '')`;
 }
 
@@ -31,14 +32,12 @@ const buildUserViewQuery = (db: Db) =>
       roleAlias: namesFor(idsOf(user.roleId), role, sql`${role.roleAlias}`),
       deptName: namesFor(idsOf(user.deptId), dept, sql`${dept.deptName}`),
       postName: namesFor(idsOf(user.postId), post, sql`${post.postName}`),
-      tenantName: sql<string>`coalesce((select ${tenant.tenantName} from ${tenant} where ${tenant.tenantId} = ${user.tenantId} and ${tenant.isDeleted} = 0 limit 1), '')`,
+      tenantName: sql<string>`coalesce((select ${tenant.tenantName} from ${tenant} where ${rowsOfSameTenant(tenant, user)} limit 1), '')`,
       sexName: dictLabel('sex', sql`${user.sex}`),
       userTypeName: dictLabel('user_type', sql`${user.userType}`),
     })
     .from(user)
-    .where(
-      and(eq(user.tenantId, sql.placeholder('tenantId')), eq(user.id, sql.placeholder('id')), eq(user.isDeleted, 0)),
-    )
+    .where(tenantRows(user, sql.placeholder('tenantId'), eq(user.id, sql.placeholder('id'))))
     .limit(1)
     // A named statement: PostgreSQL plans it once per connection instead of on every request.
     .prepare('user_view');

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { DEFAULT_TENANT_ID } from '@mes/contracts';
 import { unauthorized } from '../http/errors';
+import type { SessionRights } from './session-state';
 import type { TokenClaims } from './tokens';
 
 /** The signed-in caller of a request, as the authentication hook found it. */
@@ -38,13 +39,17 @@ export const splitIds = (text: string): string[] =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-export function toAuthContext(claims: TokenClaims): AuthContext {
+/**
+ * The caller of a live session. Department and roles are the account's current ones, not the
+ * token's: a change of roles takes effect on the next request instead of at the next sign-in.
+ */
+export function toAuthContext(claims: TokenClaims, rights: SessionRights): AuthContext {
   return {
     tenantId: claims.tenant_id,
     userId: claims.user_id,
-    deptId: claims.dept_id,
-    roleIds: splitIds(claims.role_id),
-    roleAliases: splitIds(claims.role_name),
+    deptId: rights.deptId,
+    roleIds: rights.roleIds,
+    roleAliases: rights.roleAliases,
     account: claims.account,
     clientId: claims.client_id,
     claims,

@@ -2,6 +2,7 @@ import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Clock } from '../store/ephemeral-store';
 import type { RevocationList } from './revocation-list';
+import type { SessionClaims, SessionRights } from './session-state';
 
 const ISSUER = 'mes-console';
 
@@ -18,6 +19,11 @@ export interface TokenSubject {
   account: string;
   userName: string;
   clientId: string;
+  /**
+   * The password stamp (`sessionStamp`) of the user row the grant checked; when absent, the
+   * stamp of the row as stored at issue time.
+   */
+  stamp?: string;
 }
 
 export interface TokenClaims {
@@ -35,9 +41,23 @@ export interface TokenClaims {
   sid: string;
   /** When the session's refresh token expires (seconds); revocations are kept until then. */
   session_exp: number;
+  /** The password stamp the session was issued under (`sessionStamp`); a new password ends it. */
+  stamp: string;
   jti: string;
   exp: number;
   iat: number;
+}
+
+/** Whether a session still stands for its account (see session-state.ts). */
+export interface SessionCheck {
+  currentStamp(tenantId: string, userId: string): Promise<string | undefined>;
+  rightsOf(claims: SessionClaims, options: { fresh: boolean }): Promise<SessionRights | undefined>;
+}
+
+/** A valid access token and what its caller may do now. */
+export interface LiveSession {
+  claims: TokenClaims;
+  rights: SessionRights;
 }
 
 export interface IssuedTokens {
@@ -47,12 +67,14 @@ export interface IssuedTokens {
   sid: string;
 }
 
-/**
- * Signs and checks tokens with the installation's secret (HS256). Logout and refresh revoke the
- * session id in the revocation list, so a revoked token stops working at once on every process.
- */
 const MAX_VERIFIED = 10_000;
 
+/**
+ * Signs and checks tokens with the installation's secret (HS256). Logout and refresh revoke the
+ * session id in the revocation list, so a revoked token stops working at once on every process;
+ * a session whose account changed (removed, new password, tenant gone or expired) is refused
+ * by the session check just as fast.
+ */
 export class TokenService {
   /** Imported once: jose would otherwise import raw key bytes on every sign and verify. */
   private readonly key: KeyObject;
@@ -61,6 +83,7 @@ export class TokenService {
     secret: string,
     private readonly clock: Clock,
     private readonly revocations: RevocationList,
+    private readonly sessions: SessionCheck,
   ) {
     this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
@@ -68,6 +91,8 @@ export class TokenService {
   async issue(subject: TokenSubject, accessValidity: number, refreshValidity: number): Promise<IssuedTokens> {
     const sid = randomUUID();
     const issuedAt = Math.floor(this.clock.now() / 1000);
+    // No stamp (the user is gone) gives a token no check will ever accept.
+    const stamp = subject.stamp ?? (await this.sessions.currentStamp(subject.tenantId, subject.userId)) ?? '';
     const base = {
       tenant_id: subject.tenantId,
       user_id: subject.userId,
@@ -80,6 +105,7 @@ export class TokenService {
       client_id: subject.clientId,
       sid,
       session_exp: issuedAt + refreshValidity,
+      stamp,
     };
     const sign = (type: TokenType, validity: number) =>
       new SignJWT({ ...base, token_type: type })
@@ -96,23 +122,38 @@ export class TokenService {
     return { accessToken, refreshToken, expiresIn: accessValidity, sid };
   }
 
+  /** The claims of a valid, unexpired, unrevoked token of the expected type, else undefined. */
+  async verify(token: string, expected: TokenType): Promise<TokenClaims | undefined> {
+    return (await this.check(token, expected))?.claims;
+  }
+
+  /** The session of a valid access token whose account still stands, with its current rights. */
+  authenticate(token: string): Promise<LiveSession | undefined> {
+    return this.check(token, 'access_token');
+  }
+
+  private async check(token: string, expected: TokenType): Promise<LiveSession | undefined> {
+    const claims = await this.signedClaims(token);
+    if (!claims || claims.token_type !== expected) return undefined;
+    if (await this.revocations.isRevoked(claims.sid)) return undefined;
+    const rights = await this.sessions.rightsOf(claims, { fresh: expected === 'refresh_token' });
+    return rights ? { claims, rights } : undefined;
+  }
+
   /**
    * Tokens whose signature was already checked, by their exact text. Every request carries its
    * token; checking the signature once instead of on each call saves the WebCrypto round trip.
-   * Expiry and revocation are still checked on every call.
+   * Expiry, revocation and the account are still checked on every call.
    */
   private readonly verified = new Map<string, TokenClaims>();
 
-  /** The claims of a valid, unexpired, unrevoked token of the expected type, else undefined. */
-  async verify(token: string, expected: TokenType): Promise<TokenClaims | undefined> {
+  /** The claims of an unexpired token signed here, else undefined. */
+  private async signedClaims(token: string): Promise<TokenClaims | undefined> {
     const known = this.verified.get(token);
     if (known) {
-      if (known.exp * 1000 <= this.clock.now()) {
-        this.verified.delete(token);
-        return undefined;
-      }
-      if (known.token_type !== expected) return undefined;
-      return (await this.revocations.isRevoked(known.sid)) ? undefined : known;
+      if (known.exp * 1000 > this.clock.now()) return known;
+      this.verified.delete(token);
+      return undefined;
     }
     let claims: TokenClaims;
     try {
@@ -127,10 +168,10 @@ export class TokenService {
       if (e instanceof joseErrors.JOSEError || e instanceof TypeError) return undefined;
       throw e;
     }
-    if (typeof claims.sid !== 'string' || typeof claims.exp !== 'number') return undefined;
+    // Tokens issued before sessions carried a stamp are refused: their account cannot be checked.
+    if (typeof claims.sid !== 'string' || typeof claims.exp !== 'number' || typeof claims.stamp !== 'string')
+      return undefined;
     this.remember(token, claims);
-    if (claims.token_type !== expected) return undefined;
-    if (await this.revocations.isRevoked(claims.sid)) return undefined;
     return claims;
   }
 

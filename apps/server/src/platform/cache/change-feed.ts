@@ -22,6 +22,13 @@ export interface ChangeFeed {
 /** A topic that means "anything may have changed". */
 export const ALL_TOPICS = '*';
 
+/** A topic that means "anything of this tenant may have changed" (its administrator's clear-cache). */
+export const tenantTopic = (tenantId: string) => `tenant:${tenantId}`;
+const TENANT_PREFIX = 'tenant:';
+/** The tenant a `tenantTopic` names, else undefined. */
+export const tenantOfTopic = (topic: string) =>
+  topic.startsWith(TENANT_PREFIX) ? topic.slice(TENANT_PREFIX.length) : undefined;
+
 export async function postgresChangeFeed(
   url: string,
   notify: (channel: string, payload: string) => Promise<void>,

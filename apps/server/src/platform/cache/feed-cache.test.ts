@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CacheRegistry } from './cache-registry';
-import type { ChangeFeed } from './change-feed';
+import { tenantTopic, type ChangeFeed } from './change-feed';
 import { FeedCache } from './feed-cache';
 
 /** An in-process feed: publishing calls the listeners at once, as the real one does locally. */
@@ -35,6 +35,22 @@ describe('FeedCache', () => {
     const [a, b] = await Promise.all([cache.get('rows:role:1', 'k', load(1)), cache.get('rows:role:1', 'k', load(2))]);
     expect([a, b, await cache.get('rows:role:1', 'k', load(3))]).toEqual([1, 1, 1]);
     expect(loads()).toBe(1);
+  });
+
+  it('drops every entry of one tenant for `tenant:<id>` and keeps the other tenants and shared rows', async () => {
+    const { cache, feed, load } = counting();
+    await cache.get('rows:role:100001', 'k', load(1));
+    await cache.get('rows:dept:100001', 'k', load(2));
+    await cache.get('rows:role:100002', 'k', load(3));
+    await cache.get('rows:dict:*', 'k', load(4));
+    await feed.publish(tenantTopic('100001'));
+    const now = await Promise.all([
+      cache.get('rows:role:100001', 'k', load(-1)),
+      cache.get('rows:dept:100001', 'k', load(-2)),
+      cache.get('rows:role:100002', 'k', load(-3)),
+      cache.get('rows:dict:*', 'k', load(-4)),
+    ]);
+    expect(now).toEqual([-1, -2, 3, 4]);
   });
 
   it('drops what is filed under a topic, every tenant for `:*`, everything for `*` and clearOn', async () => {

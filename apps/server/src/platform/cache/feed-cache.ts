@@ -1,5 +1,5 @@
 import type { CacheRegistry } from './cache-registry';
-import { ALL_TOPICS, type ChangeFeed } from './change-feed';
+import { ALL_TOPICS, tenantOfTopic, type ChangeFeed } from './change-feed';
 
 export interface FeedCacheOptions {
   /** Oldest entries are dropped beyond this many. */
@@ -20,7 +20,8 @@ interface Entry<V> {
 /**
  * Values read from the database, each filed under the change-feed topic whose notice makes it
  * stale (`rows:<resource>:<tenant>`, `grants`). A notice on any process drops the matching
- * entries; `rows:<resource>:*` drops every tenant's, and `*` drops everything.
+ * entries; `rows:<resource>:*` drops every tenant's, `tenant:<id>` every entry of that tenant,
+ * and `*` drops everything.
  *
  * The loading promise is stored at once, so concurrent readers share one query, and a notice
  * that arrives while the query runs drops it like any other entry: a value read before a write
@@ -71,6 +72,11 @@ export class FeedCache<V> {
 
   private drop(topic: string): void {
     if (this.clearOn.has(topic)) return this.entries.clear();
+    const tenant = tenantOfTopic(topic);
+    if (tenant !== undefined) {
+      for (const [id, entry] of this.entries) if (entry.topic.endsWith(`:${tenant}`)) this.entries.delete(id);
+      return;
+    }
     const prefix = topic.endsWith(':*') ? topic.slice(0, -1) : undefined;
     for (const [id, entry] of this.entries) {
       if (entry.topic === topic || (prefix !== undefined && entry.topic.startsWith(prefix))) this.entries.delete(id);

@@ -29,3 +29,19 @@ export const auditColumns = () => ({
 });
 
 export const timestampColumn = ts;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * A calendar day (`date`) kept as `yyyy-MM-dd` text in JavaScript. Drizzle's own reads return
+ * the text; a raw pool query (named statements) gets pg's local-midnight `Date`, whose local
+ * fields are the stored day, so either way the day is the stored one in every time zone.
+ */
+export const calendarDay = customType<{ data: string; driverData: string | Date }>({
+  dataType: () => 'date',
+  fromDriver: (value) =>
+    typeof value === 'string'
+      ? value
+      : `${String(value.getFullYear()).padStart(4, '0')}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`,
+  toDriver: (value) => value,
+});

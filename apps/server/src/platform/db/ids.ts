@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { isIdText } from '@mes/contracts';
 
 /**
  * Snowflake-style 64-bit ids (41 bits of milliseconds since 2020-01-01, 10 bits of worker,
@@ -8,11 +9,17 @@ import { randomInt } from 'node:crypto';
 const EPOCH = 1_577_836_800_000n;
 const worker = BigInt(randomInt(1024));
 let lastMs = 0n;
+/**
+ * The fixed ids the first releases seeded (1000000000000000001 …) all read as this one
+ * millisecond (2027-07-22 11:22:59.101 UTC): never issue ids in it, or one could equal a seeded row's.
+ */
+export const SEEDED_ID_MS = 1_000_000_000_000_000_000n >> 22n;
 let sequence = 0n;
 
 export function nextId(): string {
   let now = BigInt(Date.now());
   if (now < lastMs) now = lastMs; // clock moved back: stay monotonic
+  if (now - EPOCH === SEEDED_ID_MS) now += 1n;
   if (now === lastMs) {
     sequence = (sequence + 1n) & 0xfffn;
     if (sequence === 0n) now = lastMs + 1n; // sequence exhausted: borrow the next millisecond
@@ -22,3 +29,10 @@ export function nextId(): string {
   lastMs = now;
   return (((now - EPOCH) << 22n) | (worker << 12n) | sequence).toString();
 }
+
+/**
+ * An id a request may name: decimal digits within the signed 64-bit range of the `bigint`
+ * columns. Every route checks ids with this before a query, since PostgreSQL answers an id
+ * out of range with an error instead of "no row".
+ */
+export const isId = (text: string): boolean => isIdText(text);

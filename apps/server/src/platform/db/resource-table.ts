@@ -1,23 +1,37 @@
 import { sql } from 'drizzle-orm';
 import type { HasDefault, NotNull } from 'drizzle-orm';
 import {
-  doublePrecision,
+  boolean,
   index,
   integer,
+  jsonb,
+  numeric,
   pgTable,
   text,
   uniqueIndex,
   varchar,
+  type PgBooleanBuilderInitial,
   type PgColumnBuilderBase,
-  type PgDoublePrecisionBuilderInitial,
   type PgIntegerBuilderInitial,
+  type PgJsonbBuilderInitial,
+  type PgNumericBuilderInitial,
   type PgTextBuilderInitial,
   type PgVarcharBuilderInitial,
 } from 'drizzle-orm/pg-core';
-import { columnOf, toSnake, type FieldDef, type FieldMap, type ResourceDef, type ResourceOwner } from '@mes/contracts';
-import { auditColumns, bigintId, idColumn, tenantColumn, timestampColumn } from './columns';
+import {
+  columnOf,
+  decimalShapeOf,
+  readDecimal,
+  toSnake,
+  type FieldDef,
+  type FieldMap,
+  type ResourceDef,
+  type ResourceOwner,
+} from '@mes/contracts';
+import { auditColumns, bigintId, calendarDay, idColumn, tenantColumn, timestampColumn } from './columns';
 
 type TimestampBuilder = ReturnType<typeof timestampColumn>;
+type DayBuilder = ReturnType<typeof calendarDay>;
 /** The builder `bigintId(name)` returns. */
 type IdBuilder = ReturnType<typeof idColumnBuilder>;
 export const idColumnBuilder = (name: string) => bigintId(name);
@@ -25,27 +39,35 @@ export const idColumnBuilder = (name: string) => bigintId(name);
 type BaseBuilder<K> = K extends 'int'
   ? PgIntegerBuilderInitial<''>
   : K extends 'decimal'
-    ? PgDoublePrecisionBuilderInitial<''>
-    : K extends 'datetime'
-      ? TimestampBuilder
-      : K extends 'id'
-        ? IdBuilder
-        : K extends 'text'
-          ? PgTextBuilderInitial<'', [string, ...string[]]>
-          : PgVarcharBuilderInitial<'', [string, ...string[]], number>;
+    ? PgNumericBuilderInitial<''>
+    : K extends 'boolean'
+      ? PgBooleanBuilderInitial<''>
+      : K extends 'datetime'
+        ? TimestampBuilder
+        : K extends 'date'
+          ? DayBuilder
+          : K extends 'json'
+            ? PgJsonbBuilderInitial<''>
+            : K extends 'id' | 'reference'
+              ? IdBuilder
+              : K extends 'text'
+                ? PgTextBuilderInitial<'', [string, ...string[]]>
+                : PgVarcharBuilderInitial<'', [string, ...string[]], number>;
 
 /** Mirrors `isNullable` below at the type level. */
-type Nullable<D> = D extends { nullable: true }
+type Nullable<D> = D extends { kind: 'date' | 'json' | 'reference' }
   ? true
-  : D extends { required: true }
-    ? false
-    : D extends { kind: 'datetime' }
-      ? true
-      : D extends { kind: 'id' }
-        ? D extends { default: string }
-          ? false
-          : true
-        : false;
+  : D extends { nullable: true }
+    ? true
+    : D extends { required: true }
+      ? false
+      : D extends { kind: 'datetime' }
+        ? true
+        : D extends { kind: 'id' }
+          ? D extends { default: string }
+            ? false
+            : true
+          : false;
 
 type ColumnFor<D extends FieldDef> =
   Nullable<D> extends true ? HasDefault<BaseBuilder<D['kind']>> : NotNull<HasDefault<BaseBuilder<D['kind']>>>;
@@ -62,6 +84,9 @@ export type ResourceColumns<F extends FieldMap, O> = KeyColumns &
   AuditColumns;
 
 function isNullable(field: FieldDef): boolean {
+  // No value is a value of these kinds (no day, no document, no referenced row); a reference
+  // must be NULL-able whatever the form requires, since removing its target may clear it.
+  if (field.kind === 'date' || field.kind === 'json' || field.kind === 'reference') return true;
   if (field.nullable) return true;
   if (field.required) return false;
   if (field.kind === 'datetime') return true;
@@ -75,10 +100,17 @@ function baseColumn(name: string, field: FieldDef): PgColumnBuilderBase {
     case 'int':
       return integer(column);
     case 'decimal':
-      return doublePrecision(column);
+      return numeric(column, decimalShapeOf(field));
+    case 'boolean':
+      return boolean(column);
     case 'datetime':
       return timestampColumn(column);
+    case 'date':
+      return calendarDay(column);
+    case 'json':
+      return jsonb(column);
     case 'id':
+    case 'reference':
       return idColumnBuilder(column);
     case 'text':
       return text(column);
@@ -97,12 +129,35 @@ function columnFor(name: string, field: FieldDef): PgColumnBuilderBase {
     default(value: unknown): typeof col;
   };
   const withNull = isNullable(field) ? col : col.notNull();
-  const fallback = field.kind === 'int' || field.kind === 'decimal' ? 0 : field.kind === 'id' ? undefined : '';
   // Required values are enforced by validation; the database default keeps direct inserts
   // (seed, tests, other modules) simple.
-  const def = field.default ?? (isNullable(field) ? undefined : fallback);
+  const def = columnDefault(field) ?? (isNullable(field) ? undefined : fallbackOf(field));
   const built = def === undefined ? withNull : withNull.default(def);
   return built as unknown as PgColumnBuilderBase;
+}
+
+/** The default a NOT NULL column gets when the definition declares none. */
+function fallbackOf(field: FieldDef): unknown {
+  switch (field.kind) {
+    case 'int':
+      return 0;
+    case 'decimal':
+      return columnDefault({ ...field, default: 0 });
+    case 'boolean':
+      return false;
+    case 'id':
+      return undefined;
+    default:
+      return '';
+  }
+}
+
+/** The declared default in the column's own form (a decimal as its exact text). */
+function columnDefault(field: FieldDef): unknown {
+  if (field.default === undefined || field.kind !== 'decimal') return field.default;
+  const read = readDecimal(field.default, decimalShapeOf(field));
+  if (!read.ok) throw new Error(`the default of decimal field ${field.label.en} does not fit its precision and scale`);
+  return read.text;
 }
 
 const notDeleted = sql`is_deleted = 0`;

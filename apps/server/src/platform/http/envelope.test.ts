@@ -13,6 +13,29 @@ describe('serializeJson', () => {
   it('writes an invalid date as null instead of throwing', () => {
     expect(serializeJson({ d: new Date('nope') })).toBe('{"d":null}');
   });
+  it('writes everything else as JSON.stringify does', () => {
+    class Money {
+      constructor(readonly cents: number) {}
+      toJSON() {
+        return `${this.cents / 100} 元`;
+      }
+    }
+    const payload = {
+      z: 1,
+      a: [undefined, () => 1, 'x', { b: undefined, c: [[]] }],
+      s: '引号 " 与 \\ 与 \n',
+      buffer: Buffer.from('hi'),
+      money: new Money(250),
+      map: new Map([['k', 1]]),
+      n: Number.NaN,
+      f: false,
+      d: new Date(2026, 0, 2, 3, 4, 5),
+    };
+    expect(serializeJson(payload)).toBe(JSON.stringify({ ...payload, d: '2026-01-02 03:04:05' }));
+    expect(serializeJson('text')).toBe('"text"');
+    expect(serializeJson(null)).toBe('null');
+    expect(serializeJson(5n)).toBe('"5"');
+  });
 });
 
 describe('pageOf', () => {

@@ -1,10 +1,14 @@
 import {
   DEFAULT_PAGE_SIZE,
+  INT4_MAX,
+  InputMessages,
+  isIdText,
   MAX_PAGE_SIZE,
   Messages,
   OPERATORS_BY_TYPE,
   PAGING_PARAMS,
   parseDateTime,
+  parseDay,
   parseFilterName,
   type FilterOperator,
   type QueryFieldSpec,
@@ -73,12 +77,13 @@ export function parseListQuery(
 
 function singleValue(name: string, raw: unknown): string {
   if (raw === undefined || raw === null) return '';
-  if (typeof raw !== 'string') throw badRequest(Messages.invalidParam(name, '只能有一个值'));
+  if (typeof raw !== 'string') throw badRequest(Messages.invalidParam(name, InputMessages.oneValue));
   return raw.trim();
 }
 
 function conditionFor(name: string, spec: ListField, operator: FilterOperator | undefined, text: string) {
-  const op = operator ?? (spec.type === 'text' ? 'like' : 'equal');
+  // A bare date filter (the search bar's one-day picker) means that whole day.
+  const op = operator ?? (spec.type === 'text' ? 'like' : spec.type === 'date' ? 'dateequal' : 'equal');
   if (!OPERATORS_BY_TYPE[spec.type].includes(op)) throw badRequest(Messages.unknownFilter(name));
   const col = spec.column;
   switch (op) {
@@ -93,10 +98,13 @@ function conditionFor(name: string, spec: ListField, operator: FilterOperator | 
     case 'notlike':
       return not(ilike(col, `%${escapeLike(textValue(name, text))}%`));
     case 'dategt':
-      return gte(col, dateValue(name, text));
+      return isDayColumn(col) ? gte(col, dayValue(name, text)) : gte(col, dateValue(name, text));
     case 'datelt':
-      return lte(col, endOfDayIfDateOnly(text, dateValue(name, text)));
+      return isDayColumn(col)
+        ? lte(col, dayValue(name, text))
+        : lte(col, endOfDayIfDateOnly(text, dateValue(name, text)));
     case 'dateequal': {
+      if (isDayColumn(col)) return eq(col, dayValue(name, text));
       const day = dateValue(name, text);
       const start = new Date(day.getFullYear(), day.getMonth(), day.getDate());
       const next = new Date(day.getFullYear(), day.getMonth(), day.getDate() + 1);
@@ -117,16 +125,13 @@ function typedValue(name: string, spec: ListField, text: string): string | numbe
   switch (spec.type) {
     case 'text':
       return textValue(name, text);
-    case 'number': {
-      const n = Number(text);
-      if (!Number.isFinite(n)) throw badRequest(Messages.invalidParam(name, '应为数字'));
-      return n;
-    }
+    case 'number':
+      return numberValue(name, spec, text);
     case 'id':
-      if (!/^\d{1,19}$/.test(text)) throw badRequest(Messages.invalidParam(name, '应为编号'));
+      if (!isIdText(text)) throw badRequest(Messages.invalidParam(name, InputMessages.id));
       return text;
     case 'date':
-      return dateValue(name, text);
+      return isDayColumn(spec.column) ? dayValue(name, text) : dateValue(name, text);
     case 'boolean':
       if (!['true', 'false', '1', '0'].includes(text))
         throw badRequest(Messages.invalidParam(name, '应为 true 或 false'));
@@ -135,7 +140,7 @@ function typedValue(name: string, spec: ListField, text: string): string | numbe
 }
 
 function textValue(name: string, text: string): string {
-  if (text.length > MAX_TEXT) throw badRequest(Messages.invalidParam(name, `最长 ${MAX_TEXT} 个字符`));
+  if (text.length > MAX_TEXT) throw badRequest(Messages.invalidParam(name, InputMessages.tooLong(MAX_TEXT)));
   return text;
 }
 
@@ -143,6 +148,17 @@ function dateValue(name: string, text: string): Date {
   const date = parseDateTime(text);
   if (!date) throw badRequest(Messages.invalidParam(name, '日期格式应为 yyyy-MM-dd HH:mm:ss'));
   return date;
+}
+
+/** A `date` column: compared with day text, never with a `Date` (whose day depends on the zone). */
+const isDayColumn = (column: AnyPgColumn) => column.getSQLType() === 'date';
+
+/** The day of `yyyy-MM-dd` or of `yyyy-MM-dd HH:mm[:ss]` (a range picker's bounds). */
+function dayValue(name: string, text: string): string {
+  const day = parseDay(text.trim().slice(0, 10));
+  if (!day || (text.trim().length > 10 && !parseDateTime(text)))
+    throw badRequest(Messages.invalidParam(name, '日期格式应为 yyyy-MM-dd'));
+  return day;
 }
 
 /** `createTime_datelt=2026-11-22` includes the whole of that day. */
@@ -156,12 +172,46 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** A plain decimal of at most 60 digits: what a `numeric` column compares without an error. */
+const EXACT_DECIMAL = /^[+-]?(?:\d{1,60}(?:\.\d{0,60})?|\.\d{1,60})$/;
+
+/** Whole-number ranges of the integer column types a filter may compare against. */
+const INTEGER_RANGES: Record<string, readonly [number, number]> = {
+  smallint: [-32_768, 32_767],
+  integer: [-2_147_483_648, INT4_MAX],
+  bigint: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+};
+
+/**
+ * A number compared with the column's own type: an integer column refuses fractions and values
+ * beyond its range here, since PostgreSQL would answer them with an error rather than no rows.
+ */
+function numberValue(name: string, spec: ListField, text: string): number | string {
+  const sqlType = spec.column.getSQLType();
+  // An exact decimal is compared as the text the client sent, so no digit is lost to a float.
+  if (sqlType.startsWith('numeric')) {
+    if (!EXACT_DECIMAL.test(text)) throw badRequest(Messages.invalidParam(name, InputMessages.number));
+    return text;
+  }
+  const range = INTEGER_RANGES[sqlType];
+  if (range) {
+    const n = /^[+-]?\d{1,16}$/.test(text) ? Number(text) : NaN;
+    if (!Number.isInteger(n) || n < range[0] || n > range[1])
+      throw badRequest(Messages.invalidParam(name, InputMessages.intBetween(range[0], range[1])));
+    return n;
+  }
+  const n = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(text) ? Number(text) : NaN;
+  if (!Number.isFinite(n)) throw badRequest(Messages.invalidParam(name, InputMessages.number));
+  return n;
+}
+
+/** `current` and `size`: whole numbers from 1; `size` is then capped at {@link MAX_PAGE_SIZE}. */
 function positiveInt(name: string, raw: unknown, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
-  if (typeof raw !== 'string' || !/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
-    throw badRequest(Messages.invalidParam(name, '应为正整数'));
-  }
-  return Number(raw);
+  if (typeof raw !== 'string') throw badRequest(Messages.invalidParam(name, InputMessages.oneValue));
+  const n = /^\d{1,10}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
+  if (!(n >= 1 && n <= INT4_MAX)) throw badRequest(Messages.invalidParam(name, InputMessages.intBetween(1, INT4_MAX)));
+  return n;
 }
 
 const toCamel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());

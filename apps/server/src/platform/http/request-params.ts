@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import { Messages } from '@mes/contracts';
+import { InputMessages, Messages } from '@mes/contracts';
 import { splitIds } from '../auth/request-auth';
+import { isId } from '../db/ids';
 import { badRequest } from './errors';
 
-const ID = /^\d{1,19}$/;
 const DEFAULT_MAX_IDS = 1000;
 
 /**
@@ -22,7 +22,7 @@ export const paramOf = (request: FastifyRequest, name: string): unknown => param
 export function textParam(request: FastifyRequest, name: string): string | undefined {
   const value = paramOf(request, name);
   if (value === undefined || value === null) return undefined;
-  if (typeof value === 'object') throw badRequest(Messages.invalidParam(name, '应为文本'));
+  if (typeof value === 'object') throw badRequest(Messages.invalidParam(name, InputMessages.text));
   return String(value);
 }
 
@@ -41,7 +41,7 @@ export function idValue(value: unknown, name: string, fallback?: string): string
     throw badRequest(Messages.missingParam(name));
   }
   const id = idText(value);
-  if (id === undefined || !ID.test(id)) throw badRequest(Messages.invalidParam(name, '应为编号'));
+  if (id === undefined || !isId(id)) throw badRequest(Messages.invalidParam(name, InputMessages.id));
   return id;
 }
 
@@ -64,8 +64,8 @@ export function idsValue(value: unknown, name: string, options: IdListOptions = 
   else if (Array.isArray(value)) parts = value.map(idText);
   else if (typeof value === 'string') parts = splitIds(value);
   else parts = [undefined];
-  if (!parts.every((id): id is string => id !== undefined && ID.test(id)))
-    throw badRequest(Messages.invalidParam(name, '应为逗号分隔的编号'));
+  if (!parts.every((id): id is string => id !== undefined && isId(id)))
+    throw badRequest(Messages.invalidParam(name, InputMessages.ids));
   const ids = options.keepDuplicates ? parts : [...new Set(parts)];
   if (ids.length > max) throw badRequest(Messages.invalidParam(name, `一次最多 ${max} 条`));
   if (options.required && !ids.length) throw badRequest(Messages.missingParam(name));

@@ -13,6 +13,7 @@ export const apiLogResource = defineResource({
   title: { zh: '接口日志', en: 'API log' },
   table: 'blade_log_api',
   api: '/blade-log/api',
+  menu: { group: 'monitor', sort: 1, icon: 'api', path: '/monitor/log/api', nameEn: 'API logs' },
   owner: 'tenant',
   platformSeesAllTenants: true,
   audit: false,

@@ -14,6 +14,7 @@ export const errorLogResource = defineResource({
   title: { zh: '错误日志', en: 'Error log' },
   table: 'blade_log_error',
   api: '/blade-log/error',
+  menu: { group: 'monitor', sort: 3, icon: 'bug', path: '/monitor/log/error', nameEn: 'Error logs' },
   owner: 'tenant',
   platformSeesAllTenants: true,
   audit: false,

@@ -6,8 +6,9 @@ import type { FieldDef } from '../../resource/define';
  * resources have no submit operation.
  */
 export const requestLogFields = {
-  serviceId: { kind: 'string', label: { zh: '服务ID', en: 'Service' }, max: 64, list: false },
-  serverHost: { kind: 'string', label: { zh: '服务器名', en: 'Server host' }, max: 255, list: false },
+  // The family's log screens search by service and server (and by URI, below).
+  serviceId: { kind: 'string', label: { zh: '服务ID', en: 'Service' }, max: 64, list: false, search: true },
+  serverHost: { kind: 'string', label: { zh: '服务器名', en: 'Server host' }, max: 255, list: false, search: true },
   serverIp: { kind: 'string', label: { zh: '服务器IP', en: 'Server IP' }, max: 255, list: false },
   env: { kind: 'string', label: { zh: '系统环境', en: 'Environment' }, max: 32, list: false },
   method: {

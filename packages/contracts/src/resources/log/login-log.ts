@@ -13,6 +13,7 @@ export const loginLogResource = defineResource({
   title: { zh: '登录日志', en: 'Sign-in log' },
   table: 'blade_log_login',
   api: '/blade-log/login',
+  menu: { group: 'monitor', sort: 4, icon: 'login', path: '/monitor/log/login', nameEn: 'Sign-in logs' },
   owner: 'tenant',
   platformSeesAllTenants: true,
   audit: false,

@@ -22,6 +22,7 @@ export const operationLogResource = defineResource({
   title: { zh: '操作日志', en: 'Operation log' },
   table: 'blade_log_operation',
   api: '/report/operlog',
+  menu: { group: 'report', sort: 1, icon: 'audit', nameEn: 'Operation logs' },
   owner: 'tenant',
   platformSeesAllTenants: true,
   audit: false,

@@ -13,6 +13,7 @@ export const usualLogResource = defineResource({
   title: { zh: '通用日志', en: 'Event log' },
   table: 'blade_log_usual',
   api: '/blade-log/usual',
+  menu: { group: 'monitor', sort: 2, icon: 'file-text', path: '/monitor/log/usual', nameEn: 'General logs' },
   owner: 'tenant',
   platformSeesAllTenants: true,
   audit: false,

@@ -9,6 +9,15 @@ export const attachResource = defineResource({
   title: { zh: '附件管理', en: 'Attachments' },
   table: 'blade_attach',
   api: '/blade-resource/attach',
+  menu: {
+    group: 'resource',
+    sort: 3,
+    icon: 'paper-clip',
+    buttons: [
+      { action: 'upload', name: { zh: '上传', en: 'Upload' } },
+      { action: 'download', name: { zh: '下载', en: 'Download' } },
+    ],
+  },
   owner: 'tenant',
   listRoute: 'page',
   fields: {

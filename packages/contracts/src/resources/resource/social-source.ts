@@ -1,6 +1,9 @@
 import { defineResource } from '../../resource/define';
 import { remarkField, urlField } from '../common-fields';
 
+/** OpenID Connect has no known endpoints; GitHub's and Gitee's are built in (a row's own still win). */
+const oidc = { requiredWhen: { field: 'category', in: ['oidc'] } } as const;
+
 /** The OAuth2 shapes supported for third-party sign-in. */
 export const SOCIAL_CATEGORIES = ['oidc', 'github', 'gitee'] as const;
 export type SocialCategory = (typeof SOCIAL_CATEGORIES)[number];
@@ -14,6 +17,7 @@ export const socialSourceResource = defineResource({
   title: { zh: '第三方登录', en: 'Social sign-in' },
   table: 'blade_social_source',
   api: '/blade-resource/social',
+  menu: { group: 'resource', sort: 4, icon: 'link' },
   owner: 'tenant',
   fields: {
     source: {
@@ -47,10 +51,18 @@ export const socialSourceResource = defineResource({
       width: 140,
     },
     clientId: { kind: 'string', label: { zh: 'Client ID', en: 'Client id' }, max: 255, required: true, masked: true },
-    clientSecret: { kind: 'secret', label: { zh: 'Client Secret', en: 'Client secret' }, max: 255, sealed: true },
-    authorizeUrl: { ...urlField({ zh: '授权地址', en: 'Authorize URL' }, 500), list: false },
-    tokenUrl: { ...urlField({ zh: '令牌地址', en: 'Token URL' }, 500), list: false },
-    userInfoUrl: { ...urlField({ zh: '用户信息地址', en: 'User-info URL' }, 500), list: false },
+    clientSecret: {
+      kind: 'secret',
+      label: { zh: 'Client Secret', en: 'Client secret' },
+      max: 255,
+      sealed: true,
+      // Needed to add a provider; an edit that leaves it empty keeps the stored one.
+      required: true,
+      requiredMessage: { zh: '请输入 Client Secret', en: 'Please enter the client secret' },
+    },
+    authorizeUrl: { ...urlField({ zh: '授权地址', en: 'Authorize URL' }, 500), list: false, ...oidc },
+    tokenUrl: { ...urlField({ zh: '令牌地址', en: 'Token URL' }, 500), list: false, ...oidc },
+    userInfoUrl: { ...urlField({ zh: '用户信息地址', en: 'User-info URL' }, 500), list: false, ...oidc },
     scope: {
       kind: 'string',
       label: { zh: '授权范围', en: 'Scope' },

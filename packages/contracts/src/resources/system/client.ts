@@ -6,6 +6,7 @@ export const clientResource = defineResource({
   title: { zh: '应用管理', en: 'Clients' },
   table: 'blade_client',
   api: '/blade-system/client',
+  menu: { group: 'system', sort: 10, icon: 'api', platformOnly: true },
   owner: 'platform',
   fields: {
     clientId: {

@@ -1,4 +1,4 @@
-import { defineResource } from '../../resource/define';
+import { ALL_OPERATIONS, defineResource } from '../../resource/define';
 import { remarkField } from '../common-fields';
 
 /** External PostgreSQL databases a tenant or the code generator may use. */
@@ -7,7 +7,18 @@ export const datasourceResource = defineResource({
   title: { zh: '数据源管理', en: 'Datasources' },
   table: 'blade_datasource',
   api: '/blade-develop/datasource',
+  menu: {
+    group: 'tool',
+    sort: 1,
+    icon: 'database',
+    nameEn: 'Data sources',
+    platformOnly: true,
+    buttons: [{ action: 'test', name: { zh: '连接测试', en: 'Test connection' } }],
+    scopes: [{ action: 'test', name: '数据源连接测试', path: '/api/blade-develop/datasource/test' }],
+  },
   owner: 'platform',
+  // `select`: the picker of the user form (posts) and the code generator (datasources).
+  operations: [...ALL_OPERATIONS, 'select'],
   fields: {
     name: { kind: 'string', label: { zh: '名称', en: 'Name' }, max: 100, required: true, search: true },
     driverClass: {

@@ -11,7 +11,14 @@ export const deptResource = defineResource({
   title: { zh: '部门管理', en: 'Departments' },
   table: 'blade_dept',
   api: '/blade-system/dept',
+  menu: {
+    group: 'system',
+    sort: 2,
+    icon: 'apartment',
+    scopes: [{ action: 'lines', name: '线路节点配置', path: '/api/blade-system/dept/setLines' }],
+  },
   owner: 'tenant',
+  platformSeesAllTenants: true,
   tree: { parent: 'parentId', title: 'deptName' },
   dataScope: { userColumn: 'create_user', deptColumn: 'id' },
   fields: {

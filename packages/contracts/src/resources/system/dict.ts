@@ -61,7 +61,8 @@ const dictFields = (treeUrl: string) =>
       requiredMessage: { zh: '请选择字典是否封存', en: 'Please select whether it is sealed' },
       search: true,
     },
-    remark: remarkField(),
+    // The family's dictionary screen searches by remark; ours does not offer it.
+    remark: { ...remarkField(), filter: true },
   }) satisfies FieldMap;
 
 /** System dictionaries, shared by every tenant; only the platform tenant changes them. */
@@ -70,6 +71,7 @@ export const dictResource = defineResource({
   title: { zh: '系统字典', en: 'System dictionaries' },
   table: 'blade_dict',
   api: '/blade-system/dict',
+  menu: { group: 'system', sort: 4, icon: 'book', nameEn: 'System dictionary', platformOnly: true },
   owner: 'shared',
   tree: { parent: 'parentId', title: 'dictValue' },
   fields: dictFields('/blade-system/dict/tree?code=DICT'),
@@ -88,6 +90,7 @@ export const dictBizResource = defineResource({
   title: { zh: '业务字典', en: 'Business dictionaries' },
   table: 'blade_dict_biz',
   api: '/blade-system/dict-biz',
+  menu: { group: 'system', sort: 5, icon: 'read', nameEn: 'Business dictionary' },
   owner: 'tenant',
   tree: { parent: 'parentId', title: 'dictValue' },
   fields: dictFields('/blade-system/dict-biz/tree?code=DICT'),

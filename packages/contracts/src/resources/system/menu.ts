@@ -7,10 +7,13 @@ export const menuResource = defineResource({
   title: { zh: '菜单管理', en: 'Menus' },
   table: 'blade_menu',
   api: '/blade-system/menu',
+  menu: { group: 'system', sort: 6, icon: 'menu', platformOnly: true },
   owner: 'shared',
   tree: { parent: 'parentId', title: 'name' },
   fields: {
     name: { kind: 'string', label: { zh: '菜单名称', en: 'Name' }, max: 255, required: true, search: true },
+    // The shell shows this one while the interface is in English; empty falls back to `name`.
+    nameEn: { kind: 'string', label: { zh: '英文名称', en: 'English name' }, max: 255 },
     code: {
       kind: 'string',
       label: { zh: '菜单编号', en: 'Code' },

@@ -7,6 +7,7 @@ export const paramResource = defineResource({
   title: { zh: '参数管理', en: 'Parameters' },
   table: 'blade_param',
   api: '/blade-system/param',
+  menu: { group: 'system', sort: 8, icon: 'tool', platformOnly: true },
   owner: 'platform',
   fields: {
     paramName: {

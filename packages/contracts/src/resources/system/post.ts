@@ -1,4 +1,4 @@
-import { defineResource } from '../../resource/define';
+import { ALL_OPERATIONS, defineResource } from '../../resource/define';
 import { remarkField, sortField } from '../common-fields';
 
 export const postResource = defineResource({
@@ -6,7 +6,10 @@ export const postResource = defineResource({
   title: { zh: '岗位管理', en: 'Posts' },
   table: 'blade_post',
   api: '/blade-system/post',
+  menu: { group: 'system', sort: 3, icon: 'idcard' },
   owner: 'tenant',
+  // `select`: the picker of the user form (posts) and the code generator (datasources).
+  operations: [...ALL_OPERATIONS, 'select'],
   fields: {
     category: {
       kind: 'int',

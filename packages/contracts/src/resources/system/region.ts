@@ -7,6 +7,14 @@ export const regionResource = defineResource({
   title: { zh: '行政区划', en: 'Regions' },
   table: 'blade_region',
   api: '/blade-system/region',
+  menu: {
+    group: 'system',
+    sort: 11,
+    icon: 'environment',
+    platformOnly: true,
+    // The family's names: region_debug opens the cascading picker of regions.
+    buttons: [{ action: 'debug', name: { zh: '区划调试', en: 'Try regions' } }],
+  },
   owner: 'shared',
   operations: ['list', 'submit', 'remove', 'export'],
   fields: {

@@ -6,7 +6,22 @@ export const roleResource = defineResource({
   title: { zh: '角色管理', en: 'Roles' },
   table: 'blade_role',
   api: '/blade-system/role',
+  menu: {
+    group: 'authority',
+    sort: 1,
+    icon: 'team',
+    buttons: [
+      { action: 'setting', name: { zh: '权限设置', en: 'Permissions' } },
+      { action: 'cache', name: { zh: '清除缓存', en: 'Clear cache' } },
+    ],
+    scopes: [
+      { action: 'grant', name: '角色权限设置', path: '/api/blade-system/role/grant' },
+      // Administrators empty the server caches (the tab menu's 清除缓存); a tenant's only its own.
+      { action: 'cache', name: '清除缓存', path: '/api/blade-auth/oauth/clear-cache' },
+    ],
+  },
   owner: 'tenant',
+  platformSeesAllTenants: true,
   tree: { parent: 'parentId', title: 'roleName' },
   fields: {
     roleName: { kind: 'string', label: { zh: '角色名称', en: 'Role name' }, max: 255, required: true, search: true },

@@ -21,6 +21,15 @@ export const dataScopeResource = defineResource({
   title: { zh: '数据权限', en: 'Data scopes' },
   table: 'blade_scope_data',
   api: '/blade-system/data-scope',
+  menu: {
+    group: 'authority',
+    sort: 2,
+    icon: 'database',
+    path: '/authority/datascope',
+    platformOnly: true,
+    // The family's name (`data_scope_setting`): configuring the scopes of one menu.
+    buttons: [{ action: 'setting', name: { zh: '权限配置', en: 'Scopes' } }],
+  },
   owner: 'shared',
   fields: {
     menuId: menuField,
@@ -73,6 +82,15 @@ export const apiScopeResource = defineResource({
   title: { zh: '接口权限', en: 'API scopes' },
   table: 'blade_scope_api',
   api: '/blade-system/api-scope',
+  menu: {
+    group: 'authority',
+    sort: 3,
+    icon: 'api',
+    path: '/authority/apiscope',
+    platformOnly: true,
+    // The family's name (`api_scope_setting`): configuring the scopes of one menu.
+    buttons: [{ action: 'setting', name: { zh: '权限配置', en: 'Scopes' } }],
+  },
   owner: 'shared',
   fields: {
     menuId: menuField,

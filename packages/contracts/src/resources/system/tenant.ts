@@ -1,18 +1,35 @@
 import { defineResource } from '../../resource/define';
 
-/** Tenants; only the platform tenant (000000) manages them. */
+/**
+ * Tenants; only the platform tenant (000000) manages them. As in the BladeX family, a tenant
+ * added without `tenantId` gets a generated one (six random digits), and the bound domain is
+ * `domain` (stored in the `domain_url` column of the first migration).
+ */
 export const tenantResource = defineResource({
   code: 'tenant',
   title: { zh: '租户管理', en: 'Tenants' },
   table: 'blade_tenant',
   api: '/blade-system/tenant',
+  menu: {
+    group: 'system',
+    sort: 9,
+    icon: 'team',
+    platformOnly: true,
+    buttons: [
+      { action: 'setting', name: { zh: '授权配置', en: 'Licence' } },
+      { action: 'datasource', name: { zh: '数据源配置', en: 'Data source' } },
+    ],
+    scopes: [
+      { action: 'setting', name: '租户授权配置', path: '/api/blade-system/tenant/setting' },
+      { action: 'datasource', name: '租户数据源配置', path: '/api/blade-system/tenant/datasource' },
+    ],
+  },
   owner: 'platform',
   fields: {
     tenantId: {
       kind: 'string',
       label: { zh: '租户ID', en: 'Tenant id' },
       max: 12,
-      required: true,
       pattern: {
         regex: '^[0-9A-Za-z]{1,12}$',
         message: { zh: '租户ID只能包含字母和数字', en: 'Letters and digits only' },
@@ -22,7 +39,7 @@ export const tenantResource = defineResource({
       sort: true,
     },
     tenantName: { kind: 'string', label: { zh: '租户名称', en: 'Tenant name' }, max: 50, required: true, search: true },
-    domainUrl: { kind: 'string', label: { zh: '绑定域名', en: 'Domain' }, max: 255, list: false },
+    domain: { kind: 'string', label: { zh: '域名地址', en: 'Domain' }, column: 'domain_url', max: 255, width: 200 },
     backgroundUrl: { kind: 'string', label: { zh: '系统背景', en: 'Background URL' }, max: 1000, list: false },
     linkman: { kind: 'string', label: { zh: '联系人', en: 'Contact' }, max: 50, required: true, search: true },
     contactNumber: {

@@ -6,7 +6,27 @@ export const userResource = defineResource({
   title: { zh: '用户管理', en: 'Users' },
   table: 'blade_user',
   api: '/blade-user',
+  menu: {
+    group: 'system',
+    sort: 1,
+    icon: 'user',
+    buttons: [
+      { action: 'role', name: { zh: '角色配置', en: 'Roles' } },
+      { action: 'reset', name: { zh: '密码重置', en: 'Reset password' } },
+      { action: 'platform', name: { zh: '平台配置', en: 'Platform' } },
+      { action: 'unlock', name: { zh: '账号解封', en: 'Unlock' } },
+      { action: 'audit', name: { zh: '注册审核', en: 'Review registration' } },
+    ],
+    scopes: [
+      { action: 'grant', name: '用户角色配置', path: '/api/blade-user/grant' },
+      { action: 'reset', name: '用户密码重置', path: '/api/blade-user/reset-password' },
+      { action: 'platform', name: '用户平台配置', path: '/api/blade-user/update-platform' },
+      { action: 'unlock', name: '用户账号解封', path: '/api/blade-user/unlock' },
+      { action: 'audit', name: '用户注册审核', path: '/api/blade-user/audit-{pass,refuse}' },
+    ],
+  },
   owner: 'tenant',
+  platformSeesAllTenants: true,
   listRoute: 'page',
   dataScope: { userColumn: 'id', deptColumn: 'dept_id', deptColumnIsList: true },
   fields: {

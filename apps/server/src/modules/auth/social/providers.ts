@@ -1,5 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { SocialCategory } from '@mes/contracts';
+import { OutboundError } from '../../../platform/net/outbound-guard';
+import { outboundRequest } from '../../../platform/net/outbound-http';
+import type { OutboundPolicy } from '../../../platform/net/outbound-policy';
+import { revealsSecret } from '../../../platform/net/secret-text';
 
 /** The settings of one provider row, with the client secret already opened. */
 export interface ProviderConfig {
@@ -25,6 +29,7 @@ export const ProviderMessages = {
   incomplete: '第三方登录配置不完整,请联系管理员',
   unreachable: '第三方登录服务无法访问,请稍后再试',
   tokenRefused: (reason: string) => `第三方授权失败: ${reason}`,
+  reasonHidden: '第三方登录服务返回的错误信息含有密钥内容,已隐藏',
   userInfoFailed: '获取第三方用户信息失败',
 } as const;
 
@@ -104,53 +109,32 @@ const TIMEOUT_MS = 10_000;
 const MAX_BODY = 256 * 1024;
 
 /**
- * One call to the provider: bounded in time and size, redirects not followed (a token endpoint
- * that redirects is misconfigured, and following would send the code elsewhere).
+ * One call to the provider through the outbound guard: bounded in time and size, the address
+ * checked against the platform's policy, redirects not followed (a token endpoint that redirects
+ * is misconfigured, and following would send the code elsewhere).
  */
 async function callProvider(
+  policy: OutboundPolicy,
   url: string,
-  init: RequestInit,
+  init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
 ): Promise<{ status: number; json: Record<string, unknown> }> {
-  let res: Response;
+  let reply: { status: number; body: string | undefined };
   try {
-    res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
-  } catch {
+    reply = await outboundRequest(policy, url, { ...init, timeoutMs: TIMEOUT_MS, maxBytes: MAX_BODY });
+  } catch (e) {
+    if (e instanceof OutboundError && e.kind === 'refused') throw new ProviderError(e.message);
     throw new ProviderError(ProviderMessages.unreachable);
   }
-  const body = await readCapped(res);
-  if (body === undefined) return { status: res.status, json: {} };
+  if (reply.body === undefined) return { status: reply.status, json: {} };
   let json: unknown;
   try {
-    json = JSON.parse(body);
+    json = JSON.parse(reply.body);
   } catch {
     // GitHub answers form-encoded unless asked for JSON; read that too rather than fail.
-    json = Object.fromEntries(new URLSearchParams(body));
+    json = Object.fromEntries(new URLSearchParams(reply.body));
   }
   const record = json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
-  return { status: res.status, json: record };
-}
-
-/** The body as text, or undefined when it is larger than any provider reply we read. */
-async function readCapped(res: Response): Promise<string | undefined> {
-  const reader = res.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > MAX_BODY) {
-        await reader.cancel();
-        return undefined;
-      }
-      chunks.push(value);
-    }
-  } catch {
-    throw new ProviderError(ProviderMessages.unreachable);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  return { status: reply.status, json: record };
 }
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
@@ -164,6 +148,7 @@ const basicOf = (id: string, secret: string) =>
 export async function exchangeCode(
   config: ProviderConfig,
   args: { code: string; redirectUri: string; codeVerifier?: string },
+  policy: OutboundPolicy,
 ): Promise<string> {
   const form = new URLSearchParams({
     grant_type: 'authorization_code',
@@ -182,16 +167,26 @@ export async function exchangeCode(
     form.set('client_id', config.clientId);
     form.set('client_secret', config.clientSecret);
   }
-  const { status, json } = await callProvider(config.tokenUrl, { method: 'POST', headers, body: form.toString() });
+  const { status, json } = await callProvider(policy, config.tokenUrl, {
+    method: 'POST',
+    headers,
+    body: form.toString(),
+  });
   const token = text(json.access_token);
   if (status >= 200 && status < 300 && token) return token;
   // GitHub reports a bad code with status 200 and an `error` field.
-  const reason = text(json.error_description) || text(json.error) || `HTTP ${status}`;
-  throw new ProviderError(ProviderMessages.tokenRefused(clip(reason, 200)));
+  const reason = clip(text(json.error_description) || text(json.error) || `HTTP ${status}`, 200);
+  // The provider's text is shown to whoever signs in: never if it gives the client secret away.
+  if (revealsSecret(reason, [config.clientSecret])) throw new ProviderError(ProviderMessages.reasonHidden);
+  throw new ProviderError(ProviderMessages.tokenRefused(reason));
 }
 
 /** The signed-in provider user, read from its user-info endpoint. */
-export async function fetchProfile(config: ProviderConfig, accessToken: string): Promise<SocialProfile> {
+export async function fetchProfile(
+  config: ProviderConfig,
+  accessToken: string,
+  policy: OutboundPolicy,
+): Promise<SocialProfile> {
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'mes-console' };
   let url = config.userInfoUrl;
   if (config.category === 'gitee') {
@@ -203,7 +198,7 @@ export async function fetchProfile(config: ProviderConfig, accessToken: string):
     headers.authorization = `Bearer ${accessToken}`;
     if (config.category === 'github') headers.accept = 'application/vnd.github+json';
   }
-  const { status, json } = await callProvider(url, { method: 'GET', headers });
+  const { status, json } = await callProvider(policy, url, { method: 'GET', headers });
   if (status < 200 || status >= 300) throw new ProviderError(ProviderMessages.userInfoFailed);
   const profile: SocialProfile =
     config.category === 'oidc'

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { DEFAULT_TENANT_ID } from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
 import { ok } from '../../../platform/http/envelope';
 import { badRequest } from '../../../platform/http/errors';
@@ -10,6 +11,7 @@ import { authorizeUrl, pkcePair, ProviderError } from './providers';
 import { createState, STATE_TTL_MS } from './social-session';
 import { enabledSources, findSource, SourceMessages } from './social-source-repository';
 
+const TENANT_ID = /^[0-9A-Za-z]{1,12}$/;
 /** Sign-in attempts one client address may start per minute. */
 const RENDER_PER_MINUTE = 30;
 
@@ -19,9 +21,21 @@ const RENDER_PER_MINUTE = 30;
  * `/oauth/callback`, whose page posts `grant_type=social` to the token endpoint.
  */
 export function registerSocialRoutes(app: FastifyInstance, ctx: AppContext): void {
+  // No enumeration: a tenant that does not exist (or may not sign in) answers exactly as a
+  // tenant without providers does, after the same queries.
   app.get('/api/blade-auth/oauth/social/sources', { config: { public: true } }, async (request) => {
-    const tenantId = await liveTenant(ctx, paramOf(request, 'tenantId'));
-    return ok(await enabledSources(ctx, tenantId));
+    const raw = paramOf(request, 'tenantId');
+    const requested = typeof raw === 'string' && raw.trim() ? raw.trim() : DEFAULT_TENANT_ID;
+    // A malformed id names no tenant by its form alone, which tells nothing about any tenant.
+    if (!TENANT_ID.test(requested)) return ok([]);
+    const [live, sources] = await Promise.all([
+      liveTenant(ctx, requested).then(
+        () => true,
+        () => false,
+      ),
+      enabledSources(ctx, requested),
+    ]);
+    return ok(live ? sources : []);
   });
 
   app.get<{ Params: { source: string } }>(

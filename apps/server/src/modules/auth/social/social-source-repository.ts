@@ -1,22 +1,21 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { AppContext } from '../../../app-context';
 import { secretBoxFor } from '../../../platform/crypto/secret-box';
 import { socialSource } from '../../../platform/db/schema';
+import { tenantScope } from '../../../platform/tenancy/tenant-scope';
 import { providerConfig, ProviderError, ProviderMessages, type ProviderConfig } from './providers';
 
 const SOURCE = /^[a-z][a-z0-9_-]{0,31}$/;
 
 export const SourceMessages = { unknown: '第三方登录来源不存在或未启用' } as const;
 
-const live = (tenantId: string) =>
-  and(eq(socialSource.tenantId, tenantId), eq(socialSource.isDeleted, 0), eq(socialSource.status, 1));
+const enabled = eq(socialSource.status, 1);
 
 /** The providers a tenant offers on its sign-in page: names only, never credentials. */
 export async function enabledSources(ctx: AppContext, tenantId: string) {
-  return ctx.db
-    .select({ source: socialSource.source, name: socialSource.name, category: socialSource.category })
-    .from(socialSource)
-    .where(live(tenantId))
+  return tenantScope(ctx.db, tenantId)
+    .select(socialSource, { source: socialSource.source, name: socialSource.name, category: socialSource.category })
+    .where(enabled)
     .orderBy(asc(socialSource.source));
 }
 
@@ -27,10 +26,9 @@ export async function findSource(
   source: unknown,
 ): Promise<{ source: string; redirectUri: string; config: ProviderConfig } | undefined> {
   if (typeof source !== 'string' || !SOURCE.test(source)) return undefined;
-  const [row] = await ctx.db
-    .select()
-    .from(socialSource)
-    .where(and(live(tenantId), eq(socialSource.source, source)))
+  const [row] = await tenantScope(ctx.db, tenantId)
+    .select(socialSource)
+    .where(enabled, eq(socialSource.source, source))
     .limit(1);
   if (!row) return undefined;
   let secret: string;

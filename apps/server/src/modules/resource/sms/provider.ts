@@ -1,5 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { badRequest, type HttpError } from '../../../platform/http/errors';
+import { OutboundError } from '../../../platform/net/outbound-guard';
+import { OutboundFailure, outboundRequest } from '../../../platform/net/outbound-http';
+import { OutboundPolicy } from '../../../platform/net/outbound-policy';
 import { SmsMessages } from './sms-messages';
 
 /** A configuration row as a provider uses it: the secret key already opened. */
@@ -28,6 +31,8 @@ export interface SendContext {
   log: FastifyBaseLogger;
   /** Request time limit; providers are given 5 s. */
   timeoutMs: number;
+  /** The platform's outbound policy; without one only public addresses are reached. */
+  outbound?: OutboundPolicy;
 }
 
 export type SettingName = 'accessKey' | 'secretKey' | 'appId' | 'signName' | 'templateId';
@@ -64,12 +69,14 @@ export interface ProviderReply {
   json: unknown;
 }
 
-const MAX_REPLY_CHARS = 64 * 1024;
+const MAX_REPLY_BYTES = 64 * 1024;
 
 /**
- * Sends one request to a provider. Redirects are not followed (a provider API never redirects,
- * and following one would send the signed request elsewhere); a timeout or a network error
- * becomes the same kind of 400 as a refusal.
+ * Sends one request to a provider, through the outbound guard (an endpoint override may not
+ * reach the server's own or private addresses unless the platform allows them). Redirects are
+ * not followed (a provider API never redirects, and following one would send the signed request
+ * elsewhere); a refused address, a timeout or a network error becomes the same kind of 400 as a
+ * refusal.
  */
 export async function callProvider(
   provider: string,
@@ -77,36 +84,34 @@ export async function callProvider(
   init: { headers: Record<string, string>; body: string },
   context: SendContext,
 ): Promise<ProviderReply> {
-  let res: Response;
+  let reply: { status: number; body: string | undefined };
   try {
-    res = await fetch(url, {
+    reply = await outboundRequest(context.outbound ?? new OutboundPolicy([]), url, {
       method: 'POST',
       headers: init.headers,
       body: init.body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(context.timeoutMs),
+      timeoutMs: context.timeoutMs,
+      maxBytes: MAX_REPLY_BYTES,
     });
   } catch (e) {
-    const error = e as Error & { cause?: { code?: string } };
-    if (error.name === 'TimeoutError' || error.name === 'AbortError') {
+    if (e instanceof OutboundError) {
+      if (e.kind === 'refused') throw badRequest(e.message);
+      throw providerFailure(provider, SmsMessages.unreachable('ENOTFOUND'));
+    }
+    if (e instanceof OutboundFailure && e.kind === 'timeout') {
       throw providerFailure(provider, SmsMessages.timeout(context.timeoutMs));
     }
-    context.log.warn({ err: error, provider, host: url.host }, 'SMS provider unreachable');
-    throw providerFailure(provider, SmsMessages.unreachable(error.cause?.code ?? error.message));
-  }
-  let text: string;
-  try {
-    text = (await res.text()).slice(0, MAX_REPLY_CHARS);
-  } catch {
-    throw providerFailure(provider, SmsMessages.unreachable('应答读取失败'));
+    const code = e instanceof OutboundFailure ? e.code : 'ECONNRESET';
+    context.log.warn({ code, provider, host: url.host }, 'SMS provider unreachable');
+    throw providerFailure(provider, SmsMessages.unreachable(code));
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = reply.body === undefined ? undefined : JSON.parse(reply.body);
   } catch {
     json = undefined;
   }
-  return { status: res.status, json };
+  return { status: reply.status, json };
 }
 
 /** A short text field of a provider's JSON reply (their code or message), never the raw body. */

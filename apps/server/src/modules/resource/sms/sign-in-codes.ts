@@ -1,8 +1,9 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../../app-context';
 import { user } from '../../../platform/db/schema';
+import { tenantScope } from '../../../platform/tenancy/tenant-scope';
 import { badRequest, HttpError } from '../../../platform/http/errors';
 import { enabledConfig, PHONE, sendSms } from './sms-sender';
 import { SmsMessages } from './sms-messages';
@@ -47,11 +48,7 @@ export function phoneProblem(phone: string): string | undefined {
  * ambiguous). Sending needs one to exist; sign-in then says why such an account cannot sign in.
  */
 export async function usersWithPhone(ctx: AppContext, tenantId: string, phone: string) {
-  return ctx.db
-    .select()
-    .from(user)
-    .where(and(eq(user.tenantId, tenantId), eq(user.phone, phone), eq(user.isDeleted, 0)))
-    .limit(2);
+  return tenantScope(ctx.db, tenantId).select(user).where(eq(user.phone, phone)).limit(2);
 }
 
 export interface CodeRequest {

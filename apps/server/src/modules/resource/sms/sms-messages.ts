@@ -30,5 +30,7 @@ export const SmsMessages = {
   failed: (provider: string, reason: string) => `${provider}短信发送失败: ${reason}`,
   timeout: (ms: number) => `服务商接口超时(${ms / 1000}秒)`,
   unreachable: (reason: string) => `无法连接服务商接口(${reason})`,
+  reasonHidden: '服务商返回的错误信息含有密钥内容,已隐藏,请检查 SecretKey 是否正确',
+  secretForNewEndpoint: '服务地址已修改,请重新输入 SecretKey',
   badReply: (status: number) => `服务商接口返回了无法识别的应答(HTTP ${status})`,
 } as const;

@@ -1,10 +1,13 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { EnableStatus, SmsCategory } from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
 import { secretBoxFor } from '../../../platform/crypto/secret-box';
 import { sms } from '../../../platform/db/schema';
-import { badRequest } from '../../../platform/http/errors';
+import { tenantScope } from '../../../platform/tenancy/tenant-scope';
+import { badRequest, HttpError } from '../../../platform/http/errors';
+import { outboundPolicy } from '../../../platform/net/outbound-policy';
+import { revealsSecret } from '../../../platform/net/secret-text';
 import { aliyunProvider } from './aliyun';
 import { developmentProvider } from './development';
 import { SETTING_LABELS, type SmsConfig, type SmsMessage, type SmsProvider } from './provider';
@@ -74,11 +77,7 @@ function toConfig(ctx: AppContext, row: SmsRow): SmsConfig {
 
 /** The tenant's configuration named `code`; it must be enabled. */
 export async function configByCode(ctx: AppContext, tenantId: string, code: string): Promise<SmsConfig> {
-  const [row] = await ctx.db
-    .select()
-    .from(sms)
-    .where(and(eq(sms.tenantId, tenantId), eq(sms.smsCode, code), eq(sms.isDeleted, 0)))
-    .limit(1);
+  const [row] = await tenantScope(ctx.db, tenantId).select(sms).where(eq(sms.smsCode, code)).limit(1);
   if (!row) throw badRequest(SmsMessages.configNotFound(code));
   if (row.status !== EnableStatus.enabled) throw badRequest(SmsMessages.configDisabled(code));
   return toConfig(ctx, row);
@@ -86,16 +85,19 @@ export async function configByCode(ctx: AppContext, tenantId: string, code: stri
 
 /** The tenant's enabled configuration (the `enable` operation keeps at most one), if any. */
 export async function enabledConfig(ctx: AppContext, tenantId: string): Promise<SmsConfig | undefined> {
-  const [row] = await ctx.db
-    .select()
-    .from(sms)
-    .where(and(eq(sms.tenantId, tenantId), eq(sms.status, EnableStatus.enabled), eq(sms.isDeleted, 0)))
+  const [row] = await tenantScope(ctx.db, tenantId)
+    .select(sms)
+    .where(eq(sms.status, EnableStatus.enabled))
     .orderBy(asc(sms.id))
     .limit(1);
   return row ? toConfig(ctx, row) : undefined;
 }
 
-/** Sends through the configuration's provider; a refusal, timeout or network error is a 400 with the reason. */
+/**
+ * Sends through the configuration's provider; a refusal, timeout or network error is a 400 with
+ * the reason. A provider's text that gives away the secret (echoed, encoded or half-masked) is
+ * replaced whole: the tenant's administrator never sees the stored SecretKey.
+ */
 export async function sendSms(
   ctx: AppContext,
   config: SmsConfig,
@@ -104,7 +106,14 @@ export async function sendSms(
 ): Promise<void> {
   checkSettings(config);
   const provider = providerOf(config.category);
-  await provider.send(config, message, { now: () => ctx.clock.now(), log, timeoutMs: PROVIDER_TIMEOUT_MS });
+  const outbound = await outboundPolicy(ctx.db);
+  try {
+    await provider.send(config, message, { now: () => ctx.clock.now(), log, timeoutMs: PROVIDER_TIMEOUT_MS, outbound });
+  } catch (e) {
+    if (e instanceof HttpError && revealsSecret(e.message, [config.secretKey]))
+      throw badRequest(SmsMessages.failed(provider.name, SmsMessages.reasonHidden));
+    throw e;
+  }
 }
 
 /** `phones`: comma-joined (or a JSON array of) mainland numbers, deduplicated. */

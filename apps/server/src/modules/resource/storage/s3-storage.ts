@@ -1,8 +1,12 @@
 import type * as S3SdkModule from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
+import http from 'node:http';
+import https from 'node:https';
 import { Readable } from 'node:stream';
 import { OssCategory } from '@mes/contracts';
-import { badRequest, type HttpError } from '../../../platform/http/errors';
+import { badRequest, HttpError } from '../../../platform/http/errors';
+import { guardedLookup, OutboundError, resolveOutbound } from '../../../platform/net/outbound-guard';
+import type { OutboundPolicy } from '../../../platform/net/outbound-policy';
 import type { PutObject, StorageProvider, StoredLocation } from './provider';
 
 /** What an S3-compatible configuration needs, secret already opened. */
@@ -82,6 +86,7 @@ const sdk = (): Promise<S3Sdk> => (loading ??= import('@aws-sdk/client-s3'));
 
 /** Provider replies are reported by their S3 error code, never with request details. */
 function providerError(error: unknown, settings: S3Settings, { S3ServiceException }: S3Sdk): HttpError {
+  if (error instanceof HttpError) return error;
   if (error instanceof S3ServiceException) {
     const code = /^[A-Za-z.]{1,64}$/.test(error.name) ? error.name : 'UnknownError';
     const status = error.$metadata?.httpStatusCode;
@@ -102,18 +107,45 @@ const isMissing = (error: unknown, { S3ServiceException }: S3Sdk) =>
 export class S3Storage implements StorageProvider {
   readonly ossCode: string;
 
-  constructor(private readonly settings: S3Settings) {
+  /**
+   * `outbound` gives the platform's current outbound policy: the endpoint is checked before each
+   * call, and every connection the SDK opens (virtual-hosted bucket names included) resolves
+   * through the guard, so the secret is never signed for a refused address.
+   */
+  constructor(
+    private readonly settings: S3Settings,
+    private readonly outbound: () => Promise<OutboundPolicy>,
+  ) {
     this.ossCode = settings.ossCode;
   }
 
-  private client({ S3Client }: S3Sdk): S3Client {
+  private async client({ S3Client }: S3Sdk): Promise<S3Client> {
     const s = this.settings;
+    const policy = await this.outbound();
+    let host = '';
+    try {
+      host = new URL(baseOf(s.endpoint)).hostname;
+    } catch {
+      throw badRequest(S3Messages.unreachable(baseOf(s.endpoint)));
+    }
+    try {
+      await resolveOutbound(policy, host);
+    } catch (e) {
+      if (e instanceof OutboundError && e.kind === 'refused') throw badRequest(e.message);
+      throw badRequest(S3Messages.unreachable(baseOf(s.endpoint)));
+    }
+    const lookup = guardedLookup(policy);
     return new S3Client({
       endpoint: baseOf(s.endpoint),
       region: regionOf(s),
       forcePathStyle: usesPathStyle(s.category),
       credentials: { accessKeyId: s.accessKey, secretAccessKey: s.secretKey },
-      requestHandler: { connectionTimeout: S3_TIMEOUT_MS, requestTimeout: S3_TIMEOUT_MS },
+      requestHandler: {
+        connectionTimeout: S3_TIMEOUT_MS,
+        requestTimeout: S3_TIMEOUT_MS,
+        httpAgent: new http.Agent({ lookup }),
+        httpsAgent: new https.Agent({ lookup }),
+      },
       maxAttempts: 2,
       // The SDK's default CRC32 checksum headers are refused by several S3-compatible services.
       requestChecksumCalculation: 'WHEN_REQUIRED',
@@ -123,7 +155,7 @@ export class S3Storage implements StorageProvider {
 
   private async run<T>(task: (client: S3Client, lib: S3Sdk) => Promise<T>): Promise<T> {
     const lib = await sdk();
-    const client = this.client(lib);
+    const client = await this.client(lib);
     try {
       return await task(client, lib);
     } catch (error) {
@@ -154,7 +186,7 @@ export class S3Storage implements StorageProvider {
   async open(key: string): Promise<Readable | undefined> {
     const lib = await sdk();
     const { GetObjectCommand } = lib;
-    const client = this.client(lib);
+    const client = await this.client(lib);
     try {
       const reply = await client.send(new GetObjectCommand({ Bucket: bucketOf(this.settings), Key: key }));
       const body = reply.Body;

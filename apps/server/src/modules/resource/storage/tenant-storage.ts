@@ -1,17 +1,17 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { EnableStatus, OssCategory, ossResource } from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
 import { secretBoxFor } from '../../../platform/crypto/secret-box';
-import type { Db } from '../../../platform/db/database';
 import { oss } from '../../../platform/db/schema';
+import { tenantScope, type Queryable } from '../../../platform/tenancy/tenant-scope';
 import { badRequest } from '../../../platform/http/errors';
+import { outboundPolicy } from '../../../platform/net/outbound-policy';
 import { LocalDiskStorage } from './local-disk';
 import { LOCAL_OSS_CODE, type StorageProvider } from './provider';
 import { S3Storage } from './s3-storage';
 
 type OssRow = typeof oss.$inferSelect;
 /** A query runner: the pool, or the transaction a hook runs in. */
-type Runner = Pick<Db, 'select'>;
 
 export const StorageMessages = {
   noConfig: (code: string) => `存储配置 ${code} 不存在`,
@@ -20,6 +20,7 @@ export const StorageMessages = {
   incomplete: (label: string) => `存储配置不完整:请填写${label}`,
   badSecret: '存储配置的 SecretKey 无法解密,请重新填写',
   configGone: (code: string) => `附件所在的存储配置 ${code} 已不存在`,
+  secretForNewEndpoint: '资源地址已修改,请重新输入 SecretKey',
 } as const;
 
 const S3_CATEGORIES: ReadonlySet<number> = new Set([
@@ -49,24 +50,23 @@ export function providerFor(ctx: AppContext, row: OssRow): StorageProvider {
   } catch {
     throw badRequest(StorageMessages.badSecret);
   }
-  return new S3Storage({
-    ossCode: row.ossCode,
-    category: row.category,
-    endpoint: row.endpoint,
-    accessKey: row.accessKey,
-    secretKey,
-    bucketName: row.bucketName,
-    appId: row.appId,
-    region: row.region,
-  });
+  return new S3Storage(
+    {
+      ossCode: row.ossCode,
+      category: row.category,
+      endpoint: row.endpoint,
+      accessKey: row.accessKey,
+      secretKey,
+      bucketName: row.bucketName,
+      appId: row.appId,
+      region: row.region,
+    },
+    () => outboundPolicy(ctx.db),
+  );
 }
 
-async function configByCode(db: Runner, tenantId: string, code: string): Promise<OssRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(oss)
-    .where(and(eq(oss.tenantId, tenantId), eq(oss.ossCode, code), eq(oss.isDeleted, 0)))
-    .limit(1);
+async function configByCode(db: Queryable, tenantId: string, code: string): Promise<OssRow | undefined> {
+  const [row] = await tenantScope(db, tenantId).select(oss).where(eq(oss.ossCode, code)).limit(1);
   return row;
 }
 
@@ -81,10 +81,9 @@ export async function uploadTarget(ctx: AppContext, tenantId: string, code?: str
     if (row.status !== EnableStatus.enabled) throw badRequest(StorageMessages.disabled(code));
     return providerFor(ctx, row);
   }
-  const [enabled] = await ctx.db
-    .select()
-    .from(oss)
-    .where(and(eq(oss.tenantId, tenantId), eq(oss.status, EnableStatus.enabled), eq(oss.isDeleted, 0)))
+  const [enabled] = await tenantScope(ctx.db, tenantId)
+    .select(oss)
+    .where(eq(oss.status, EnableStatus.enabled))
     .limit(1);
   return enabled ? providerFor(ctx, enabled) : new LocalDiskStorage(ctx.dataDir, LOCAL_OSS_CODE);
 }
@@ -95,7 +94,7 @@ export async function uploadTarget(ctx: AppContext, tenantId: string, code?: str
  */
 export async function storageOf(
   ctx: AppContext,
-  db: Runner,
+  db: Queryable,
   tenantId: string,
   ossCode: string,
 ): Promise<StorageProvider> {

@@ -3,6 +3,7 @@ import type { AppContext } from '../../../app-context';
 import { isAdministrator, splitIds, type AuthContext } from '../../../platform/auth/request-auth';
 import { nextId } from '../../../platform/db/ids';
 import { attach } from '../../../platform/db/schema';
+import { tenantScope } from '../../../platform/tenancy/tenant-scope';
 import { badRequest } from '../../../platform/http/errors';
 import { coversRoute } from '../../../platform/permissions/grants';
 import {
@@ -124,22 +125,23 @@ export async function storeUpload(
   });
   const id = nextId();
   try {
-    await ctx.db.insert(attach).values({
-      id,
-      tenantId: auth.tenantId,
-      originalName: upload.originalName,
-      name: key,
-      extension: upload.checked.extension,
-      attachSize: upload.bytes.length,
-      link: stored.link,
-      domainUrl: stored.domainUrl,
-      ossCode: provider.ossCode,
-      createUser: auth.userId,
-      createDept: splitIds(auth.deptId)[0] ?? null,
-      createTime: now,
-      updateUser: auth.userId,
-      updateTime: now,
-    });
+    await tenantScope(ctx.db, auth.tenantId)
+      .insert(attach)
+      .values({
+        id,
+        originalName: upload.originalName,
+        name: key,
+        extension: upload.checked.extension,
+        attachSize: upload.bytes.length,
+        link: stored.link,
+        domainUrl: stored.domainUrl,
+        ossCode: provider.ossCode,
+        createUser: auth.userId,
+        createDept: splitIds(auth.deptId)[0] ?? null,
+        createTime: now,
+        updateUser: auth.userId,
+        updateTime: now,
+      });
   } catch (error) {
     await provider
       .remove(key)

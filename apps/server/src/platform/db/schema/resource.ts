@@ -1,13 +1,7 @@
 import { index, pgTable, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { attachResource, ossResource, smsResource, socialSourceResource } from '@mes/contracts';
 import { bigintId, idColumn, tenantColumn, timestampColumn } from '../columns';
-import { resourceTable } from '../resource-table';
 
-/** Tables of the resource area (spec section 1 "Resources") come from their definitions. */
-export const sms = resourceTable(smsResource);
-export const oss = resourceTable(ossResource);
-export const attach = resourceTable(attachResource);
-export const socialSource = resourceTable(socialSourceResource);
+/* The tables of the resource area's definitions are in resource-tables.ts (generated). */
 
 /**
  * A third-party account (`source` + the provider's user id `uuid`) and the user it signs in as.

@@ -1,40 +1,13 @@
 import { index, integer, pgTable, uniqueIndex } from 'drizzle-orm/pg-core';
-import {
-  apiScopeResource,
-  clientResource,
-  dataScopeResource,
-  datasourceResource,
-  deptResource,
-  dictBizResource,
-  dictResource,
-  menuResource,
-  paramResource,
-  postResource,
-  regionResource,
-  roleResource,
-  tenantResource,
-  topMenuResource,
-  userResource,
-} from '@mes/contracts';
 import { bigintId, idColumn, tenantColumn } from '../columns';
-import { resourceTable } from '../resource-table';
 
-/** Tables of the system resources come from their definitions in @mes/contracts. */
-export const tenant = resourceTable(tenantResource);
-export const oauthClient = resourceTable(clientResource);
-export const user = resourceTable(userResource);
-export const role = resourceTable(roleResource);
-export const dept = resourceTable(deptResource);
-export const post = resourceTable(postResource);
-export const param = resourceTable(paramResource);
-export const dict = resourceTable(dictResource);
-export const dictBiz = resourceTable(dictBizResource);
-export const menu = resourceTable(menuResource);
-export const topMenu = resourceTable(topMenuResource);
-export const dataScope = resourceTable(dataScopeResource);
-export const apiScope = resourceTable(apiScopeResource);
-export const region = resourceTable(regionResource);
-export const datasource = resourceTable(datasourceResource);
+/**
+ * The tables of the system resources come from their definitions (resource-tables.ts, written
+ * by `npm run db:generate`); these are the link tables beside them.
+ */
+
+/** The clients' table under the name the modules know it by. */
+export { client as oauthClient } from './resource-tables';
 
 export const roleMenu = pgTable(
   'blade_role_menu',

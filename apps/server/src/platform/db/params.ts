@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../platform/db/database';
-import { param } from '../../platform/db/schema';
+import type { Db } from './database';
+import { param } from './schema';
 
 /**
  * The value of a platform parameter (`account.failCount`, ...), or undefined when absent. Read

@@ -1,9 +1,14 @@
+/**
+ * The operation log as a platform audit service: the resource engine records every change it
+ * writes (add, update, remove, enable) in the same transaction, through this module only. It
+ * lives in the platform because the engine imports no module.
+ */
 import { formatDateTime, maskCredential, type FieldChange, type OperationKind, type ResourceDef } from '@mes/contracts';
-import type { AuthContext } from '../../platform/auth/request-auth';
-import type { Db } from '../../platform/db/database';
-import { nextId } from '../../platform/db/ids';
-import { operationLog } from '../../platform/db/schema';
-import { MASK, SECRET_NAME, truncate } from './masking';
+import type { AuthContext } from '../auth/request-auth';
+import type { Db } from '../db/database';
+import { nextId } from '../db/ids';
+import { operationLog } from '../db/schema';
+import { MASK, SECRET_NAME, truncate } from './redaction';
 
 /** The transaction of the change being recorded. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];

@@ -1,0 +1,188 @@
+import { and, eq, getTableColumns, sql, type SQL, type Subquery } from 'drizzle-orm';
+import { QueryBuilder, type PgColumn } from 'drizzle-orm/pg-core';
+import {
+  dictionaryFields,
+  displayNameOf,
+  referenceFields,
+  ROOT_PARENT_NAME,
+  toSnake,
+  type ResourceDef,
+} from '@mes/contracts';
+import type { AuthContext } from '../platform/auth/request-auth';
+import { resourceTable } from '../platform/db/resource-table';
+import type { NamedResource, NameLookups } from './name-lookups';
+import type { AnyResourceTable } from './resource-access';
+
+type Row = Record<string, unknown>;
+type Names = ReadonlyMap<string, string>;
+
+const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
+
+/** Labels of a value, or of each id of a comma-joined list; unknown values give nothing. */
+const labelOf = (names: Names, value: unknown) => {
+  const raw = text(value);
+  if (raw === '') return '';
+  const whole = names.get(raw);
+  if (whole !== undefined) return whole;
+  return raw
+    .split(',')
+    .map((part) => names.get(part.trim()))
+    .filter((label): label is string => label !== undefined)
+    .join(',');
+};
+
+const isRoot = (parentId: unknown) => {
+  const raw = text(parentId);
+  return raw === '' || raw === '0';
+};
+
+/**
+ * The display names BladeX's wrappers add to the rows they send, derived from the definition:
+ * `<field>Name` for every field whose options are a dictionary (`categoryName`, `sexName`,
+ * `scopeTypeName`), `parentName` for tree rows and `tenantName` where the platform reads every
+ * tenant. Every name comes from the in-memory lookups, so a page costs no query beyond its own
+ * (a tenant's maps are loaded once, then kept until one of its rows changes).
+ */
+export class DisplayNames {
+  private readonly dictFields: ReturnType<typeof dictionaryFields>;
+  private readonly parents: NamedResource | undefined;
+
+  constructor(
+    private readonly def: ResourceDef,
+    table: AnyResourceTable,
+    columns: Record<string, PgColumn>,
+    private readonly lookups: NameLookups,
+  ) {
+    this.dictFields = dictionaryFields(def);
+    const title = def.tree ? columns[def.tree.title] : undefined;
+    this.parents = title && {
+      code: def.code,
+      table,
+      name: title,
+      perTenant: def.owner === 'tenant',
+    };
+  }
+
+  /** Whether this resource's rows get any name at all. */
+  get any(): boolean {
+    return this.dictFields.length > 0 || this.parents !== undefined || this.def.platformSeesAllTenants === true;
+  }
+
+  async add(rows: Row[]): Promise<Row[]> {
+    if (!rows.length || !this.any) return rows;
+    const tenants = [...new Set(rows.map((r) => text(r.tenantId)))];
+    const perTenant = new Map(await Promise.all(tenants.map(async (t) => [t, await this.tenantNames(t)] as const)));
+    const shared = await Promise.all(
+      this.dictFields.map((f) => ('dict' in f.source ? this.lookups.dictLabels(f.source.dict) : undefined)),
+    );
+    const tenantNames = this.def.platformSeesAllTenants ? await this.lookups.tenantNames() : undefined;
+    return rows.map((row) => {
+      const own = perTenant.get(text(row.tenantId));
+      const names: Row = {};
+      this.dictFields.forEach((f, i) => {
+        const labels = shared[i] ?? own?.biz[i];
+        names[displayNameOf(f.name)] = labels ? labelOf(labels, row[f.name]) : '';
+      });
+      if (this.def.tree && own?.parents) {
+        const parentId = row[this.def.tree.parent];
+        names.parentName = isRoot(parentId) ? ROOT_PARENT_NAME : (own.parents.get(text(parentId)) ?? '');
+      }
+      if (tenantNames) names.tenantName = tenantNames.get(text(row.tenantId)) ?? '';
+      // One copy with every name: adding computed keys one by one to a wide row turns it into a
+      // slow dictionary-mode object, which every later copy and JSON.stringify pays for.
+      return { ...row, ...names };
+    });
+  }
+
+  /** The per-tenant maps: the tenant's business-dictionary labels and its tree rows' names. */
+  private async tenantNames(tenantId: string) {
+    const [biz, parents] = await Promise.all([
+      Promise.all(
+        this.dictFields.map((f) =>
+          'dictBiz' in f.source ? this.lookups.dictBizLabels(f.source.dictBiz, tenantId) : undefined,
+        ),
+      ),
+      this.parents ? this.lookups.names(this.parents, tenantId) : undefined,
+    ]);
+    return { biz, parents };
+  }
+}
+
+/** One `reference` field's join: the live rows of its target, exposing id, label and tenant. */
+export interface ReferenceJoin {
+  /** The field holding the referenced id. */
+  field: string;
+  /** Where its label goes in a reply: `<field>Name`. */
+  nameKey: string;
+  def: ResourceDef;
+  target: ResourceDef;
+  /** The target's table, for the checks made in a write's transaction. */
+  targetTable: AnyResourceTable;
+  rows: Subquery;
+  label: PgColumn;
+  /** The condition joining the referenced row of the caller's reach to a row. */
+  on(auth: AuthContext): SQL;
+}
+
+/** Target tables, built once per definition from the definition, as the schema builds them. */
+const targetTables = new WeakMap<ResourceDef, AnyResourceTable>();
+function tableOf(def: ResourceDef): AnyResourceTable {
+  let table = targetTables.get(def);
+  if (!table) {
+    table = resourceTable(def) as unknown as AnyResourceTable;
+    targetTables.set(def, table);
+  }
+  return table;
+}
+
+/** Columns a resource's own SQL may name without a table (the data-scope columns). */
+const unqualifiedColumns = (def: ResourceDef) =>
+  new Set([def.dataScope?.userColumn ?? 'create_user', def.dataScope?.deptColumn ?? 'create_dept']);
+
+/**
+ * The joins that name the referenced rows of a resource's `reference` fields: each a LEFT JOIN
+ * of the target's live rows (a derived table exposing only id, label and tenant, so that no
+ * column name of the target can make the list's own conditions ambiguous), on the referenced
+ * id and, for a tenant-owned target, on the tenant of the row (or of the caller, for rows that
+ * have none), so no other tenant's row is ever joined. Table and column names come from the
+ * definitions, as identifiers.
+ */
+export function referenceJoins(def: ResourceDef, table: AnyResourceTable): ReferenceJoin[] {
+  const own = getTableColumns(table) as Record<string, PgColumn>;
+  return referenceFields(def).map(({ name, reference }) => {
+    const target = reference.to();
+    const targetTable = tableOf(target);
+    const targetColumns = getTableColumns(targetTable) as Record<string, PgColumn>;
+    const label = targetColumns[reference.label];
+    const column = own[name];
+    const nameKey = displayNameOf(name);
+    if (!label || target.fields[reference.label]?.kind === 'secret')
+      throw new Error(`${def.code}.${name}: ${target.code} has no field ${reference.label} to name its rows`);
+    if (!column) throw new Error(`${def.code}.${name}: no column`);
+    if (own[nameKey]) throw new Error(`${def.code}.${name}: ${nameKey} is already a field`);
+    if (unqualifiedColumns(def).has(label.name) || label.name === 'id')
+      throw new Error(`${def.code}.${name}: label column ${label.name} would be ambiguous in the list query`);
+    const tenantOwned = target.owner === 'tenant' && targetTable.tenantId !== undefined;
+    const exposed: Record<string, PgColumn> = { id: targetTable.id, label };
+    if (tenantOwned) exposed.tenantId = targetTable.tenantId as PgColumn;
+    const live = targetTable.isDeleted ? sql`${targetTable.isDeleted} = 0` : undefined;
+    const rows = new QueryBuilder()
+      .select(exposed)
+      .from(targetTable)
+      .where(live)
+      .as(`ref_${toSnake(name)}`);
+    const joined = rows as unknown as Record<'id' | 'label' | 'tenantId', PgColumn>;
+    const rowTenant = def.owner === 'tenant' ? table.tenantId : undefined;
+    return {
+      field: name,
+      nameKey,
+      def,
+      target,
+      targetTable,
+      rows,
+      label: joined.label,
+      on: (auth) =>
+        and(eq(joined.id, column), tenantOwned ? eq(joined.tenantId, rowTenant ?? auth.tenantId) : undefined) as SQL,
+    };
+  });
+}

@@ -1,0 +1,53 @@
+// Written by `npm run db:generate` (apps/server/src/crud/registry-codegen.ts): every definition exported under packages/contracts/src/resources. Do not edit.
+import { apiLogResource } from './log/api-log';
+import { errorLogResource } from './log/error-log';
+import { loginLogResource } from './log/login-log';
+import { operationLogResource } from './log/operation-log';
+import { usualLogResource } from './log/usual-log';
+import { failedJobsScreen } from './monitor/failed-jobs';
+import { attachResource } from './resource/attach';
+import { ossResource } from './resource/oss';
+import { smsResource } from './resource/sms';
+import { socialSourceResource } from './resource/social-source';
+import { clientResource } from './system/client';
+import { datasourceResource } from './system/datasource';
+import { deptResource } from './system/dept';
+import { dictBizResource, dictResource } from './system/dict';
+import { menuResource } from './system/menu';
+import { paramResource } from './system/param';
+import { postResource } from './system/post';
+import { regionResource } from './system/region';
+import { roleResource } from './system/role';
+import { apiScopeResource, dataScopeResource } from './system/scope';
+import { tenantResource } from './system/tenant';
+import { topMenuResource } from './system/top-menu';
+import { userResource } from './system/user';
+
+/** Every definition, by export name; `REGISTRY` (registry.ts) is its list. */
+export const DEFINITIONS = {
+  apiLogResource,
+  errorLogResource,
+  loginLogResource,
+  operationLogResource,
+  usualLogResource,
+  failedJobsScreen,
+  attachResource,
+  ossResource,
+  smsResource,
+  socialSourceResource,
+  clientResource,
+  datasourceResource,
+  deptResource,
+  dictBizResource,
+  dictResource,
+  menuResource,
+  paramResource,
+  postResource,
+  regionResource,
+  roleResource,
+  apiScopeResource,
+  dataScopeResource,
+  tenantResource,
+  topMenuResource,
+  userResource,
+} as const;
