@@ -1,23 +1,52 @@
 /**
  * `npm run bench:api`: requests/s and p99 latency, in the same run on this machine, of
- * - a bare Fastify JSON route (the baseline),
+ * - a bare Fastify JSON route (the first baseline),
+ * - the minimal pipeline (the second baseline, `minimal-pipeline.ts`): Fastify, a token checked
+ *   with jose, one prepared pg query for a page of the same 100,000 users, plain JSON,
  * - an authenticated `GET /api/blade-user/info` (token check, revocation lookup, one query),
  * - `GET /api/blade-user/page?size=10` with 100,000 users in one tenant (API-scope check, data
  *   scope, page query, exact total, names of roles/departments/posts),
- * and each one's ratio to the baseline; then the signed-in route on a second server process with
- * the API log off (`API_LOG=off`, same database), measured in turns with the first (log on), and
- * the ratio on / off (the API log must keep at least 90 %). The servers run on an embedded
- * PostgreSQL the bench starts itself, so it can load the 100,000 users with one SQL statement.
+ * with the ratios to both baselines. The page and the minimal pipeline are measured in turns
+ * (minimal, page, minimal, page, ...), so load from elsewhere on the machine falls on both alike;
+ * the page is to keep at least half the minimal pipeline's rate with a p99 of at most 50 ms. Then
+ * the signed-in route on a second server process with the API log off (`API_LOG=off`, same
+ * database), in turns with the first (log on), and the ratio on / off (the API log must keep at
+ * least 90 %). The servers run on an embedded PostgreSQL the bench starts itself, so it can load
+ * the 100,000 users with one SQL statement.
+ *
+ * Besides requests/s, each measurement reports the CPU time per answered request of the server
+ * process and of PostgreSQL (Linux /proc): on a machine shared with other work the request rates
+ * swing with the load, while CPU per request barely moves, so the CPU ratios say what the rates
+ * would on an idle machine (where the server, PostgreSQL and the load generator share the cores).
+ *
+ * `BENCH_SECONDS` (10) per measurement, `BENCH_ROUNDS` (3) turns per comparison,
+ * `BENCH_SERVER=<main.js>` runs another build of the server, `BENCH_PROFILE=<dir>` writes a CPU
+ * profile of the log-on server (`node --cpu-prof`) into that folder when it stops.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SignJWT } from 'jose';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../apps/server/src/platform/db/embedded-postgres';
-import { CONNECTIONS, freePort, measure, md5, startProcess, stop, waitFor, type Measured } from './support';
+import {
+  CONNECTIONS,
+  freePort,
+  measure,
+  md5,
+  postgresCpuMs,
+  processCpuMs,
+  startProcess,
+  stop,
+  waitFor,
+  type CpuSamplers,
+  type Measured,
+} from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mes-bench-'));
 fs.chmodSync(dataDir, 0o755);
@@ -25,15 +54,28 @@ const password = 'Bench#Password1';
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
-fs.mkdirSync(path.join(dataDir, 'pg'), { mode: 0o755 });
-const embedded = await startEmbeddedPostgres(path.join(dataDir, 'pg'), quiet);
+const pgRoot = path.join(dataDir, 'pg');
+fs.mkdirSync(pgRoot, { mode: 0o755 });
+const embedded = await startEmbeddedPostgres(pgRoot, quiet);
 const databaseUrl = await embedded.ensureDatabase('mes');
+// Where the cluster lives (in the folder, or where `pg-location` says), for its CPU time.
+const locationFile = path.join(pgRoot, 'pg-location');
+const clusterDir = fs.existsSync(locationFile) ? fs.readFileSync(locationFile, 'utf8').trim() : path.join(pgRoot, 'pg');
+const databaseCpu = () => postgresCpuMs(clusterDir);
+
+const serverMain = path.resolve(process.env.BENCH_SERVER ?? path.join(root, 'apps/server/dist/main.js'));
+const profileDir = process.env.BENCH_PROFILE ? path.resolve(process.env.BENCH_PROFILE) : undefined;
+const profileArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+const minimalSecret = randomBytes(32).toString('base64url');
 
 const barePort = await freePort();
+const minimalPort = await freePort();
 const appPort = await freePort();
 const offPort = await freePort();
 const bare = startProcess(['--import', 'tsx', path.join(root, 'bench/bare-fastify.ts')], { PORT: String(barePort) });
-const server = startProcess([path.join(root, 'apps/server/dist/main.js')], {
+// Started once the server has created the tables (it reads the columns of blade_user).
+let minimal: ReturnType<typeof startProcess> | undefined;
+const server = startProcess([...profileArgs, serverMain], {
   PORT: String(appPort),
   DATA_DIR: path.join(dataDir, 'data'),
   DATABASE_URL: databaseUrl,
@@ -42,7 +84,7 @@ const server = startProcess([path.join(root, 'apps/server/dist/main.js')], {
 });
 // The same server with the API log off, for the on / off ratio (its own data directory: one
 // process per directory).
-const serverOff = startProcess([path.join(root, 'apps/server/dist/main.js')], {
+const serverOff = startProcess([serverMain], {
   PORT: String(offPort),
   DATA_DIR: path.join(dataDir, 'data-off'),
   DATABASE_URL: databaseUrl,
@@ -52,6 +94,15 @@ const serverOff = startProcess([path.join(root, 'apps/server/dist/main.js')], {
 });
 /** Minimum share of the log-off request rate the API log must keep. */
 const MIN_LOG_RATIO = 0.9;
+/** The generic page's targets: a share of the minimal pipeline's rate, and its p99. */
+const PAGE_TARGET_RATIO = 0.5;
+const PAGE_TARGET_P99_MS = 50;
+
+/** CPU samplers of one server process and the database. */
+const cpuOf = (child: ReturnType<typeof startProcess> | undefined): CpuSamplers => ({
+  server: () => processCpuMs(child?.pid),
+  database: databaseCpu,
+});
 
 /** 100,000 users of the platform tenant, spread over the seeded departments, roles and posts. */
 async function loadUsers(): Promise<void> {
@@ -73,6 +124,70 @@ async function loadUsers(): Promise<void> {
   }
 }
 
+/** A token of the platform administrator for the minimal pipeline (signed with its secret). */
+async function minimalToken(): Promise<Record<string, string>> {
+  const token = await new SignJWT({ tenant_id: '000000', account: 'admin' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt()
+    .setExpirationTime('2h')
+    .sign(Buffer.from(minimalSecret, 'utf8'));
+  return { 'blade-auth': `bearer ${token}` };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+interface Summary {
+  /** Mean requests/s over the turns. */
+  rate: number;
+  /** Median p99 over the turns. */
+  p99: number;
+  /** Mean CPU ms per request: server process, database, both. */
+  serverCpu: number | undefined;
+  databaseCpu: number | undefined;
+  cpu: number | undefined;
+}
+
+/** The turns whose name contains `label`, summed up. */
+function summary(turns: Measured[], label: string): Summary {
+  const mine = turns.filter((r) => r.name.includes(label));
+  const mean = (values: (number | undefined)[]) =>
+    values.some((v) => v === undefined)
+      ? undefined
+      : (values as number[]).reduce((sum, v) => sum + v, 0) / Math.max(values.length, 1);
+  const serverCpu = mean(mine.map((r) => r.cpuMsPerRequest?.server));
+  const databaseCpu = mean(mine.map((r) => r.cpuMsPerRequest?.database));
+  return {
+    rate: mean(mine.map((r) => r.requestsPerSecond)) ?? 0,
+    p99: median(mine.map((r) => r.p99Ms)),
+    serverCpu,
+    databaseCpu,
+    cpu: serverCpu === undefined || databaseCpu === undefined ? undefined : serverCpu + databaseCpu,
+  };
+}
+
+const ms = (value: number | undefined) => (value === undefined ? 'n/a' : value.toFixed(3));
+const ratio = (a: number | undefined, b: number | undefined) =>
+  a === undefined || b === undefined || b === 0 ? 'n/a' : (a / b).toFixed(3);
+
+function table(results: Measured[], columns: (r: Measured) => Record<string, string | number>): void {
+  console.table(
+    results.map((r) => ({
+      route: r.name,
+      'requests/s': Math.round(r.requestsPerSecond),
+      'p99 ms': r.p99Ms,
+      ...columns(r),
+      'server CPU ms/req': ms(r.cpuMsPerRequest?.server),
+      'db CPU ms/req': ms(r.cpuMsPerRequest?.database),
+      errors: r.errors,
+      'non-2xx': r.non2xx,
+    })),
+  );
+}
+
 const basic = `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`;
 
 /** Signs the admin in at one server (each has its own token secret) and returns its headers. */
@@ -91,83 +206,110 @@ async function signIn(port: number): Promise<Record<string, string>> {
   return { 'blade-auth': `bearer ${token}`, authorization: basic };
 }
 
+const load = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+
 try {
   await waitFor(`http://127.0.0.1:${barePort}/json`);
   await waitFor(`http://127.0.0.1:${appPort}/api/health`);
   await waitFor(`http://127.0.0.1:${offPort}/api/health`);
   await loadUsers();
+  minimal = startProcess(['--import', 'tsx', path.join(root, 'bench/minimal-pipeline.ts')], {
+    PORT: String(minimalPort),
+    DATABASE_URL: databaseUrl,
+    TOKEN_SECRET: minimalSecret,
+  });
   const authed = await signIn(appPort);
   const authedOff = await signIn(offPort);
+  const minimalAuthed = await minimalToken();
+  const minimalUrl = `http://127.0.0.1:${minimalPort}/page?current=1&size=10`;
+  await waitFor(minimalUrl, 120_000, minimalAuthed);
+  const loadBefore = load();
 
-  // Warm both up (JIT, connection pool), then measure each alone.
-  await measure('warm-up', `http://127.0.0.1:${barePort}/json`, {}, 2);
-  await measure('warm-up', `http://127.0.0.1:${appPort}/api/blade-user/info`, authed, 2);
+  // Warm each up (JIT, connection pool), then measure each alone.
+  const infoUrl = `http://127.0.0.1:${appPort}/api/blade-user/info`;
   const pageUrl = `http://127.0.0.1:${appPort}/api/blade-user/page?current=1&size=10`;
+  await measure('warm-up', `http://127.0.0.1:${barePort}/json`, {}, 2);
+  await measure('warm-up', minimalUrl, minimalAuthed, 2);
+  await measure('warm-up', infoUrl, authed, 2);
   await measure('warm-up', pageUrl, authed, 2);
-  const results: Measured[] = [
-    await measure('bare Fastify GET /json', `http://127.0.0.1:${barePort}/json`, {}, seconds),
-    await measure(
-      'GET /api/blade-user/info (signed in)',
-      `http://127.0.0.1:${appPort}/api/blade-user/info`,
-      authed,
-      seconds,
-    ),
-    await measure(`GET /api/blade-user/page?size=10 (${USERS.toLocaleString('en')} users)`, pageUrl, authed, seconds),
-  ];
-  const [baseline, app, page] = results as [Measured, Measured, Measured];
+  const users = USERS.toLocaleString('en');
+  const bareResult = await measure('bare Fastify GET /json', `http://127.0.0.1:${barePort}/json`, {}, seconds, {
+    server: () => processCpuMs(bare.pid),
+  });
+  const info = await measure('GET /api/blade-user/info (signed in)', infoUrl, authed, seconds, cpuOf(server));
+  // The page and the minimal pipeline in turns, so that load from elsewhere falls on both alike.
+  const pageTurns: Measured[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    const minimalName = `minimal pipeline GET /page?size=10 (${users} users) (${round})`;
+    pageTurns.push(await measure(minimalName, minimalUrl, minimalAuthed, seconds, cpuOf(minimal)));
+    const pageName = `GET /api/blade-user/page?size=10 (${users} users) (${round})`;
+    pageTurns.push(await measure(pageName, pageUrl, authed, seconds, cpuOf(server)));
+  }
+  const minimalRun = summary(pageTurns, 'minimal pipeline');
+  const pageRun = summary(pageTurns, '/api/blade-user/page');
   console.log(
-    `\nAPI benchmark: ${CONNECTIONS} connections, ${seconds} s each, ${os.cpus().length} cores, Node ${process.version}\n`,
+    `\nAPI benchmark: ${CONNECTIONS} connections, ${seconds} s each, ${rounds} turns per comparison, ` +
+      `${os.cpus().length} cores, Node ${process.version}; load average before ${loadBefore}, after the pages ${load()}\n`,
   );
-  console.table(
-    results.map((r) => ({
-      route: r.name,
-      'requests/s': Math.round(r.requestsPerSecond),
-      'p99 ms': r.p99Ms,
-      errors: r.errors,
-      'non-2xx': r.non2xx,
-    })),
+  table([bareResult, info, ...pageTurns], (r) => ({
+    '/ bare': ratio(r.requestsPerSecond, bareResult.requestsPerSecond),
+    '/ minimal': ratio(r.requestsPerSecond, minimalRun.rate),
+  }));
+  console.log(`ratio (signed-in route / bare Fastify): ${ratio(info.requestsPerSecond, bareResult.requestsPerSecond)}`);
+  console.log(`ratio (minimal pipeline / bare Fastify): ${ratio(minimalRun.rate, bareResult.requestsPerSecond)}`);
+  console.log(`ratio (user page of ${users} / bare Fastify): ${ratio(pageRun.rate, bareResult.requestsPerSecond)}`);
+  const pageRatio = pageRun.rate / minimalRun.rate;
+  const pageMet = pageRatio >= PAGE_TARGET_RATIO && pageRun.p99 <= PAGE_TARGET_P99_MS;
+  console.log(
+    `ratio (user page / minimal pipeline, requests/s in turns): ${pageRatio.toFixed(3)} ` +
+      `(${Math.round(pageRun.rate)} / ${Math.round(minimalRun.rate)}; target ≥ ${PAGE_TARGET_RATIO}); ` +
+      `median p99 page ${pageRun.p99} ms (target ≤ ${PAGE_TARGET_P99_MS}), minimal ${minimalRun.p99} ms: ` +
+      `${pageMet ? 'MET' : 'NOT MET'}`,
   );
   console.log(
-    `ratio (signed-in route / bare Fastify): ${(app.requestsPerSecond / baseline.requestsPerSecond).toFixed(3)}`,
-  );
-  console.log(
-    `ratio (user page of ${USERS.toLocaleString('en')} / bare Fastify): ${(page.requestsPerSecond / baseline.requestsPerSecond).toFixed(3)}`,
+    `CPU per request, page / minimal: server ${ms(pageRun.serverCpu)} / ${ms(minimalRun.serverCpu)} ms, ` +
+      `database ${ms(pageRun.databaseCpu)} / ${ms(minimalRun.databaseCpu)} ms; ` +
+      `ratio (minimal / page CPU, server + database): ${ratio(minimalRun.cpu, pageRun.cpu)}, ` +
+      `server alone: ${ratio(minimalRun.serverCpu, pageRun.serverCpu)}`,
   );
 
-  // API log on / off: the same route on both servers, in turns (off, on, off, on), each alone.
-  const infoOn = `http://127.0.0.1:${appPort}/api/blade-user/info`;
+  // API log on / off: the same route on both servers, in turns (off, on, off, on, ...), each alone.
   const infoOff = `http://127.0.0.1:${offPort}/api/blade-user/info`;
   await measure('warm-up', infoOff, authedOff, 2);
   const turns: Measured[] = [];
-  for (let round = 1; round <= 2; round++) {
-    turns.push(await measure(`GET /api/blade-user/info, API log off (${round})`, infoOff, authedOff, seconds));
-    turns.push(await measure(`GET /api/blade-user/info, API log on (${round})`, infoOn, authed, seconds));
+  for (let round = 1; round <= rounds; round++) {
+    const off = `GET /api/blade-user/info, API log off (${round})`;
+    turns.push(await measure(off, infoOff, authedOff, seconds, cpuOf(serverOff)));
+    turns.push(
+      await measure(`GET /api/blade-user/info, API log on (${round})`, infoUrl, authed, seconds, cpuOf(server)),
+    );
   }
-  const rate = (on: boolean) =>
-    turns.filter((r) => r.name.includes(on ? 'log on' : 'log off')).reduce((sum, r) => sum + r.requestsPerSecond, 0) /
-    2;
-  console.log('\nAPI log on / off (same route, same database, in turns):');
-  console.table(
-    turns.map((r) => ({
-      route: r.name,
-      'requests/s': Math.round(r.requestsPerSecond),
-      'p99 ms': r.p99Ms,
-      errors: r.errors,
-    })),
-  );
-  const logRatio = rate(true) / rate(false);
+  const on = summary(turns, 'log on');
+  const offRun = summary(turns, 'log off');
+  console.log(`\nAPI log on / off (same route, same database, in turns; load average now ${load()}):`);
+  table(turns, () => ({}));
+  const logRatio = on.rate / offRun.rate;
   console.log(
-    `ratio (API log on / off): ${logRatio.toFixed(3)} (${Math.round(rate(true))} / ${Math.round(rate(false))} requests/s; ` +
+    `ratio (API log on / off): ${logRatio.toFixed(3)} (${Math.round(on.rate)} / ${Math.round(offRun.rate)} requests/s; ` +
       `required ≥ ${MIN_LOG_RATIO}): ${logRatio >= MIN_LOG_RATIO ? 'PASS' : 'FAIL'}`,
+  );
+  console.log(
+    `CPU per request, log on / off: server ${ms(on.serverCpu)} / ${ms(offRun.serverCpu)} ms, ` +
+      `database ${ms(on.databaseCpu)} / ${ms(offRun.databaseCpu)} ms; ` +
+      `ratio (off / on CPU, server + database): ${ratio(offRun.cpu, on.cpu)}`,
   );
   if (logRatio < MIN_LOG_RATIO) process.exitCode = 1;
 
-  if (app.non2xx || app.errors || page.non2xx || page.errors || turns.some((r) => r.non2xx || r.errors)) {
+  if ([info, ...pageTurns, ...turns].some((r) => r.non2xx || r.errors)) {
     console.error('a signed-in route answered errors: the figures are not valid');
     process.exitCode = 1;
   }
 } finally {
-  await Promise.all([stop(bare), stop(server), stop(serverOff)]);
+  await Promise.all([stop(bare), stop(server), stop(serverOff), ...(minimal ? [stop(minimal)] : [])]);
   await embedded.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

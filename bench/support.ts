@@ -1,4 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { createHash } from 'node:crypto';
 import net from 'node:net';
 import autocannon from 'autocannon';
@@ -20,11 +22,11 @@ export function startProcess(args: string[], env: Record<string, string>): Child
   return child;
 }
 
-export async function waitFor(url: string, ms = 120_000): Promise<void> {
+export async function waitFor(url: string, ms = 120_000, headers: Record<string, string> = {}): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     try {
-      if ((await fetch(url)).ok) return;
+      if ((await fetch(url, { headers })).ok) return;
     } catch {
       // not up yet
     }
@@ -52,6 +54,63 @@ export interface Measured {
   p99Ms: number;
   errors: number;
   non2xx: number;
+  /** CPU time the server (and, when sampled, PostgreSQL) spent per answered request. */
+  cpuMsPerRequest?: { server: number; database?: number | undefined } | undefined;
+}
+
+/** Clock ticks per second of /proc's CPU times. */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** Fields of /proc/<pid>/stat after the command name (which may hold spaces). */
+function statFields(pid: number): string[] | undefined {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return text.slice(text.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU time (user + system, ms) a process has used, with its exited children when `children`
+ * (PostgreSQL's backends leave their time to the postmaster). Linux /proc only; undefined elsewhere.
+ */
+export function processCpuMs(pid: number | undefined, children = false): number | undefined {
+  const fields = pid === undefined ? undefined : statFields(pid);
+  if (!fields) return undefined;
+  // After the name: state, ppid, ... utime is field 14 of stat, i.e. index 11 here.
+  const ticks = [11, 12, ...(children ? [13, 14] : [])].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+
+/** CPU time (ms) of a PostgreSQL server: the postmaster, its live backends and the exited ones. */
+export function postgresCpuMs(clusterDir: string): number | undefined {
+  let postmaster: number;
+  try {
+    postmaster = Number.parseInt(fs.readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8'), 10);
+  } catch {
+    return undefined;
+  }
+  let total = processCpuMs(postmaster, true);
+  if (total === undefined) return undefined;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const fields = statFields(Number(entry));
+    if (fields?.[1] === String(postmaster)) total += processCpuMs(Number(entry)) ?? 0;
+  }
+  return total;
+}
+
+/** What a measurement samples besides the load generator's figures. */
+export interface CpuSamplers {
+  server: () => number | undefined;
+  database?: () => number | undefined;
 }
 
 export async function measure(
@@ -59,7 +118,22 @@ export async function measure(
   url: string,
   headers: Record<string, string>,
   seconds: number,
+  cpu?: CpuSamplers,
 ): Promise<Measured> {
+  const before = { server: cpu?.server(), database: cpu?.database?.() };
   const r = await autocannon({ url, headers, connections: CONNECTIONS, duration: seconds, pipelining: 1 });
-  return { name, requestsPerSecond: r.requests.average, p99Ms: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+  const after = { server: cpu?.server(), database: cpu?.database?.() };
+  const answered = r.requests.total;
+  const perRequest = (a: number | undefined, b: number | undefined) =>
+    a === undefined || b === undefined || !answered ? undefined : (b - a) / answered;
+  const server = perRequest(before.server, after.server);
+  return {
+    name,
+    requestsPerSecond: r.requests.average,
+    p99Ms: r.latency.p99,
+    errors: r.errors,
+    non2xx: r.non2xx,
+    cpuMsPerRequest:
+      server === undefined ? undefined : { server, database: perRequest(before.database, after.database) },
+  };
 }

@@ -1,15 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, screenshot, signIn } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { crudDialog, newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(() => browser.close());
+const browser = useBrowser();
 
 /** In-app navigation (no reload), as a menu click does it. */
 async function goInApp(page: Page, to: string): Promise<void> {
@@ -21,15 +17,12 @@ async function goInApp(page: Page, to: string): Promise<void> {
 }
 
 /** Screens load lazily and call the API: give assertions on them time. */
-const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000 });
 
 const toast = (page: Page, text: string) => page.locator('.ant-message-notice', { hasText: text }).first();
-/** The open add / edit / view dialog (antd renders it outside the screen). */
-const dialog = (page: Page) => page.locator('.mes-crud-dialog .ant-modal-content');
 
 describe('generic resource screen', () => {
   it('posts: search, add with blur rule, edit, view, export, batch delete, 200 rows a page', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await signIn(page);
     await goInApp(page, '/system/post');
     const screen = page.locator('[data-screen="/system/post"]');
@@ -52,14 +45,14 @@ describe('generic resource screen', () => {
 
     // Add: leaving 岗位编号 empty shows the definition's rule on blur.
     await screen.getByTestId('crud-add').click();
-    await dialog(page).locator('#crud-form_postCode').waitFor();
-    await dialog(page).locator('#crud-form_postCode').focus();
-    await dialog(page).locator('#crud-form_postName').focus();
-    await poll(() => dialog(page).innerText()).toContain('请输入岗位编号');
+    await crudDialog(page).locator('#crud-form_postCode').waitFor();
+    await crudDialog(page).locator('#crud-form_postCode').focus();
+    await crudDialog(page).locator('#crud-form_postName').focus();
+    await poll(() => crudDialog(page).innerText()).toContain('请输入岗位编号');
     await screenshot(page, 'crud-post-dialog');
-    await dialog(page).locator('#crud-form_postCode').fill('e2e01');
-    await dialog(page).locator('#crud-form_postName').fill('测试岗位');
-    await dialog(page).getByTestId('crud-dialog-submit').click();
+    await crudDialog(page).locator('#crud-form_postCode').fill('e2e01');
+    await crudDialog(page).locator('#crud-form_postName').fill('测试岗位');
+    await crudDialog(page).getByTestId('crud-dialog-submit').click();
     await toast(page, '新增成功').waitFor();
     await poll(() => rows.count()).toBe(9);
     const added = rows.filter({ hasText: 'e2e01' });
@@ -67,20 +60,20 @@ describe('generic resource screen', () => {
 
     // Edit loads the detail and updates.
     await added.getByTestId('crud-row-edit').click();
-    await poll(() => dialog(page).locator('#crud-form_postName').inputValue()).toBe('测试岗位');
-    await dialog(page).locator('#crud-form_postName').fill('测试岗位二');
-    await dialog(page).getByTestId('crud-dialog-submit').click();
+    await poll(() => crudDialog(page).locator('#crud-form_postName').inputValue()).toBe('测试岗位');
+    await crudDialog(page).locator('#crud-form_postName').fill('测试岗位二');
+    await crudDialog(page).getByTestId('crud-dialog-submit').click();
     await toast(page, '更新成功').waitFor();
     await poll(() => added.innerText()).toContain('测试岗位二');
-    await dialog(page).waitFor({ state: 'detached' });
+    await crudDialog(page).waitFor({ state: 'detached' });
 
     // View: every input disabled, no save.
     await added.getByTestId('crud-row-view').click();
-    await poll(() => dialog(page).locator('#crud-form_postCode').inputValue()).toBe('e2e01');
-    expect(await dialog(page).locator('#crud-form_postCode').isDisabled()).toBe(true);
-    expect(await dialog(page).getByTestId('crud-dialog-submit').count()).toBe(0);
-    await dialog(page).getByTestId('crud-dialog-close').click();
-    await dialog(page).waitFor({ state: 'detached' });
+    await poll(() => crudDialog(page).locator('#crud-form_postCode').inputValue()).toBe('e2e01');
+    expect(await crudDialog(page).locator('#crud-form_postCode').isDisabled()).toBe(true);
+    expect(await crudDialog(page).getByTestId('crud-dialog-submit').count()).toBe(0);
+    await crudDialog(page).getByTestId('crud-dialog-close').click();
+    await crudDialog(page).waitFor({ state: 'detached' });
 
     // Export downloads an xlsx of the matching rows.
     const [file] = await Promise.all([page.waitForEvent('download'), screen.getByTestId('crud-export').click()]);
@@ -117,7 +110,7 @@ describe('generic resource screen', () => {
   });
 
   it('menus: a tree table with children and an add-child button', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await signIn(page);
     await goInApp(page, '/system/menu');
     const screen = page.locator('[data-screen="/system/menu"]');
@@ -130,9 +123,9 @@ describe('generic resource screen', () => {
     await screenshot(page, 'crud-menu-tree');
 
     await system.getByTestId('menu-add-child').click();
-    await poll(() => dialog(page).innerText()).toContain('系统管理');
+    await poll(() => crudDialog(page).innerText()).toContain('系统管理');
     await screenshot(page, 'crud-menu-add-child');
-    await dialog(page).getByTestId('crud-dialog-cancel').click();
+    await crudDialog(page).getByTestId('crud-dialog-cancel').click();
     await context.close();
   });
 
@@ -140,7 +133,7 @@ describe('generic resource screen', () => {
   // tab's MenuScreen renders the active path's screen (or /404) and the page remounts with its
   // state lost. Flip to `it` once MenuScreen keeps the path it was mounted at.
   it('a screen keeps its page size across a tab switch and writes it back to the URL', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await signIn(page);
     await goInApp(page, '/system/post');
     const screen = page.locator('[data-screen="/system/post"]');
@@ -158,7 +151,7 @@ describe('generic resource screen', () => {
   });
 
   it('the plain screens open with their tables and no error', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await signIn(page);
     // Path and the seeded rows it shows at least.
     const paths: [string, number][] = [

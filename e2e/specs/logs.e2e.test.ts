@@ -1,12 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, launchBrowser, newPage, screenshot, signIn } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { callApi, newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(() => browser.close());
+const browser = useBrowser();
 
 /** In-app navigation (no reload), as a menu click does it. */
 async function goInApp(page: Page, to: string): Promise<void> {
@@ -18,7 +14,6 @@ async function goInApp(page: Page, to: string): Promise<void> {
 }
 
 /** Screens load lazily and logs are written in batches (about a second): give assertions time. */
-const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000 });
 const drawer = (page: Page) => page.locator('.mes-log-detail .ant-drawer-content');
 
 /** Waits for the drawer's slide-in to finish, so a screenshot shows it in place. */
@@ -43,7 +38,7 @@ async function searchTimeRange(page: Page, screenPath: string, from: string, to:
 
 describe('log screens', () => {
   it('shows each log, searches by time range and URI, and opens a detail drawer', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await signIn(page);
     // Traces in each log: a change (operation log), an event (usual log), an uploaded error.
     const saved = await callApi<string>(page, '/api/blade-system/post/submit', {
@@ -143,11 +138,13 @@ describe('log screens', () => {
       expect(await screen.getByTestId('crud-delete').count()).toBe(0);
       expect(await screen.getByTestId('crud-row-edit').count()).toBe(0);
     }
+    // The browser specs share one database: leave the posts as they were for the others.
+    expect((await callApi(page, `/api/blade-system/post/remove?ids=${saved.data}`, {})).success).toBe(true);
     await context.close();
   });
 
   it('shows today’s sign-ins and the last 7 days on the welcome page', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await signIn(page);
     const card = page.getByTestId('wel-login-counts');
     await card.waitFor();

@@ -1,13 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { callApi, launchBrowser, newPage, screenshot, signIn } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import { callApi, newPage, screenshot, signIn, useBrowser } from '../support/browser';
 import { png } from '../../test-fixtures/png';
+import { setParam } from '../support/params';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(() => browser.close());
+const browser = useBrowser();
 
 interface Profile {
   avatar: string;
@@ -49,7 +46,7 @@ const phoneError = (page: Page) =>
 
 describe('profile: personal info', () => {
   it('checks the phone on blur: empty, length, then format', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await openProfile(page);
     const phone = page.getByTestId('profile-phone');
     const email = page.getByTestId('profile-email');
@@ -75,7 +72,7 @@ describe('profile: personal info', () => {
   });
 
   it('saves the nickname and the header shows it', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await openProfile(page);
     const restore = await keepProfile(page);
     await page.getByTestId('profile-name').fill('质检员小王');
@@ -95,7 +92,7 @@ describe('profile: personal info', () => {
   });
 
   it('refuses an avatar that is too big or not jpg/png before uploading it', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     const uploads: string[] = [];
     page.on('request', (r) => {
       if (r.url().includes('/oss/endpoint/put-file')) uploads.push(r.url());
@@ -124,7 +121,7 @@ describe('profile: personal info', () => {
   });
 
   it('uploads a small PNG, shows it, and saves it as the avatar', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await openProfile(page);
     const restore = await keepProfile(page);
     await page
@@ -152,7 +149,7 @@ describe('profile: personal info', () => {
 
 describe('profile: change password', () => {
   it('shows the server message for a wrong old password, and changes it (then back)', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await openProfile(page);
     await page.getByRole('tab', { name: '修改密码' }).click();
 
@@ -194,7 +191,13 @@ describe('profile: change password', () => {
 
 describe('registration dialog', () => {
   it('checks the account, then the passwords, and reports the server reply', async () => {
-    const { context, page } = await newPage(browser);
+    // Registration is off by default: the administrator turns it on first.
+    const admin = await newPage(browser());
+    await signIn(admin.page);
+    await setParam(admin.page, 'account.registerUser', 'true');
+    await admin.context.close();
+
+    const { context, page } = await newPage(browser());
     await page.goto('/login');
     await page.getByTestId('register-link').click();
     const dialog = page.getByRole('dialog');
@@ -216,15 +219,21 @@ describe('registration dialog', () => {
     await expect.poll(() => page.getByTestId('register-error').textContent()).toBe('两次密码输入不一致');
     await screenshot(page, 'register');
 
-    // An account that exists: the server's refusal (success false, its msg) is shown, the dialog
-    // stays. (A successful registration is covered by guest-registration.e2e.)
-    await page.getByTestId('register-account').fill('admin');
+    // A refusal the server gives (success false, its msg) is shown and the dialog stays. An
+    // existing account is not such a refusal: the reply never tells whether an account exists.
+    await page.getByTestId('register-account').fill('bad account!');
     await page.getByTestId('register-password2').fill('Secret#123');
     await page.getByTestId('register-submit').click();
     await expect.poll(() => page.getByTestId('register-error').textContent()).not.toBe('两次密码输入不一致');
-    expect(await page.getByTestId('register-error').textContent()).toContain('已存在');
-    expect(await dialog.isVisible()).toBe(true);
+    expect(await page.getByTestId('register-error').textContent()).toBe('账号只能包含字母、数字和 _ . @ -');
+    expect(await dialog.first().isVisible()).toBe(true);
     await screenshot(page, 'register-failed');
+
+    await page.getByTestId('register-account').fill('admin');
+    await page.getByTestId('register-submit').click();
+    await expect
+      .poll(() => page.locator('.ant-modal-confirm').innerText())
+      .toContain('注册申请已提交,请耐心等待管理员通过!');
     await context.close();
   });
 });

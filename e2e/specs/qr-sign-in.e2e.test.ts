@@ -1,19 +1,12 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, screenshot, signIn } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import { newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(() => browser.close());
-
-const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000 });
+const browser = useBrowser();
 
 describe('QR sign-in', () => {
   it('signs in a second browser once a signed-in user confirms its QR code', async () => {
-    const desk = await newPage(browser);
-    const phone = await newPage(browser, { width: 414, height: 896 });
+    const desk = await newPage(browser());
+    const phone = await newPage(browser(), { width: 414, height: 896 });
 
     // The device that wants to sign in shows the QR code.
     await desk.page.goto('/login');
@@ -59,8 +52,8 @@ describe('QR sign-in', () => {
   });
 
   it('stops at a cancelled code and offers a new one', async () => {
-    const desk = await newPage(browser);
-    const phone = await newPage(browser);
+    const desk = await newPage(browser());
+    const phone = await newPage(browser());
     await desk.page.goto('/login');
     await desk.page.getByTestId('login-methods').getByRole('tab', { name: '扫码登录' }).click();
     const image = desk.page.getByTestId('qr-image');

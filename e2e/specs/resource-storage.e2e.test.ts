@@ -1,18 +1,15 @@
 import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, launchBrowser, newPage, screenshot, signIn } from '../support/browser';
+import { callApi, newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
 import { startS3TestServer, type S3TestServer } from '../../apps/server/test/support/s3-test-server';
+import { setParam } from '../support/params';
 
 /**
  * 附件管理 and 对象存储 in the browser: upload, list, download and delete an attachment on the
  * server's disk; enable an S3-compatible configuration and test-upload a file through it.
  */
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(() => browser.close());
+const browser = useBrowser();
 
 /** In-app navigation (no reload), as a menu click does it. */
 async function goInApp(page: Page, to: string): Promise<void> {
@@ -23,7 +20,6 @@ async function goInApp(page: Page, to: string): Promise<void> {
   await page.locator(`[data-screen="${to}"]`).waitFor({ state: 'attached' });
 }
 
-const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000 });
 const toast = (page: Page, text: string) => page.locator('.ant-message-notice', { hasText: text }).first();
 
 interface PageOf<T> {
@@ -43,7 +39,7 @@ interface OssRow {
 
 describe('attachments', () => {
   it('uploads a file, lists it, downloads it with its name and deletes it with its file', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await signIn(page);
     await goInApp(page, '/resource/attach');
     const screen = page.locator('[data-screen="/resource/attach"]');
@@ -86,8 +82,10 @@ describe('object storage', () => {
   afterAll(() => s3.close());
 
   it('enables an S3 configuration and test-uploads a file through it', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await signIn(page);
+    // The S3 test server listens on 127.0.0.1, which the platform must allow (docs/outbound.md).
+    await setParam(page, 'security.outbound.allow', '127.0.0.1');
     const code = `minio-e2e-${Date.now() % 100000}`;
     const created = await callApi<string>(page, '/api/blade-resource/oss/submit', {
       category: 1,

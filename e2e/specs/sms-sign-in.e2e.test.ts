@@ -1,18 +1,15 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { callApi, launchBrowser, newPage, screenshot, signIn } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import { callApi, newPage, screenshot, signIn, useBrowser } from '../support/browser';
+import { openMenuScreen } from '../support/shell';
 
 /**
  * SMS sign-in with the development provider: the configuration screen enables it and sends a
  * test message, then a phone signs in with the code the provider wrote to the server log.
  */
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(() => browser.close());
+const browser = useBrowser();
 
 const PHONE = '13912340001';
 const TEST_PHONE = '13912340002';
@@ -35,20 +32,12 @@ function loggedFor(phone: string): DevelopmentLine[] {
     .filter((entry) => entry.tag === 'sms-development' && entry.phones?.includes(phone));
 }
 
-async function openMenuScreen(page: Page, path: string): Promise<void> {
-  await page.waitForFunction(() => {
-    const stored = JSON.parse(localStorage.getItem('mes-menuAll') ?? '{}') as { content?: unknown[] };
-    return (stored.content?.length ?? 0) > 0;
-  });
-  await page.goto(path);
-}
-
 const rowOf = (page: Page, text: string) =>
   page.locator('[data-testid="crud-table"] tbody tr.ant-table-row').filter({ hasText: text });
 
 describe('SMS sign-in with the development provider', () => {
   it('the configuration screen enables a development configuration and sends a test message', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await signIn(page);
     const saved = await callApi<string>(page, '/api/blade-resource/sms/submit', {
       category: 5,
@@ -95,7 +84,7 @@ describe('SMS sign-in with the development provider', () => {
   });
 
   it('signs in on the phone tab with the code from the log', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await page.goto('/login');
     await page.getByTestId('login-methods').getByText('手机号').click();
     await page.getByTestId('phone-form').waitFor();

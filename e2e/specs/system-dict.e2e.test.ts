@@ -1,20 +1,9 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, screenshot, signIn } from '../support/browser';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { newPage, screenshot, signIn, useBrowser } from '../support/browser';
+import { openMenuScreen } from '../support/shell';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(() => browser.close());
-
-async function openMenuScreen(page: Page, path: string): Promise<void> {
-  await page.waitForFunction(() => {
-    const stored = JSON.parse(localStorage.getItem('mes-menuAll') ?? '{}') as { content?: unknown[] };
-    return (stored.content?.length ?? 0) > 0;
-  });
-  await page.goto(path);
-}
+const browser = useBrowser();
 
 const rows = (scope: Locator) => scope.locator('[data-testid="crud-table"] tbody tr.ant-table-row');
 const rowOf = (scope: Locator, text: string) => rows(scope).filter({ hasText: text });
@@ -29,7 +18,7 @@ const explain = (page: Page, name: string) =>
 
 describe('dictionaries', () => {
   it('adds a dictionary, then adds and edits its entries with code and parent fixed', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await signIn(page);
     await openMenuScreen(page, '/system/dict');
     const screen = page.getByTestId('dict-screen');
@@ -56,7 +45,7 @@ describe('dictionaries', () => {
     await rowOf(screen, 'e2e_level').getByTestId('dict-child-config').click();
     const children = page.getByTestId('dict-child-dialog');
     await children.waitFor();
-    await children.getByTestId('crud-table').getByText('暂无数据').waitFor();
+    await children.getByTestId('crud-table').getByTestId('crud-empty').waitFor();
     await children.getByTestId('crud-add').click();
     await formDialog(page).waitFor();
     await expect.poll(() => field(page, 'code').inputValue()).toBe('e2e_level');
@@ -84,7 +73,7 @@ describe('dictionaries', () => {
 
   for (const layout of ['horizontal', 'vertical'] as const) {
     it(`shows the dictionaries and the chosen one's entries (${layout})`, async () => {
-      const { context, page } = await newPage(browser);
+      const { context, page } = await newPage(browser());
       await signIn(page);
       await page.goto(`/dict-${layout}/index`);
       await page.getByTestId(`dict-${layout}`).waitFor();

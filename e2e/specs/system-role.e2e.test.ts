@@ -1,25 +1,14 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, screenshot, signIn } from '../support/browser';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { newPage, screenshot, signIn, useBrowser } from '../support/browser';
+import { openMenuScreen } from '../support/shell';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(() => browser.close());
+const browser = useBrowser();
 
 /** Seeded ids (seed-menus.ts): the 系统管理 group, its 用户管理 screen and that screen's read scope. */
 const SYSTEM_GROUP = '1000000000000200000';
 const USER_MENU = '1000000000000200100';
 const USER_READ_SCOPE = '1000000000000200150';
-
-async function openMenuScreen(page: Page, path: string): Promise<void> {
-  await page.waitForFunction(() => {
-    const stored = JSON.parse(localStorage.getItem('mes-menuAll') ?? '{}') as { content?: unknown[] };
-    return (stored.content?.length ?? 0) > 0;
-  });
-  await page.goto(path);
-}
 
 const rows = (page: Page) => page.locator('[data-testid="crud-table"] tbody tr.ant-table-row');
 /** The table row whose name cell is exactly `name`. */
@@ -42,7 +31,7 @@ async function openGrant(page: Page) {
 
 describe('role grant dialog', () => {
   it('grants a menu and an API scope to 用户 and shows them checked when reopened', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await signIn(page);
     await openMenuScreen(page, '/authority/role');
     await page.getByTestId('role-screen').waitFor();

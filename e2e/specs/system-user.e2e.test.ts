@@ -1,21 +1,9 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, screenshot, signIn } from '../support/browser';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { newPage, screenshot, signIn, useBrowser } from '../support/browser';
+import { openMenuScreen } from '../support/shell';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(() => browser.close());
-
-/** Opens a menu screen by URL once the signed-in menu is stored (a reload reads it from storage). */
-async function openMenuScreen(page: Page, path: string): Promise<void> {
-  await page.waitForFunction(() => {
-    const stored = JSON.parse(localStorage.getItem('mes-menuAll') ?? '{}') as { content?: unknown[] };
-    return (stored.content?.length ?? 0) > 0;
-  });
-  await page.goto(path);
-}
+const browser = useBrowser();
 
 const ACCOUNT = 'e2e_worker';
 
@@ -57,7 +45,7 @@ async function search(page: Page, account: string) {
 
 describe('users screen', () => {
   it('filters by the department tree and resets with 全部', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await openUsers(page);
     await page.getByTestId('user-dept-tree').getByText('常州分公司').click();
     await expect.poll(() => page.url()).toContain('/system/user');
@@ -68,7 +56,7 @@ describe('users screen', () => {
   });
 
   it('adds, searches, edits, views, exports, grants roles and batch-deletes a user', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await openUsers(page);
 
     // Add: the passwords must agree; the password goes out as md5 hex.

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 
 const screenshots = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../screenshots');
 
@@ -20,6 +20,22 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * One Chromium for the spec file that calls it, launched before its tests and closed after:
+ * `const browser = useBrowser();` then `newPage(browser())`.
+ */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(() => browser?.close());
+  return () => {
+    if (!browser) throw new Error('the browser starts in beforeAll');
+    return browser;
+  };
 }
 
 export const baseUrl = () => inject('baseUrl');
@@ -75,3 +91,9 @@ export function callApi<T>(
     [url, body] as const,
   ) as Promise<{ code: number; success: boolean; data: T; msg: string }>;
 }
+
+/** Screens load lazily and call the API: assertions on them get 15 s. */
+export const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000 });
+
+/** The open add / edit / view dialog of a generic screen (antd renders it outside the screen). */
+export const crudDialog = (page: Page) => page.locator('.mes-crud-dialog .ant-modal-content');

@@ -1,5 +1,11 @@
-import type { CaptchaResponse, MenuNode, OAuthUserInfo, TokenResponse } from '@mes/contracts';
-import { website } from '../config/website';
+import {
+  TokenErrorCode,
+  type CaptchaResponse,
+  type MenuNode,
+  type OAuthUserInfo,
+  type SignInOptions,
+  type TokenResponse,
+} from '@mes/contracts';
 import { request, requestData } from './http';
 
 export interface PasswordSignIn {
@@ -7,6 +13,7 @@ export interface PasswordSignIn {
   username: string;
   /** As typed: hashed here, never sent in clear. */
   password: string;
+  /** A solved captcha: sent with grant_type=captcha. */
   captcha?: { key: string; code: string };
 }
 
@@ -28,7 +35,7 @@ export async function signInWithPassword(form: PasswordSignIn): Promise<TokenRes
       tenantId: form.tenantId,
       username: form.username,
       password: await md5Of(form.password),
-      grant_type: website.captchaMode ? 'captcha' : 'password',
+      grant_type: form.captcha ? 'captcha' : 'password',
       scope: 'all',
       type: 'account',
     },
@@ -45,6 +52,16 @@ export function refreshSession(refreshToken: string, tenantId: string): Promise<
     data: { tenantId, refresh_token: refreshToken, grant_type: 'refresh_token', scope: 'all' },
   });
 }
+
+/** What the sign-in page must ask for before the first attempt (the server's captcha mode). */
+export const fetchSignInOptions = () =>
+  requestData<SignInOptions>('/blade-auth/oauth/sign-in-options', { noToken: true, silent: true });
+
+/** The token endpoint's refusal asks for a captcha (captcha mode, or failures past a limit). */
+export const asksForCaptcha = (body: unknown): boolean =>
+  typeof body === 'object' &&
+  body !== null &&
+  (body as { error_code?: unknown }).error_code === TokenErrorCode.captchaRequired;
 
 export const fetchCaptcha = () => request<CaptchaResponse>('/blade-auth/oauth/captcha', { noToken: true });
 export const fetchUserInfo = () => requestData<OAuthUserInfo>('/blade-auth/oauth/user-info');

@@ -15,6 +15,8 @@ export interface RequestOptions {
   noToken?: boolean;
   /** Do not toast errors (the caller shows them). */
   silent?: boolean;
+  /** Cancels the call (a query nobody waits for any more); the timeout still applies. */
+  signal?: AbortSignal;
 }
 
 export class ApiError extends Error {
@@ -27,6 +29,9 @@ export class ApiError extends Error {
   }
 }
 
+/** The call never got an answer: no connection, or no reply within the timeout. */
+export class NetworkError extends Error {}
+
 let onUnauthorized: () => void = () => undefined;
 /** The session registers what a 401 does (sign out and go to /login). */
 export function setUnauthorizedHandler(handler: () => void): void {
@@ -36,6 +41,18 @@ export function setUnauthorizedHandler(handler: () => void): void {
 let translateUnknown: () => string = () => '未知错误';
 export function setUnknownErrorText(fn: () => string): void {
   translateUnknown = fn;
+}
+
+/**
+ * Toasts a failed call: the server's message, or the generic text when no answer came. A 401 is
+ * not toasted (the session handler signs out), nor is a cancelled call.
+ */
+export function toastRequestError(error: unknown): void {
+  if (error instanceof ApiError) {
+    if (error.status !== 401) void message.error(error.message);
+  } else if (error instanceof NetworkError) {
+    void message.error(translateUnknown());
+  }
 }
 
 const basic = () => `Basic ${btoa(`${website.clientId}:${website.clientSecret}`)}`;
@@ -64,6 +81,7 @@ export async function request<T>(url: string, options: RequestOptions = {}): Pro
       headers['Content-Type'] = 'application/json';
     }
   }
+  // The timeout covers waiting for the answer's head, as before; reading the body is not cut off.
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), website.requestTimeoutMs);
   let res: Response;
@@ -74,8 +92,13 @@ export async function request<T>(url: string, options: RequestOptions = {}): Pro
       headers,
       body,
       credentials: 'include',
-      signal: controller.signal,
+      signal: options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal,
     });
+  } catch (error) {
+    // The caller's own cancel stays an abort; anything else is a lost connection (not toasted
+    // here, as before: queries report it once their retries are spent).
+    if (options.signal?.aborted) throw error;
+    throw new NetworkError(error instanceof Error ? error.message : String(error));
   } finally {
     clearTimeout(timer);
   }
@@ -88,8 +111,9 @@ export async function request<T>(url: string, options: RequestOptions = {}): Pro
   }
   if (status !== 200) {
     const text = envelope?.msg || envelope?.error_description || translateUnknown();
-    if (!options.silent) void message.error(text);
-    throw new ApiError(status, text, parsed);
+    const failure = new ApiError(status, text, parsed);
+    if (!options.silent) toastRequestError(failure);
+    throw failure;
   }
   return parsed as T;
 }

@@ -58,12 +58,17 @@ export async function linkSocialAccount(args: {
   oauthId: string;
   account: string;
   password: string;
+  /** A solved captcha, once the server asks for one (captcha mode or failures past a limit). */
+  captcha?: { key: string; code: string };
 }): Promise<TokenResponse> {
+  const captchaHeaders: Record<string, string> = args.captcha
+    ? { 'Captcha-Key': args.captcha.key, 'Captcha-Code': args.captcha.code }
+    : {};
   return request<TokenResponse>('/blade-auth/oauth/social/link', {
     method: 'POST',
     noToken: true,
     silent: true,
-    headers: { 'Tenant-Id': args.tenantId, 'User-Type': 'web' },
+    headers: { 'Tenant-Id': args.tenantId, 'User-Type': 'web', ...captchaHeaders },
     form: true,
     data: {
       tenantId: args.tenantId,

@@ -22,7 +22,6 @@ export const website = {
   clientSecret: 'saber_secret',
   tenantMode: false,
   tenantId: DEFAULT_TENANT_ID,
-  captchaMode: false,
   lockPage: '/lock',
   /** Token age (s) at which the shell refreshes it: below the 3600 s lifetime, with margin. */
   tokenTime: 3000,

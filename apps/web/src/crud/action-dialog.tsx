@@ -1,6 +1,23 @@
-import { App, Modal, type ButtonProps } from 'antd';
+import { App, Modal, type ButtonProps, type ModalProps } from 'antd';
+import { DialogBody } from './dialog-body';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useScreenSize } from '../shell/layout/use-screen-size';
+
+/** Below 768 px (screen class 0) a dialog takes the whole width from the top of the screen. */
+const PHONE_DIALOG: Pick<ModalProps, 'width' | 'style'> = {
+  width: '100%',
+  style: { top: 0, maxWidth: '100vw', margin: 0, paddingBottom: 0 },
+};
+
+/**
+ * The size of a dialog for the current screen: its own width, or the whole screen on a phone
+ * (where the content also goes single column).
+ */
+export function useDialogSize(width: number): { phone: boolean } & Pick<ModalProps, 'width' | 'style'> {
+  const phone = useScreenSize() === 0;
+  return phone ? { phone, ...PHONE_DIALOG } : { phone, width };
+}
 
 export interface ActionDialogProps {
   open: boolean;
@@ -39,6 +56,7 @@ export function ActionDialog({
   const { t } = useTranslation('crud');
   const { message } = App.useApp();
   const [saving, setSaving] = useState(false);
+  const size = useDialogSize(width);
 
   const save = async () => {
     setSaving(true);
@@ -57,7 +75,8 @@ export function ActionDialog({
     <Modal
       open={open}
       title={title}
-      width={width}
+      width={size.width}
+      style={size.style}
       forceRender={forceRender}
       destroyOnHidden={!forceRender}
       confirmLoading={saving}
@@ -67,7 +86,9 @@ export function ActionDialog({
       onCancel={() => onClose(false)}
       okButtonProps={{ disabled: saveDisabled, ...(saveTestId ? { 'data-testid': saveTestId } : {}) } as ButtonProps}
     >
-      {children}
+      <DialogBody ready={open} onSubmit={saveDisabled ? undefined : () => void save()}>
+        {children}
+      </DialogBody>
     </Modal>
   );
 }

@@ -1,7 +1,8 @@
+import { useMutation } from '@tanstack/react-query';
 import { App, Button, Tag } from 'antd';
 import { useCallback, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EnableStatus, type ApiResult, type ResourceDef } from '@mes/contracts';
+import { type ApiResult, enableButtonCode, EnableStatus, type ResourceDef } from '@mes/contracts';
 import { request } from '../api/http';
 import type { ExtraColumn, ResourcePageContext, ResourcePageProps, Row } from './resource-page-types';
 
@@ -22,6 +23,17 @@ export function useEnableOperation(
   const { t } = useTranslation('crud');
   const { message, modal } = App.useApp();
 
+  // Enabling one row disables the others: the whole resource is reloaded (ctx.reload
+  // invalidates its reads, on this screen and any other showing it).
+  const { mutateAsync: enableRow } = useMutation({
+    mutationFn: ({ row }: { row: Row; ctx: ResourcePageContext }) =>
+      request<ApiResult<boolean>>(`${def.api}/enable`, { method: 'POST', params: { id: row.id } }),
+    onSuccess: (answer, { ctx }) => {
+      void message.success(answer.msg);
+      ctx.reload();
+    },
+  });
+
   const enable = useCallback(
     (row: Row, ctx: ResourcePageContext) =>
       modal.confirm({
@@ -29,27 +41,17 @@ export function useEnableOperation(
         content: t('enableConfirm'),
         okText: t('ok'),
         cancelText: t('cancel'),
-        onOk: async () => {
-          try {
-            const answer = await request<ApiResult<boolean>>(`${def.api}/enable`, {
-              method: 'POST',
-              params: { id: row.id },
-            });
-            void message.success(answer.msg);
-            ctx.reload();
-          } catch {
-            // The HTTP client has shown the server's message.
-          }
-        },
+        // A failure: the HTTP client has shown the server's message.
+        onOk: () => enableRow({ row, ctx }).catch(() => undefined),
       }),
-    [def.api, message, modal, t],
+    [enableRow, modal, t],
   );
 
   const withEnable = useMemo(() => {
     if (!enabled) return rowActions;
     return (row: Row, ctx: ResourcePageContext): ReactNode => (
       <>
-        {ctx.can(`${def.code}_enable`) && !isEnabledRow(row) && (
+        {ctx.can(enableButtonCode(def.code)) && !isEnabledRow(row) && (
           <Button type="link" size="small" onClick={() => enable(row, ctx)} data-testid={`${def.code}-enable`}>
             {t('enable')}
           </Button>

@@ -1,7 +1,8 @@
-import { DatePicker, Input, InputNumber, Radio, Select, TreeSelect } from 'antd';
+import { DatePicker, Input, InputNumber, Radio, Select, Switch, TreeSelect } from 'antd';
 import { memo, useMemo } from 'react';
-import { controlOf, requiredMessage, type FieldDef, type LocalText } from '@mes/contracts';
-import { DATE_TIME_FORMAT } from './form-values';
+import { controlOf, decimalShapeOf, requiredMessage, type FieldDef, type LocalText } from '@mes/contracts';
+import { yesNoOptions } from './cell-values';
+import { DATE_TIME_FORMAT, DAY_FORMAT } from './form-values';
 import type { Option } from './options';
 
 interface TreeNode {
@@ -50,7 +51,19 @@ export const FieldInput = memo(function FieldInput(props: FieldInputProps) {
         <Input.TextArea {...common} value={value} onChange={onChange} rows={3} maxLength={field.max} />
       );
     case 'number':
-      return (
+      // An exact decimal stays text in the input too (stringMode), so no digit passes through a float.
+      return field.kind === 'decimal' ? (
+        <InputNumber<string>
+          {...common}
+          value={value}
+          onChange={onChange}
+          stringMode
+          precision={decimalShapeOf(field).scale}
+          min={field.range ? String(field.range[0]) : undefined}
+          max={field.range ? String(field.range[1]) : undefined}
+          style={{ width: '100%' }}
+        />
+      ) : (
         <InputNumber
           {...common}
           value={value}
@@ -58,6 +71,26 @@ export const FieldInput = memo(function FieldInput(props: FieldInputProps) {
           min={field.range?.[0]}
           max={field.range?.[1]}
           style={{ width: '100%' }}
+        />
+      );
+    case 'switch':
+      // The search bar needs a third state (no filter): a yes / no select there.
+      return inSearch ? (
+        <Select {...common} value={value} onChange={onChange} options={yesNoOptions(lang)} allowClear />
+      ) : (
+        <Switch id={id} disabled={disabled} checked={value === true} onChange={(checked) => onChange?.(checked)} />
+      );
+    case 'date':
+      return <DatePicker {...common} value={value} onChange={onChange} format={DAY_FORMAT} style={{ width: '100%' }} />;
+    case 'json':
+      return inSearch ? null : (
+        <Input.TextArea
+          {...common}
+          value={value}
+          onChange={onChange}
+          rows={6}
+          spellCheck={false}
+          style={{ fontFamily: 'monospace' }}
         />
       );
     case 'radio':

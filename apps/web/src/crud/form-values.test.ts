@@ -5,18 +5,22 @@ import {
   dataScopeResource,
   datasourceResource,
   menuResource,
+  OssCategory,
+  ossResource,
   regionResource,
   type FieldDef,
 } from '@mes/contracts';
 import {
   addFormValues,
   arrayToIds,
+  dependentsOf,
   fieldPresence,
   idsToArray,
   rowFormValues,
   submitBody,
   toControlValue,
   toWireValue,
+  wireRow,
 } from './form-values';
 
 describe('comma-joined ids', () => {
@@ -92,12 +96,87 @@ describe('submitBody', () => {
 
 describe('fieldPresence', () => {
   it('hides form:false and secrets when viewing, disables read-only and create-only on edit', () => {
-    expect(fieldPresence(regionResource.fields.ancestors, 'add')).toBe('hidden');
-    expect(fieldPresence(regionResource.fields.code, 'add')).toBe('edit');
-    expect(fieldPresence(regionResource.fields.code, 'edit')).toBe('disabled');
-    expect(fieldPresence(datasourceResource.fields.password, 'edit')).toBe('edit');
-    expect(fieldPresence(datasourceResource.fields.password, 'view')).toBe('hidden');
-    expect(fieldPresence({ ...regionResource.fields.name, form: 'readonly' }, 'edit')).toBe('disabled');
-    expect(fieldPresence({ kind: 'secret', label: { zh: '密码', en: 'P' }, form: 'create' }, 'edit')).toBe('hidden');
+    expect(fieldPresence(regionResource.fields.ancestors, 'add', {})).toBe('hidden');
+    expect(fieldPresence(regionResource.fields.code, 'add', {})).toBe('edit');
+    expect(fieldPresence(regionResource.fields.code, 'edit', {})).toBe('disabled');
+    expect(fieldPresence(datasourceResource.fields.password, 'edit', {})).toBe('edit');
+    expect(fieldPresence(datasourceResource.fields.password, 'view', {})).toBe('hidden');
+    expect(fieldPresence({ ...regionResource.fields.name, form: 'readonly' }, 'edit', {})).toBe('disabled');
+    expect(fieldPresence({ kind: 'secret', label: { zh: '密码', en: 'P' }, form: 'create' }, 'edit', {})).toBe(
+      'hidden',
+    );
+  });
+});
+
+describe('fields that depend on another field', () => {
+  const oss = ossResource.fields;
+
+  it('show only while their condition holds on the form’s current values', () => {
+    // The select holds the provider as text; the row carries it as the server receives it.
+    const minio = wireRow(oss, { category: String(OssCategory.minio) });
+    expect(minio.category).toBe(OssCategory.minio);
+    expect(fieldPresence(oss.endpoint, 'add', minio)).toBe('edit');
+    expect(fieldPresence(oss.endpoint, 'add', wireRow(oss, { category: String(OssCategory.local) }))).toBe('hidden');
+    expect(fieldPresence(oss.endpoint, 'add', wireRow(oss, {}))).toBe('hidden');
+    expect(fieldPresence(oss.ossCode, 'add', wireRow(oss, {}))).toBe('edit');
+  });
+
+  it('are left out of the body while hidden', () => {
+    const typed = { category: String(OssCategory.local), ossCode: 'disk', endpoint: 'http://x', bucketName: 'b' };
+    const body = submitBody(oss, typed, true);
+    expect(body).toMatchObject({ category: OssCategory.local, ossCode: 'disk' });
+    expect(body).not.toHaveProperty('endpoint');
+    expect(body).not.toHaveProperty('bucketName');
+    expect(submitBody(oss, { ...typed, category: String(OssCategory.minio) }, true)).toHaveProperty(
+      'endpoint',
+      'http://x',
+    );
+  });
+
+  it('are found from the field they depend on, to be checked again when it changes', () => {
+    expect(dependentsOf(oss, ['category'])).toEqual([
+      'endpoint',
+      'accessKey',
+      'secretKey',
+      'bucketName',
+      'appId',
+      'region',
+    ]);
+    expect(dependentsOf(oss, ['remark'])).toEqual([]);
+  });
+});
+
+describe('field kinds of issue 13 in the form', () => {
+  const label = { zh: '字段', en: 'Field' };
+
+  it('a boolean is a switch: false when unset, sent as true / false', () => {
+    const flag: FieldDef = { kind: 'boolean', label };
+    expect(toControlValue(flag, undefined)).toBe(false);
+    expect(toControlValue(flag, true)).toBe(true);
+    expect(toWireValue(flag, true)).toBe(true);
+    expect(toWireValue(flag, undefined)).toBe(false);
+  });
+
+  it('a day is a date picker and goes back as the same yyyy-MM-dd', () => {
+    const day: FieldDef = { kind: 'date', label };
+    const held = toControlValue(day, '2026-03-01');
+    expect(dayjs.isDayjs(held)).toBe(true);
+    expect(toWireValue(day, held)).toBe('2026-03-01');
+    expect(toWireValue(day, dayjs('2026-12-31T23:59:00'))).toBe('2026-12-31');
+  });
+
+  it('an exact decimal stays text, never a float', () => {
+    const price: FieldDef = { kind: 'decimal', label, precision: 30, scale: 10 };
+    expect(toControlValue(price, '12345678901234567890.0123456789')).toBe('12345678901234567890.0123456789');
+    expect(toWireValue(price, '12.50')).toBe('12.50');
+  });
+
+  it('a JSON value is edited as indented text and sent as the value', () => {
+    const spec: FieldDef = { kind: 'json', label, schema: { type: 'object' } };
+    const text = toControlValue(spec, { mode: 'auto', limits: [1] });
+    expect(text).toBe('{\n  "mode": "auto",\n  "limits": [\n    1\n  ]\n}');
+    expect(toWireValue(spec, text)).toEqual({ mode: 'auto', limits: [1] });
+    // Not JSON: sent as typed, so the shared check names the problem.
+    expect(toWireValue(spec, '{oops')).toBe('{oops');
   });
 });

@@ -1,8 +1,10 @@
 import dayjs, { type Dayjs } from 'dayjs';
-import { controlOf, isEmptyValue, isSubmittable, type FieldDef, type FieldMap } from '@mes/contracts';
+import { controlOf, isEmptyValue, isFieldVisible, isSubmittable, type FieldDef, type FieldMap } from '@mes/contracts';
 import type { FormMode } from './resource-page-types';
 
 export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
+/** A `date` field's day, as the wire and the picker write it. */
+export const DAY_FORMAT = 'YYYY-MM-DD';
 
 /** `'1,2'` → `['1', '2']`; blanks and empty parts are dropped. */
 export function idsToArray(raw: unknown): string[] {
@@ -26,16 +28,21 @@ const isChoice = (field: FieldDef) => ['select', 'radio', 'tree-select'].include
 
 /**
  * A stored value as its form control holds it: ids lists as arrays, dates as dayjs, choices as
- * strings (option values are strings), the root parent `0` of a tree picker as nothing chosen.
+ * strings (option values are strings), the root parent `0` of a tree picker as nothing chosen,
+ * a switch as a boolean, a JSON value as its indented text, an exact decimal as its text.
  */
 export function toControlValue(field: FieldDef, raw: unknown): unknown {
   const control = controlOf(field);
   if (isMulti(field)) return idsToArray(raw);
+  if (control === 'switch') return raw === true || raw === 'true';
   if (raw === undefined || raw === null || raw === '') return undefined;
-  if (control === 'datetime') {
+  if (control === 'datetime' || control === 'date') {
+    // dayjs reads `yyyy-MM-dd` as local midnight: the same calendar day in every zone.
     const d = dayjs(String(raw));
     return d.isValid() ? d : undefined;
   }
+  if (control === 'json') return typeof raw === 'string' ? raw : JSON.stringify(raw, null, 2);
+  if (field.kind === 'decimal' && control === 'number') return String(raw);
   if (control === 'password') return undefined;
   if (control === 'tree-select' && field.kind === 'id' && String(raw) === '0') return undefined;
   if (isChoice(field)) return String(raw);
@@ -49,13 +56,41 @@ export function toControlValue(field: FieldDef, raw: unknown): unknown {
 /** A control's value in the form the server takes (and `checkField` checks). */
 export function toWireValue(field: FieldDef, value: unknown): unknown {
   if (isMulti(field)) return arrayToIds(Array.isArray(value) ? value : idsToArray(value));
+  if (controlOf(field) === 'switch') return value === true || value === 'true';
   if (value === undefined || value === null) return '';
-  if (dayjs.isDayjs(value)) return (value as Dayjs).format(DATE_TIME_FORMAT);
+  if (dayjs.isDayjs(value)) return (value as Dayjs).format(controlOf(field) === 'date' ? DAY_FORMAT : DATE_TIME_FORMAT);
+  if (controlOf(field) === 'json') return jsonOfText(value);
   if ((field.kind === 'int' || field.kind === 'decimal') && isChoice(field) && !isEmptyValue(value)) {
     const n = Number(value);
     return Number.isFinite(n) ? n : value;
   }
   return value;
+}
+
+/**
+ * A JSON editor's text as its value; text that is not JSON goes as it is, so that the shared
+ * check names the problem (and a field whose schema is a string takes the text itself).
+ */
+function jsonOfText(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  if (value.trim() === '') return '';
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}
+
+/** The form's values as the server would receive them: what `requiredWhen` and `visibleWhen` read. */
+export function wireRow(fields: FieldMap, values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, toWireValue(field, values[name])]));
+}
+
+/** Fields whose `requiredWhen` or `visibleWhen` reads one of the changed fields. */
+export function dependentsOf(fields: FieldMap, changed: readonly string[]): string[] {
+  return Object.entries(fields)
+    .filter(([, f]) => [f.requiredWhen, f.visibleWhen].some((c) => c !== undefined && changed.includes(c.field)))
+    .map(([name]) => name);
 }
 
 /** Initial values of the add form: each field's default, then what the caller pre-fills. */
@@ -76,7 +111,7 @@ export function rowFormValues(fields: FieldMap, row: Record<string, unknown>): R
 /**
  * The submit body: the fields the form may change (in their wire form), plus pre-filled values
  * the definition does not hold (a screen's extra keys). A secret left empty on edit is left out,
- * so the stored one stays.
+ * so the stored one stays. A field its `visibleWhen` hides is left out (the server ignores it).
  */
 export function submitBody(
   fields: FieldMap,
@@ -86,8 +121,9 @@ export function submitBody(
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(initial)) if (!(name in fields)) out[name] = value;
+  const row = wireRow(fields, values);
   for (const [name, field] of Object.entries(fields)) {
-    if (!isSubmittable(field, adding)) continue;
+    if (!isSubmittable(field, adding) || !isFieldVisible(field, row)) continue;
     const wire = toWireValue(field, values[name]);
     if (field.kind === 'secret' && !adding && isEmptyValue(wire)) continue;
     out[name] = wire;
@@ -95,9 +131,16 @@ export function submitBody(
   return out;
 }
 
-/** How a field appears in the dialog: editable, shown disabled, or not at all. */
-export function fieldPresence(field: FieldDef, mode: FormMode): 'edit' | 'disabled' | 'hidden' {
-  if (field.form === false) return 'hidden';
+/**
+ * How a field appears in the dialog: editable, shown disabled, or not at all (also while its
+ * `visibleWhen` does not hold for the form's `row`, in wire form).
+ */
+export function fieldPresence(
+  field: FieldDef,
+  mode: FormMode,
+  row: Record<string, unknown>,
+): 'edit' | 'disabled' | 'hidden' {
+  if (field.form === false || !isFieldVisible(field, row)) return 'hidden';
   const secret = field.kind === 'secret' || controlOf(field) === 'password';
   if (mode === 'view') return secret ? 'hidden' : 'disabled';
   if (field.form === 'create' && mode !== 'add') return secret ? 'hidden' : 'disabled';

@@ -1,6 +1,4 @@
 import type { DictEntry, LocalText, OptionSource } from '@mes/contracts';
-import { requestData } from '../api/http';
-import { getStore } from '../storage/local-store';
 
 /** One choice of a select, radio or tree picker; values are strings so URL and form agree. */
 export interface Option {
@@ -77,51 +75,4 @@ export function sourceKey(source: OptionSource): string | undefined {
   if ('dictBiz' in source) return `dictBiz:${source.dictBiz}`;
   if ('url' in source) return `url:${source.url}|${source.label ?? ''}|${source.value ?? ''}`;
   return undefined;
-}
-
-/**
- * Remote options, fetched once per session and source. Business dictionaries belong to the
- * caller's tenant, so the cache is dropped when the token changes hands (sign out, new sign-in).
- */
-const cache = new Map<string, Promise<Option[]>>();
-let cachedFor: string | undefined;
-
-function fetchSource(source: OptionSource): Promise<Option[]> {
-  if ('dict' in source)
-    return requestData<DictEntry[]>('/blade-system/dict/dictionary', { params: { code: source.dict } }).then(
-      optionsFromDict,
-    );
-  if ('dictBiz' in source)
-    return requestData<DictEntry[]>('/blade-system/dict-biz/dictionary', { params: { code: source.dictBiz } }).then(
-      optionsFromDict,
-    );
-  if ('url' in source)
-    return requestData<unknown>(source.url, { silent: true }).then((d) =>
-      optionsFromUrl(d, source.label, source.value),
-    );
-  return Promise.resolve([]);
-}
-
-export function loadOptions(source: OptionSource, lang: Lang): Promise<Option[]> {
-  if ('items' in source) return Promise.resolve(optionsFromItems(source.items, lang));
-  const token = getStore<string>('token') ?? '';
-  if (token !== cachedFor) {
-    cache.clear();
-    cachedFor = token;
-  }
-  const key = sourceKey(source) as string;
-  let pending = cache.get(key);
-  if (!pending) {
-    pending = fetchSource(source).catch((error: unknown) => {
-      cache.delete(key); // a failed fetch is tried again next time
-      throw error;
-    });
-    cache.set(key, pending);
-  }
-  return pending;
-}
-
-/** Forgets endpoint options under a route prefix (a resource's own tree after it changed). */
-export function forgetUrlOptions(prefix: string): void {
-  for (const key of cache.keys()) if (key.startsWith(`url:${prefix}`)) cache.delete(key);
 }

@@ -5,6 +5,7 @@ import {
   checkField,
   controlOf,
   isEmptyValue,
+  isFieldRequired,
   operationsOf,
   type ApiResult,
   type FieldDef,
@@ -13,10 +14,20 @@ import {
   type ResourceDef,
 } from '@mes/contracts';
 import { request, requestData } from '../api/http';
+import { useDialogSize } from './action-dialog';
 import { FieldInput } from './field-input';
-import { addFormValues, fieldPresence, rowFormValues, submitBody, toWireValue } from './form-values';
+import {
+  addFormValues,
+  dependentsOf,
+  fieldPresence,
+  rowFormValues,
+  submitBody,
+  toWireValue,
+  wireRow,
+} from './form-values';
 import type { Option } from './options';
 import type { FormMode, ResourcePageProps, Row } from './resource-page-types';
+import { DialogBody } from './dialog-body';
 
 /** What the dialog is showing; `undefined` when closed. */
 export interface FormTarget {
@@ -47,8 +58,11 @@ export function ResourceForm(props: ResourceFormProps) {
   const { message } = App.useApp();
   const [form] = Form.useForm<Record<string, unknown>>();
   const [values, setValues] = useState<Record<string, unknown> | undefined>();
+  // What the form holds now, in wire form: the conditions of dependent fields read it.
+  const [row, setRow] = useState<Record<string, unknown>>({});
   const [saving, setSaving] = useState(false);
   const mode = target?.mode;
+  const { phone, width: dialogWidth, style: dialogStyle } = useDialogSize(width);
 
   // Edit and view show the stored row (detail), add shows the defaults and pre-filled values.
   useEffect(() => {
@@ -62,7 +76,11 @@ export function ResourceForm(props: ResourceFormProps) {
       return rowFormValues(fields, detail ?? row);
     };
     load().then(
-      (v) => live && setValues(v),
+      (v) => {
+        if (!live) return;
+        setValues(v);
+        setRow(wireRow(fields, v));
+      },
       () => live && onClose(),
     );
     return () => {
@@ -99,17 +117,32 @@ export function ResourceForm(props: ResourceFormProps) {
     }
   };
 
+  // An empty secret on edit keeps the stored one (the server skips it too).
+  const keepsStored = (field: FieldDef) => field.kind === 'secret' && mode === 'edit';
+
   const rulesOf = (field: FieldDef) => [
     {
       validator: (_: unknown, value: unknown) => {
         const wire = toWireValue(field, value);
-        // An empty secret on edit keeps the stored one (the server skips it too).
-        if (field.kind === 'secret' && mode === 'edit' && isEmptyValue(wire)) return Promise.resolve();
-        const problem = checkField(field, wire, lang);
+        if (keepsStored(field) && isEmptyValue(wire)) return Promise.resolve();
+        // Read at validation time: the field another one depends on may have just changed.
+        const problem = checkField(field, wire, lang, wireRow(fields, form.getFieldsValue(true)));
         return problem ? Promise.reject(new Error(problem)) : Promise.resolve();
       },
     },
   ];
+
+  /**
+   * Shows and hides dependent fields, and checks again those already checked (touched or showing
+   * a message) whose requirement the change may have switched; untouched ones wait for their blur.
+   */
+  const onValuesChange = (changed: Record<string, unknown>) => {
+    setRow(wireRow(fields, form.getFieldsValue(true)));
+    const again = dependentsOf(fields, Object.keys(changed)).filter(
+      (name) => form.isFieldTouched(name) || form.getFieldError(name).length > 0,
+    );
+    if (again.length) void form.validateFields(again).catch(() => undefined);
+  };
 
   const footer =
     mode === 'view'
@@ -131,7 +164,8 @@ export function ResourceForm(props: ResourceFormProps) {
     <Modal
       open={!!target}
       title={mode ? t(mode) : ''}
-      width={width}
+      width={dialogWidth}
+      style={dialogStyle}
       onCancel={onClose}
       footer={footer}
       destroyOnHidden
@@ -144,38 +178,41 @@ export function ResourceForm(props: ResourceFormProps) {
           <Spin />
         </div>
       ) : (
-        <Form
-          form={form}
-          name="crud-form"
-          initialValues={values}
-          layout="horizontal"
-          labelCol={{ flex: '110px' }}
-          wrapperCol={{ flex: 'auto' }}
-          labelWrap
-          disabled={mode === 'view'}
-          onFinish={save}
-        >
-          <GridRow gutter={16}>
-            {Object.entries(fields).map(([name, field]) => {
-              const presence = fieldPresence(field, mode ?? 'view');
-              if (presence === 'hidden') return null;
-              const editable = presence === 'edit';
-              return (
-                <Col key={name} span={field.wide ? 24 : 12}>
-                  <Form.Item
-                    name={name}
-                    label={field.label[lang]}
-                    required={editable && field.required}
-                    rules={editable ? rulesOf(field) : undefined}
-                    validateTrigger={TYPED.has(controlOf(field)) ? 'onBlur' : ['onChange', 'onBlur']}
-                  >
-                    <FieldInput field={field} options={options[name]} lang={lang} disabled={!editable} />
-                  </Form.Item>
-                </Col>
-              );
-            })}
-          </GridRow>
-        </Form>
+        <DialogBody ready={mode !== 'view'} onSubmit={() => void save()}>
+          <Form
+            form={form}
+            name="crud-form"
+            initialValues={values}
+            layout={phone ? 'vertical' : 'horizontal'}
+            labelCol={phone ? undefined : { flex: '110px' }}
+            wrapperCol={phone ? undefined : { flex: 'auto' }}
+            labelWrap
+            disabled={mode === 'view'}
+            onFinish={save}
+            onValuesChange={onValuesChange}
+          >
+            <GridRow gutter={16}>
+              {Object.entries(fields).map(([name, field]) => {
+                const presence = fieldPresence(field, mode ?? 'view', row);
+                if (presence === 'hidden') return null;
+                const editable = presence === 'edit';
+                return (
+                  <Col key={name} span={phone || field.wide ? 24 : 12}>
+                    <Form.Item
+                      name={name}
+                      label={field.label[lang]}
+                      required={editable && isFieldRequired(field, row) && !keepsStored(field)}
+                      rules={editable ? rulesOf(field) : undefined}
+                      validateTrigger={TYPED.has(controlOf(field)) ? 'onBlur' : ['onChange', 'onBlur']}
+                    >
+                      <FieldInput field={field} options={options[name]} lang={lang} disabled={!editable} />
+                    </Form.Item>
+                  </Col>
+                );
+              })}
+            </GridRow>
+          </Form>
+        </DialogBody>
       )}
     </Modal>
   );

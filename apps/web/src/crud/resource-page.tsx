@@ -1,22 +1,25 @@
 import { DeleteOutlined, DownloadOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import { App, Button, Space, Tooltip } from 'antd';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { App, Button, Tooltip } from 'antd';
+import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { operationsOf, permissionCodes, type FieldMap, type ResourceDef, type ResourceOperation } from '@mes/contracts';
 import { request } from '../api/http';
+import { useScreenSize } from '../shell/layout/use-screen-size';
 import { useSession } from '../session/session-store';
 import { download } from './download';
 import { filterNames, hasCreatedRange, listParams } from './list-params';
-import { forgetUrlOptions } from './options';
 import { ResourceForm, type FormTarget } from './resource-form';
 import type { FormMode, ResourcePageContext, ResourcePageProps, Row } from './resource-page-types';
 import { ResourceTable } from './resource-table';
 import { useEnableOperation } from './enable-operation';
 import { useRowActions } from './row-actions';
 import { SearchBar } from './search-bar';
+import { ToolbarButtons } from './toolbar';
 import { useFieldOptions } from './use-field-options';
 import { useResourceList } from './use-resource-list';
 import { useTableState } from './use-table-state';
+import { useTenantView } from './tenant-view';
 import './crud.css';
 
 const DEFAULT_DIALOG_WIDTH = 720;
@@ -42,9 +45,11 @@ function useStableValue<T>(value: T): T {
  * batch delete and export, each button shown only with its permission code.
  */
 export function ResourcePage(props: ResourcePageProps) {
-  const def: ResourceDef = props.resource;
   const { t, i18n } = useTranslation('crud');
   const lang = i18n.language === 'en' ? 'en' : 'zh';
+  // The platform's view of every tenant adds a tenant filter and column where declared.
+  const tenantView = useTenantView(props.resource, props.extraColumns, lang);
+  const def: ResourceDef = tenantView.def;
   const { message, modal } = App.useApp();
   const permission = useSession((s) => s.permission);
 
@@ -61,8 +66,7 @@ export function ResourcePage(props: ResourcePageProps) {
   const codes = permissionCodes(def.code);
 
   const [state, setState] = useTableState(names);
-  const [optionsVersion, setOptionsVersion] = useState(0);
-  const { options, labels } = useFieldOptions(fields, lang, optionsVersion);
+  const { options, labels } = useFieldOptions(fields, lang);
 
   // A change of the screen's own parameters (a side tree's department) starts at page 1.
   const [seenParams, setSeenParams] = useState(extraParams);
@@ -73,7 +77,7 @@ export function ResourcePage(props: ResourcePageProps) {
 
   const listUrl = props.listUrl ?? `${def.api}/${def.listRoute ?? 'list'}`;
   const query = useMemo(() => listParams(state, extraParams, !tree), [state, extraParams, tree]);
-  const list = useResourceList(listUrl, query);
+  const list = useResourceList(def.api, listUrl, query);
   const { reload } = list;
   // Removing the last rows of the last page: show the last page that still has rows.
   const lastPage = Math.max(1, Math.ceil(list.total / state.size));
@@ -104,6 +108,10 @@ export function ResourcePage(props: ResourcePageProps) {
     (filters: Record<string, string>) => setState((s) => ({ ...s, filters, current: 1 })),
     [setState],
   );
+  const resetFilters = useCallback(() => onSearch({}), [onSearch]);
+  const filtered = Object.keys(state.filters).length > 0;
+  // Screen class 0 (a phone): side panels above the table, toolbar folded into 更多.
+  const phone = useScreenSize() === 0;
 
   const can = useCallback((code: string) => permission[code] === true, [permission]);
   const [target, setTarget] = useState<FormTarget | undefined>();
@@ -114,13 +122,20 @@ export function ResourcePage(props: ResourcePageProps) {
   const closeForm = useCallback(() => setTarget(undefined), []);
 
   const { onChanged } = props;
+  // Every read of the resource is stale now: this list, its own tree as a picker (a menu's
+  // parent), a dictionary's entries, and the same lists on other screens and tabs.
   const changed = useCallback(() => {
-    // The resource's own tree (a menu's parent picker) is stale now.
-    forgetUrlOptions(def.api);
-    setOptionsVersion((n) => n + 1);
     reload();
     onChanged?.();
-  }, [def.api, reload, onChanged]);
+  }, [reload, onChanged]);
+
+  const { mutateAsync: removeRows } = useMutation({
+    mutationFn: (ids: string[]) => request(`${def.api}/remove`, { method: 'POST', params: { ids: ids.join(',') } }),
+    onSuccess: () => {
+      void message.success(t('deleted'));
+      changed();
+    },
+  });
 
   const remove = useCallback(
     (ids: string[]) => {
@@ -133,18 +148,10 @@ export function ResourcePage(props: ResourcePageProps) {
         content: t('confirmDelete'),
         okText: t('ok'),
         cancelText: t('cancel'),
-        onOk: async () => {
-          try {
-            await request(`${def.api}/remove`, { method: 'POST', params: { ids: ids.join(',') } });
-          } catch {
-            return; // toasted by the client
-          }
-          void message.success(t('deleted'));
-          changed();
-        },
+        onOk: () => removeRows(ids).catch(() => undefined), // a failure was toasted by the client
       });
     },
-    [message, modal, t, def.api, changed],
+    [message, modal, t, removeRows],
   );
 
   const [exporting, setExporting] = useState(false);
@@ -181,7 +188,7 @@ export function ResourcePage(props: ResourcePageProps) {
   const mayEdit = operations.has('submit') && can(codes.edit);
   const mayRemove = operations.has('remove') && can(codes.remove);
   const mayAddChild = tree && operations.has('submit') && !props.noAdd && can(codes.add);
-  const enableOperation = useEnableOperation(def, operations.has('enable'), props.rowActions, props.extraColumns);
+  const enableOperation = useEnableOperation(def, operations.has('enable'), props.rowActions, tenantView.extraColumns);
   const actions = useRowActions({
     mayView,
     mayEdit,
@@ -199,7 +206,7 @@ export function ResourcePage(props: ResourcePageProps) {
   const dialogWidth = props.dialogWidth ?? def.dialogWidth ?? DEFAULT_DIALOG_WIDTH;
 
   return (
-    <div className="mes-crud" data-testid={`crud-${def.code}`}>
+    <div className={phone ? 'mes-crud mes-crud-phone' : 'mes-crud'} data-testid={`crud-${def.code}`}>
       {props.aside && <div className="mes-crud-aside">{props.aside}</div>}
       <div className="mes-crud-main">
         <SearchBar
@@ -211,24 +218,45 @@ export function ResourcePage(props: ResourcePageProps) {
           onSearch={onSearch}
         />
         <div className="mes-crud-toolbar">
-          <Space wrap>
-            {operations.has('submit') && !props.noAdd && can(codes.add) && (
-              <Button type="primary" icon={<PlusOutlined />} onClick={() => openForm('add')} data-testid="crud-add">
-                {t('add')}
-              </Button>
-            )}
-            {mayRemove && (
-              <Button danger icon={<DeleteOutlined />} onClick={() => remove(selected.keys)} data-testid="crud-delete">
-                {t('delete')}
-              </Button>
-            )}
-            {operations.has('export') && can(codes.export) && (
-              <Button icon={<DownloadOutlined />} loading={exporting} onClick={exportRows} data-testid="crud-export">
-                {t('export')}
-              </Button>
-            )}
-            {props.toolbar?.(toolbarCtx)}
-          </Space>
+          <ToolbarButtons
+            compact={phone}
+            buttons={[
+              operations.has('submit') && !props.noAdd && can(codes.add) && (
+                <Button
+                  key="add"
+                  type="primary"
+                  icon={<PlusOutlined />}
+                  onClick={() => openForm('add')}
+                  data-testid="crud-add"
+                >
+                  {t('add')}
+                </Button>
+              ),
+              mayRemove && (
+                <Button
+                  key="delete"
+                  danger
+                  icon={<DeleteOutlined />}
+                  onClick={() => remove(selected.keys)}
+                  data-testid="crud-delete"
+                >
+                  {t('delete')}
+                </Button>
+              ),
+              operations.has('export') && can(codes.export) && (
+                <Button
+                  key="export"
+                  icon={<DownloadOutlined />}
+                  loading={exporting}
+                  onClick={exportRows}
+                  data-testid="crud-export"
+                >
+                  {t('export')}
+                </Button>
+              ),
+              props.toolbar && <Fragment key="screen">{props.toolbar(toolbarCtx)}</Fragment>,
+            ].filter(Boolean)}
+          />
           <Tooltip title={t('refresh')}>
             <Button shape="circle" icon={<ReloadOutlined />} onClick={reload} data-testid="crud-reload" />
           </Tooltip>
@@ -250,6 +278,8 @@ export function ResourcePage(props: ResourcePageProps) {
           onSort={onSort}
           actions={actions.render}
           actionsWidth={actions.width}
+          filtered={filtered}
+          onResetFilters={resetFilters}
         />
       </div>
       <ResourceForm

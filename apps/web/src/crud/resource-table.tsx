@@ -1,10 +1,13 @@
-import { Table, type TableColumnsType, type TableProps } from 'antd';
+import { Table, type CheckboxProps, type TableColumnsType, type TableProps } from 'antd';
 import { memo, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isListed, type FieldMap, type LocalText } from '@mes/contracts';
+import { hasKindCell, kindCell } from './cell-values';
+import { EmptyState } from './empty-state';
 import { PAGE_SIZES, type TableState } from './list-params';
 import { labelOf } from './options';
 import type { ExtraColumn, ResourcePageProps, Row } from './resource-page-types';
+import { SelectAllTitle } from './select-all-title';
 
 /** Above this page size the table renders only the rows in view. */
 export const VIRTUAL_FROM = 50;
@@ -28,6 +31,9 @@ export interface ResourceTableProps {
   onSelect(keys: string[], rows: Row[]): void;
   onPage(current: number, size: number): void;
   onSort(ascs: string | undefined, descs: string | undefined): void;
+  /** The search bar's filters narrow the rows (the empty state then offers to clear them). */
+  filtered: boolean;
+  onResetFilters(): void;
   /** The buttons of a row; stable between renders so cells are not rebuilt on selection. */
   actions: ((row: Row) => ReactNode) | undefined;
   actionsWidth: number;
@@ -64,7 +70,9 @@ export function buildColumns(p: {
           ? (value: unknown, row: Row) => custom(value, row)
           : field.options
             ? (value: unknown) => labelOf(labels, value)
-            : undefined,
+            : hasKindCell(field)
+              ? (_: unknown, row: Row) => kindCell(field, name, row, p.lang)
+              : undefined,
       };
     });
   for (const extra of p.extraColumns ?? []) {
@@ -116,16 +124,26 @@ export const ResourceTable = memo(function ResourceTable(props: ResourceTablePro
     [columns],
   );
   const virtual = !tree && state.size > VIRTUAL_FROM;
-  const { onSelect, onPage, onSort } = props;
+  const { onSelect, onPage, onSort, filtered, onResetFilters } = props;
 
+  // Checkboxes carry names in the screen's language (antd's own are English or none).
+  const selectRow = t('selectRow');
+  const selectAll = t('selectAll');
   const rowSelection = useMemo<TableProps<Row>['rowSelection']>(
     () => ({
       selectedRowKeys: props.selectedKeys,
       columnWidth: SELECTION_WIDTH,
       fixed: true,
+      columnTitle: (checkbox: ReactNode) => <SelectAllTitle checkbox={checkbox} />,
+      getTitleCheckboxProps: () => ({ 'aria-label': selectAll }),
+      getCheckboxProps: () => ({ 'aria-label': selectRow }) as Partial<CheckboxProps>,
       onChange: (keys, rows) => onSelect(keys.map(String), rows),
     }),
-    [props.selectedKeys, onSelect],
+    [props.selectedKeys, onSelect, selectRow, selectAll],
+  );
+  const locale = useMemo(
+    () => ({ emptyText: <EmptyState filtered={filtered} onResetFilters={onResetFilters} /> }),
+    [filtered, onResetFilters],
   );
 
   const onChange: TableProps<Row>['onChange'] = (pagination, _filters, sorter, extra) => {
@@ -150,7 +168,7 @@ export const ResourceTable = memo(function ResourceTable(props: ResourceTablePro
       onChange={onChange}
       virtual={virtual}
       scroll={virtual ? { x: width, y: VIRTUAL_HEIGHT } : { x: width }}
-      locale={{ emptyText: t('empty') }}
+      locale={locale}
       data-testid="crud-table"
       pagination={
         tree

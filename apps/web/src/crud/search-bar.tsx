@@ -1,6 +1,6 @@
 import { SearchOutlined, DeleteOutlined } from '@ant-design/icons';
 import { Button, DatePicker, Form } from 'antd';
-import { memo, useEffect } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldMap, LocalText } from '@mes/contracts';
 import { FieldInput } from './field-input';
@@ -25,8 +25,13 @@ export const SearchBar = memo(function SearchBar(props: SearchBarProps) {
   const { t } = useTranslation('crud');
   const [form] = Form.useForm<Record<string, unknown>>();
 
-  // Filters can change from outside the form (a reset elsewhere, the URL on first show).
+  // Filters can change from outside the form (a reset elsewhere, the URL on first show): show
+  // them. Only a change counts: a kept-alive tab re-runs its effects each time it is shown again,
+  // and refilling then would throw away what was typed but not yet searched.
+  const shown = useRef<{ fields: FieldMap; filters: Record<string, string> } | null>(null);
   useEffect(() => {
+    if (shown.current?.fields === fields && shown.current.filters === filters) return;
+    shown.current = { fields, filters };
     form.resetFields();
     form.setFieldsValue(searchFormValues(fields, filters) as Record<string, object | undefined>);
   }, [form, fields, filters]);

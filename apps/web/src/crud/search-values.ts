@@ -1,6 +1,6 @@
 import dayjs, { type Dayjs } from 'dayjs';
 import { controlOf, type FieldMap } from '@mes/contracts';
-import { DATE_TIME_FORMAT } from './form-values';
+import { DATE_TIME_FORMAT, DAY_FORMAT } from './form-values';
 import { CREATED_FROM, CREATED_TO, dropEmpty } from './list-params';
 
 /** The search form's name of the created-time range picker. */
@@ -11,7 +11,11 @@ type Range = [Dayjs | null, Dayjs | null] | null | undefined;
 /** The search form's values → list filters (empty ones dropped, the range as two names). */
 export function searchFilters(fields: FieldMap, values: Record<string, unknown>): Record<string, string> {
   const plain: Record<string, unknown> = {};
-  for (const name of Object.keys(fields)) plain[name] = values[name];
+  for (const name of Object.keys(fields)) {
+    const value = values[name];
+    // A day filter goes as its day (`madeOn=2026-11-24`), never as a dayjs's text.
+    plain[name] = dayjs.isDayjs(value) ? value.format(DAY_FORMAT) : value;
+  }
   const range = values[CREATED_RANGE] as Range;
   plain[CREATED_FROM] = range?.[0]?.format(DATE_TIME_FORMAT);
   plain[CREATED_TO] = range?.[1]?.format(DATE_TIME_FORMAT);
@@ -24,7 +28,15 @@ export function searchFormValues(fields: FieldMap, filters: Record<string, strin
   for (const [name, field] of Object.entries(fields)) {
     const raw = filters[name];
     if (raw === undefined) continue;
-    out[name] = controlOf(field) === 'number' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+    const control = controlOf(field);
+    if (control === 'date') {
+      const d = dayjs(raw);
+      if (d.isValid()) out[name] = d;
+      continue;
+    }
+    // Exact decimals stay text (the input keeps them in string mode).
+    const numeric = control === 'number' && field.kind !== 'decimal' && Number.isFinite(Number(raw));
+    out[name] = numeric ? Number(raw) : raw;
   }
   const day = (raw: string | undefined) => {
     const d = raw ? dayjs(raw) : undefined;

@@ -1,6 +1,8 @@
-import { useEffect, useState } from 'react';
-import type { FieldMap, LocalText } from '@mes/contracts';
-import { labelMap, loadOptions, type Option } from './options';
+import { useQueries, type UseQueryOptions } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
+import { optionSourceOf, type DictEntry, type FieldMap, type LocalText, type OptionSource } from '@mes/contracts';
+import { apiQuery, OPTIONS_STALE_MS, type ApiKey } from '../api/server-state';
+import { labelMap, optionsFromDict, optionsFromItems, optionsFromUrl, type Option } from './options';
 
 export interface FieldOptions {
   /** Options by field name. */
@@ -9,35 +11,74 @@ export interface FieldOptions {
   labels: Record<string, Map<string, string>>;
 }
 
-const EMPTY: FieldOptions = { options: {}, labels: {} };
+/** The system and business dictionaries' entry routes (spec: `dictionary?code=`). */
+export const DICT_ROUTE = '/blade-system/dict/dictionary';
+export const DICT_BIZ_ROUTE = '/blade-system/dict-biz/dictionary';
+
+type OptionQuery = UseQueryOptions<unknown, Error, Option[], ApiKey>;
+
+const fromDict = (entries: unknown) => optionsFromDict((entries as DictEntry[] | null) ?? []);
 
 /**
- * Options of every field with a source. `version` refetches endpoint sources after the screen
- * changed rows (a menu's own parent tree); dictionaries come from the session cache.
+ * The shared read behind a remote option source. A dictionary is one cache entry for every
+ * screen (and for screens' own reads of it), so it is fetched once and reloaded when a
+ * dictionary screen changes it; an endpoint source (a resource's tree) reloads when its
+ * resource changes. Fixed items are not fetched.
  */
-export function useFieldOptions(fields: FieldMap, lang: keyof LocalText, version: number): FieldOptions {
-  const [result, setResult] = useState<FieldOptions>(EMPTY);
-  useEffect(() => {
-    let live = true;
-    const withSource = Object.entries(fields).filter(([, f]) => f.options);
-    void Promise.all(
-      withSource.map(async ([name, f]) => {
-        try {
-          return [name, await loadOptions(f.options!, lang)] as const;
-        } catch {
-          return [name, [] as Option[]] as const; // the client toasted it; the cell shows the raw value
-        }
-      }),
-    ).then((pairs) => {
-      if (!live) return;
-      setResult({
+export function optionQuery(source: OptionSource): OptionQuery | undefined {
+  if ('dict' in source)
+    return {
+      ...apiQuery<unknown>(DICT_ROUTE, { code: source.dict }, { staleTime: OPTIONS_STALE_MS }),
+      select: fromDict,
+    };
+  if ('dictBiz' in source)
+    return {
+      ...apiQuery<unknown>(DICT_BIZ_ROUTE, { code: source.dictBiz }, { staleTime: OPTIONS_STALE_MS }),
+      select: fromDict,
+    };
+  if ('url' in source) {
+    const { label, value } = source;
+    // Pickers of other resources are optional: a route the user may not read shows raw values.
+    return {
+      ...apiQuery<unknown>(source.url, undefined, { silent: true, staleTime: OPTIONS_STALE_MS }),
+      select: (data: unknown) => optionsFromUrl(data, label, value),
+    };
+  }
+  return undefined;
+}
+
+/** Options of every field with a source, in the interface language for fixed items. */
+export function useFieldOptions(fields: FieldMap, lang: keyof LocalText): FieldOptions {
+  const plan = useMemo(() => {
+    const remote: { name: string; query: OptionQuery }[] = [];
+    const fixed: [string, Option[]][] = [];
+    for (const [name, field] of Object.entries(fields)) {
+      const source = optionSourceOf(field);
+      if (!source) continue;
+      if ('items' in source) fixed.push([name, optionsFromItems(source.items, lang)]);
+      else {
+        const query = optionQuery(source);
+        if (query) remote.push({ name, query });
+      }
+    }
+    return { remote, fixed };
+  }, [fields, lang]);
+
+  // The combined result keeps its identity while no source changed, so cells are not rebuilt.
+  const combine = useCallback(
+    (results: { data?: Option[] }[]): FieldOptions => {
+      // A source still loading (or failed) has no options yet: its cells show the raw value.
+      const pairs: [string, Option[]][] = [
+        ...plan.fixed,
+        ...plan.remote.map(({ name }, i): [string, Option[]] => [name, results[i]?.data ?? []]),
+      ];
+      return {
         options: Object.fromEntries(pairs),
         labels: Object.fromEntries(pairs.map(([name, opts]) => [name, labelMap(opts)])),
-      });
-    });
-    return () => {
-      live = false;
-    };
-  }, [fields, lang, version]);
-  return result;
+      };
+    },
+    [plan],
+  );
+
+  return useQueries({ queries: plan.remote.map((r) => r.query), combine });
 }

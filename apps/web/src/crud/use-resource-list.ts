@@ -1,12 +1,14 @@
-import { useCallback, useEffect, useState } from 'react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import type { PageResult } from '@mes/contracts';
-import { requestData } from '../api/http';
+import { apiQuery, invalidateRoutes, isUnderRoute } from '../api/server-state';
 import type { Row } from './resource-page-types';
 
 export interface ListResult {
   rows: Row[];
   total: number;
   loading: boolean;
+  /** Reloads every cached read of the resource (this list included): its rows changed, or 刷新. */
   reload(): void;
 }
 
@@ -23,38 +25,35 @@ export function pruneLeaves(rows: Row[]): Row[] {
   });
 }
 
+type ListAnswer = PageResult<Row> | Row[] | null;
+
+const NO_ROWS: { rows: Row[]; total: number } = { rows: [], total: 0 };
+
+/** A page answers `{records, total}`, a tree list (no `current`) answers the forest itself. */
+export function listOf(answer: ListAnswer): { rows: Row[]; total: number } {
+  if (Array.isArray(answer)) return { rows: pruneLeaves(answer), total: answer.length };
+  if (!answer) return NO_ROWS;
+  return { rows: answer.records ?? [], total: Number(answer.total ?? 0) };
+}
+
 /**
- * Loads one list call; a newer call makes an older answer irrelevant. A page answers
- * `{records, total}`, a tree list (no `current`) answers the forest itself.
+ * One list call of a resource (`api`), cached under its route and parameters. A change of
+ * parameters shows the rows already on screen until the new answer comes (and an answer to an
+ * older call is never shown over it); a kept-alive tab shown again keeps its rows — and its
+ * ticked rows — unless the resource was changed meanwhile or the list is stale.
  */
-export function useResourceList(url: string, params: Record<string, string | number>): ListResult {
-  const [data, setData] = useState<{ rows: Row[]; total: number }>({ rows: [], total: 0 });
-  const [loading, setLoading] = useState(false);
-  const [tick, setTick] = useState(0);
-  const key = JSON.stringify(params);
-
-  useEffect(() => {
-    let live = true;
-    const query = JSON.parse(key) as Record<string, string | number>;
-    const load = async () => {
-      setLoading(true);
-      try {
-        const answer = await requestData<PageResult<Row> | Row[]>(url, { params: query });
-        if (!live) return;
-        if (Array.isArray(answer)) setData({ rows: pruneLeaves(answer), total: answer.length });
-        else setData({ rows: answer?.records ?? [], total: Number(answer?.total ?? 0) });
-      } catch {
-        // The client toasted the failure; keep the rows shown before.
-      } finally {
-        if (live) setLoading(false);
-      }
-    };
-    void load();
-    return () => {
-      live = false;
-    };
-  }, [url, key, tick]);
-
-  const reload = useCallback(() => setTick((n) => n + 1), []);
-  return { ...data, loading, reload };
+export function useResourceList(api: string, url: string, params: Record<string, string | number>): ListResult {
+  const client = useQueryClient();
+  const query = useQuery({
+    ...apiQuery<ListAnswer>(url, params),
+    select: listOf,
+    placeholderData: keepPreviousData,
+  });
+  const reload = useCallback(() => {
+    void invalidateRoutes(client, api);
+    // A screen's list route outside the resource's own routes reloads too.
+    if (!isUnderRoute(url, api)) void client.invalidateQueries({ queryKey: [url] });
+  }, [client, api, url]);
+  const data = query.data ?? NO_ROWS;
+  return { rows: data.rows, total: data.total, loading: query.isFetching, reload };
 }

@@ -4,6 +4,7 @@ import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { website } from '../config/website';
 import { useSession } from '../session/session-store';
 import { getStoreItem } from '../storage/local-store';
+import { menuTitleAt } from './menu-paths';
 import { useRouteMeta } from './route-meta';
 
 /**
@@ -24,6 +25,7 @@ export function Guard() {
   const token = useSession((s) => s.token);
   const isLock = useSession((s) => s.isLock);
   const signOutLocally = useSession((s) => s.signOutLocally);
+  const menuAll = useSession((s) => s.menuAll);
   const meta = useRouteMeta();
   const needsAuth = meta.isAuth !== false;
   const storedToken = getStoreItem<string>('token');
@@ -34,9 +36,15 @@ export function Guard() {
   }, [emptyToken, signOutLocally]);
 
   useEffect(() => {
-    const title = location.pathname === '/login' ? t('login:pageTitle') : meta.i18n ? t(meta.i18n) : '';
+    // A menu screen is titled as its tab is, in the language shown.
+    const title =
+      location.pathname === '/login'
+        ? t('login:pageTitle')
+        : meta.i18n
+          ? t(meta.i18n)
+          : (menuTitleAt(menuAll, location.pathname, i18n.language) ?? '');
     document.title = title ? `${title} - ${t('common:title')}` : t('common:title');
-  }, [location.pathname, meta.i18n, t, i18n.language]);
+  }, [location.pathname, meta.i18n, menuAll, t, i18n.language]);
 
   const opensNewWindow = new URLSearchParams(location.search).has('target');
   useEffect(() => {

@@ -27,3 +27,14 @@ export function menuEntries(forest: MenuNode[]): MenuEntry[] {
 
 /** The page module of a screen: `/system/user` → `../pages/system/user/index.tsx`. */
 export const pageModuleKey = (url: string) => `../pages${url.replace(/\/index$/, '')}/index.tsx`;
+
+/** A menu's name in `language`: the English one in English when it has one, else the Chinese. */
+export const menuLabel = (node: Pick<MenuNode, 'name' | 'nameEn'>, language: string): string =>
+  // nameEn is missing from menus a session stored before it existed, hence `||` and not `??`.
+  (language.startsWith('en') && node.nameEn) || node.name;
+
+/** The label of the menu screen opening at `url`, or undefined when no screen does. */
+export function menuTitleAt(forest: MenuNode[], url: string, language: string): string | undefined {
+  const entry = menuEntries(forest).find((e) => e.url === url);
+  return entry && menuLabel(entry.node, language);
+}

@@ -41,6 +41,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: '/wel/index', handle: { i18n: 'dashboard' }, lazy: page(() => import('../pages/wel/index')) },
           { path: '/wel/dashboard', handle: { i18n: 'console' }, lazy: page(() => import('../pages/wel/dashboard')) },
+          { path: '/test/index', handle: { i18n: 'test' }, lazy: page(() => import('../pages/test/index')) },
           { path: '/info/index', handle: { i18n: 'info' }, lazy: page(() => import('../pages/info/index')) },
           {
             path: '/dict-horizontal/index',

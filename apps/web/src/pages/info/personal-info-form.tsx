@@ -1,10 +1,12 @@
 import { App, Button, Form, Input, Space } from 'antd';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { userResource } from '@mes/contracts';
 import { fetchUserInfo } from '../../api/auth';
+import { settled, useApiRead, useApiWrite, useSeedOnce } from '../../api/use-api';
 import { useSession } from '../../session/session-store';
 import { AvatarUpload } from './avatar-upload';
-import { fetchProfile, updateProfile, type UserProfile } from './profile-api';
+import { PROFILE_ROUTE, updateProfile, type UserProfile } from './profile-api';
 import { phoneProblem } from './profile-rules';
 
 const EMPTY: UserProfile = { avatar: '', name: '', realName: '', phone: '', email: '' };
@@ -21,33 +23,22 @@ export function PersonalInfoForm() {
   const { t } = useTranslation('profile');
   const { message } = App.useApp();
   const [form] = Form.useForm<UserProfile>();
-  const [loaded, setLoaded] = useState<UserProfile>(EMPTY);
-  const [loading, setLoading] = useState(true);
+  const read = useApiRead<Partial<UserProfile>, UserProfile>(PROFILE_ROUTE, undefined, { select: pick });
+  // The stored profile (a failed read was toasted; the form stays empty); the form takes it
+  // once no newer copy is on its way.
+  const loaded = read.data ?? EMPTY;
+  const stored = settled(read);
+  const loading = read.isPending && !read.isError;
   const [saving, setSaving] = useState(false);
+  // The user's rows (this profile, the user table's names) change with it.
+  const saveProfile = useApiWrite(updateProfile, [userResource.api]);
 
-  useEffect(() => {
-    let live = true;
-    fetchProfile()
-      .then((p) => {
-        if (!live) return;
-        const values = pick(p);
-        setLoaded(values);
-        form.setFieldsValue(values);
-      })
-      // The client has already shown the error; the form stays empty.
-      .catch(() => undefined)
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [form]);
+  useSeedOnce(stored, (profile) => form.setFieldsValue(profile));
 
   const save = async (values: UserProfile) => {
     setSaving(true);
     try {
-      const profile = pick(values);
-      await updateProfile(profile);
-      setLoaded(profile);
+      await saveProfile(pick(values));
       void message.success(t('saved'));
       useSession.getState().setUserInfo(await fetchUserInfo());
     } catch {

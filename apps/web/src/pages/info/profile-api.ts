@@ -11,7 +11,8 @@ export interface UserProfile {
   email: string;
 }
 
-export const fetchProfile = () => requestData<UserProfile>('/blade-user/info');
+/** The signed-in user's own profile. */
+export const PROFILE_ROUTE = '/blade-user/info';
 
 export const updateProfile = (profile: UserProfile) =>
   requestData<null>('/blade-user/update-info', { method: 'POST', data: profile });

@@ -6,6 +6,7 @@ import { Navigate, useNavigate } from 'react-router';
 import { signOutOnServer } from '../../api/auth';
 import { website } from '../../config/website';
 import { displayName, useSession } from '../../session/session-store';
+import { forgetLockedScreen, takeLockedScreen } from '../../shell/lock/lock-return';
 import { useTokenRefresh } from '../../shell/session-refresh/use-token-refresh';
 import { useTabs } from '../../shell/tabs/tabs-store';
 import './lock.css';
@@ -34,8 +35,10 @@ export default function LockPage() {
       return;
     }
     setLeaving(true);
+    const back = takeLockedScreen();
     useSession.getState().unlock();
-    setTimeout(() => void navigate('/', { replace: true }), website.lockDelayMs);
+    // Back to the screen that was open when the lock was set.
+    setTimeout(() => void navigate(back, { replace: true }), website.lockDelayMs);
   };
 
   const signOut = () =>
@@ -47,6 +50,7 @@ export default function LockPage() {
         // The server call needs the token, so it goes before the local sign-out.
         await signOutOnServer().catch(() => undefined);
         useSession.getState().signOutLocally();
+        forgetLockedScreen();
         useTabs.getState().reset();
         void navigate('/login', { replace: true });
       },

@@ -1,14 +1,14 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { Input, Password } from '../../shell/controls/light-input';
-import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { CaptchaResponse } from '@mes/contracts';
-import { fetchCaptcha, signInWithPassword } from '../../api/auth';
+import { fetchSignInOptions, signInWithPassword } from '../../api/auth';
 import { ApiError } from '../../api/http';
 import { website } from '../../config/website';
 import { RegisterLink } from '../../shell/register/register-link';
+import { CaptchaField, useCaptchaChallenge } from './captcha-challenge';
 import { completeSignIn } from './complete-sign-in';
 import { Field, LoginNotice } from './field';
 import { PhoneSignIn } from './phone-sign-in';
@@ -20,27 +20,33 @@ interface AccountForm {
   tenantId: string;
   username: string;
   password: string;
-  code: string;
 }
 
-type FieldErrors = Partial<Record<keyof AccountForm, string>>;
+type FieldErrors = Partial<Record<keyof AccountForm | 'code', string>>;
 
 function AccountSignIn() {
   const { t } = useTranslation('login');
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
-  const [captcha, setCaptcha] = useState<CaptchaResponse>();
-  const [form, setForm] = useState<AccountForm>({ tenantId: website.tenantId, username: '', password: '', code: '' });
+  // The captcha is asked for when the server is in captcha mode, or once it demands one
+  // (failures past a limit); from then on every attempt sends grant_type=captcha.
+  const challenge = useCaptchaChallenge();
+  const { require: requireCaptcha } = challenge;
+  const [form, setForm] = useState<AccountForm>({ tenantId: website.tenantId, username: '', password: '' });
   const [errors, setErrors] = useState<FieldErrors>({});
 
-  const refreshCaptcha = useCallback(() => {
-    if (website.captchaMode)
-      void fetchCaptcha()
-        .then(setCaptcha)
-        .catch(() => undefined);
-  }, []);
-  useEffect(refreshCaptcha, [refreshCaptcha]);
+  useEffect(() => {
+    let live = true;
+    void fetchSignInOptions()
+      .then((options) => {
+        if (live && options.captchaMode) requireCaptcha();
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [requireCaptcha]);
 
   const change = (field: keyof AccountForm) => (value: string) => {
     setForm((f) => ({ ...f, [field]: value }));
@@ -52,7 +58,7 @@ function AccountSignIn() {
     if (website.tenantMode && !form.tenantId.trim()) found.tenantId = t('tenantRequired');
     if (!form.username.trim()) found.username = t('usernameRequired');
     if (!form.password) found.password = t('passwordRequired');
-    if (website.captchaMode && !form.code.trim()) found.code = t('captchaRequired');
+    if (challenge.missing) found.code = t('captchaRequired');
     return found;
   };
 
@@ -68,12 +74,12 @@ function AccountSignIn() {
         tenantId: website.tenantMode ? form.tenantId.trim() : website.tenantId,
         username: form.username.trim(),
         password: form.password,
-        captcha: website.captchaMode && captcha ? { key: captcha.key, code: form.code } : undefined,
+        captcha: challenge.solved,
       });
       completeSignIn(result, navigate);
     } catch (e) {
       setError(e instanceof ApiError ? e.message : String(e));
-      refreshCaptcha();
+      challenge.afterFailure(e);
     } finally {
       setBusy(false);
     }
@@ -113,20 +119,11 @@ function AccountSignIn() {
           data-testid="login-password"
         />
       </Field>
-      {website.captchaMode && (
-        <Field label={t('captcha')} error={errors.code}>
-          <div className="mes-captcha">
-            <Input
-              value={form.code}
-              onChange={(e) => change('code')(e.target.value)}
-              status={errors.code ? 'error' : undefined}
-            />
-            {captcha && (
-              <img src={captcha.image} alt={t('refreshCaptcha')} title={t('refreshCaptcha')} onClick={refreshCaptcha} />
-            )}
-          </div>
-        </Field>
-      )}
+      <CaptchaField
+        challenge={challenge}
+        error={errors.code}
+        onEdit={() => setErrors((e) => ({ ...e, code: undefined }))}
+      />
       <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
         {busy ? t('signingIn') : t('submit')}
       </Button>

@@ -11,6 +11,7 @@ import {
   signInWithSocial,
   type SocialNotLinked,
 } from '../../api/social-auth';
+import { CaptchaField, useCaptchaChallenge } from '../login/captcha-challenge';
 import { completeSignIn } from '../login/complete-sign-in';
 import { Field } from '../login/field';
 import '../login/login.css';
@@ -38,26 +39,36 @@ function LinkForm({ tenantId, oauthId }: { tenantId: string; oauthId: string }) 
   const navigate = useNavigate();
   const [account, setAccount] = useState('');
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<{ account?: string; password?: string }>({});
+  const [errors, setErrors] = useState<{ account?: string; password?: string; code?: string }>({});
   const [failure, setFailure] = useState('');
   const [busy, setBusy] = useState(false);
+  // Linking checks a password: the server may ask for a captcha as the sign-in page's does.
+  const challenge = useCaptchaChallenge();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const found = {
       account: account.trim() ? undefined : t('callbackAccountRequired'),
       password: password ? undefined : t('callbackPasswordRequired'),
+      code: challenge.missing ? t('login:captchaRequired') : undefined,
     };
     setErrors(found);
-    if (found.account || found.password) return;
+    if (found.account || found.password || found.code) return;
     setBusy(true);
     setFailure('');
     try {
-      const result = await linkSocialAccount({ tenantId, oauthId, account: account.trim(), password });
+      const result = await linkSocialAccount({
+        tenantId,
+        oauthId,
+        account: account.trim(),
+        password,
+        captcha: challenge.solved,
+      });
       forgetSocial();
       completeSignIn(result, navigate);
     } catch (e) {
       setFailure(e instanceof ApiError ? e.message : String(e));
+      challenge.afterFailure(e);
     } finally {
       setBusy(false);
     }
@@ -84,6 +95,11 @@ function LinkForm({ tenantId, oauthId }: { tenantId: string; oauthId: string }) 
           data-testid="social-link-password"
         />
       </Field>
+      <CaptchaField
+        challenge={challenge}
+        error={errors.code}
+        onEdit={() => setErrors((e) => ({ ...e, code: undefined }))}
+      />
       <Button type="primary" htmlType="submit" block loading={busy} data-testid="social-link-submit">
         {t('callbackLink')}
       </Button>

@@ -1,26 +1,36 @@
-import { Card, Descriptions, Typography } from 'antd';
+import { Card, Col, Descriptions, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { displayName, useSession } from '../../session/session-store';
 import { LoginCounts } from './login-counts';
+import './wel.css';
 
-/** Home: who is signed in and the sign-in figures. The device and disinfection figures arrive with the business modules. */
+/**
+ * Home: who is signed in and the sign-in figures, side by side on wide screens and stacked on narrow
+ * ones, filling the width. The device and disinfection figures arrive with the business modules.
+ */
 export default function Welcome() {
   const { t } = useTranslation();
   const user = useSession((s) => s.userInfo);
   const roles = useSession((s) => s.roles);
   return (
-    <div data-testid="welcome">
-      <Typography.Title level={4}>
+    <div data-testid="welcome" className="mes-wel">
+      <Typography.Title level={4} className="mes-wel-title">
         {t('dashboard')} · {displayName(user)}
       </Typography.Title>
-      <Card style={{ maxWidth: 640 }}>
-        <Descriptions column={1} size="small">
-          <Descriptions.Item label={t('layout:tenant')}>{user.tenant_id ?? user.tenantId ?? ''}</Descriptions.Item>
-          <Descriptions.Item label={t('layout:account')}>{user.account ?? ''}</Descriptions.Item>
-          <Descriptions.Item label={t('layout:roles')}>{roles.join(', ')}</Descriptions.Item>
-        </Descriptions>
-      </Card>
-      <LoginCounts />
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={9}>
+          <Card title={t('layout:account')} className="mes-wel-card" data-testid="wel-account">
+            <Descriptions column={1} size="small">
+              <Descriptions.Item label={t('layout:tenant')}>{user.tenant_id ?? user.tenantId ?? ''}</Descriptions.Item>
+              <Descriptions.Item label={t('layout:account')}>{user.account ?? ''}</Descriptions.Item>
+              <Descriptions.Item label={t('layout:roles')}>{roles.join(', ')}</Descriptions.Item>
+            </Descriptions>
+          </Card>
+        </Col>
+        <Col xs={24} xl={15}>
+          <LoginCounts />
+        </Col>
+      </Row>
     </div>
   );
 }

@@ -1,42 +1,90 @@
-import { Card, Col, Row, Statistic } from 'antd';
-import { useEffect, useState } from 'react';
+import { ReloadOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Col, Row, Statistic, theme, Tooltip, Typography } from 'antd';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { LoginLogCount } from '@mes/contracts';
-import { requestData } from '../../api/http';
+import { formatDateTime, type LoginLogCount } from '@mes/contracts';
+import { apiQuery } from '../../api/server-state';
 import './wel.css';
 
-/** Today's sign-ins and a bar per day of the last 7 (`/blade-desk/loginLog/count`); no chart library. */
+/**
+ * The server writes sign-in log rows in batches about once a second, so figures read right after
+ * signing in can miss the sign-in itself: they are read again once that batch has landed.
+ */
+const SETTLE_MS = 2500;
+
+/**
+ * Today's sign-ins and a bar per day of the last 7 (`/blade-desk/loginLog/count`); no chart library.
+ * The card says when the figures were taken, and reads them again shortly after the first load,
+ * whenever the window regains focus or the tab is shown again, and on the refresh button.
+ */
 export function LoginCounts() {
   const { t } = useTranslation('log');
-  const [counts, setCounts] = useState<LoginLogCount | undefined>();
+  // Figures this user may not read (or a failed first load) leave no card behind: no toast.
+  const query = useQuery({
+    ...apiQuery<LoginLogCount>('/blade-desk/loginLog/count', undefined, { silent: true }),
+    // Live figures: always stale, and unlike the lists they follow the window's focus.
+    staleTime: 0,
+    refetchOnWindowFocus: true,
+  });
+  const { refetch } = query;
+  const counts = query.data;
+  const takenAt = query.dataUpdatedAt ? new Date(query.dataUpdatedAt) : undefined;
+  // Theme tokens, so the figures stay readable on the dark theme too.
+  const { token } = theme.useToken();
 
   useEffect(() => {
-    let live = true;
-    requestData<LoginLogCount>('/blade-desk/loginLog/count', { silent: true }).then(
-      (c) => live && setCounts(c),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
+    const settle = setTimeout(() => void refetch(), SETTLE_MS);
+    return () => clearTimeout(settle);
+  }, [refetch]);
 
-  if (!counts) return null;
+  if (!counts) {
+    // Holds the card's place while the first figures load, so the page does not jump.
+    return query.isError ? null : <Card title={t('signIns')} className="mes-wel-signins" loading />;
+  }
   const most = Math.max(1, ...counts.days.map((d) => d.total));
   return (
-    <Card title={t('signIns')} className="mes-wel-signins" data-testid="wel-login-counts">
+    <Card
+      title={t('signIns')}
+      className="mes-wel-signins"
+      data-testid="wel-login-counts"
+      extra={
+        <span className="mes-wel-taken">
+          <Typography.Text type="secondary" data-testid="wel-login-taken">
+            {takenAt ? t('takenAt', { time: formatDateTime(takenAt).slice(11) }) : null}
+          </Typography.Text>
+          <Tooltip title={t('refresh')}>
+            <Button
+              type="text"
+              size="small"
+              icon={<ReloadOutlined />}
+              loading={query.isFetching}
+              aria-label={t('refresh')}
+              onClick={() => void refetch()}
+              data-testid="wel-login-refresh"
+            />
+          </Tooltip>
+        </span>
+      }
+    >
       <Row gutter={16}>
         <Col span={8}>
-          <Statistic title={t('today')} value={counts.today.total} />
+          <Statistic title={t('today')} value={counts.today.total} data-testid="wel-login-today" />
         </Col>
         <Col span={8}>
-          <Statistic title={t('todaySuccess')} value={counts.today.success} valueStyle={{ color: '#3f8600' }} />
+          <Statistic
+            title={t('todaySuccess')}
+            value={counts.today.success}
+            valueStyle={{ color: token.colorSuccessText }}
+          />
         </Col>
         <Col span={8}>
-          <Statistic title={t('todayFail')} value={counts.today.fail} valueStyle={{ color: '#cf1322' }} />
+          <Statistic title={t('todayFail')} value={counts.today.fail} valueStyle={{ color: token.colorErrorText }} />
         </Col>
       </Row>
-      <div className="mes-wel-days-title">{t('last7Days')}</div>
+      <Typography.Text type="secondary" className="mes-wel-days-title">
+        {t('last7Days')}
+      </Typography.Text>
       <ul className="mes-wel-days" data-testid="wel-login-days">
         {counts.days.map((day) => (
           <li key={day.date}>

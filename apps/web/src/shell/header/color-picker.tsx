@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { website } from '../../config/website';
 import { useSettings } from '../themes/settings-store';
 import { PRESET_COLORS } from '../themes/themes';
+import { activateOnKey } from './key-activate';
 
 /** Header icon opening a colour panel with preset swatches; the colour becomes antd's primary colour. */
 export function ColorPicker() {
@@ -39,7 +40,10 @@ export function ColorPicker() {
           className="mes-header-tool mes-hide-xs"
           data-testid="color-picker"
           role="button"
+          tabIndex={0}
+          aria-haspopup="dialog"
           aria-label={t('header:color')}
+          onKeyDown={activateOnKey}
         >
           <BgColorsOutlined />
         </span>

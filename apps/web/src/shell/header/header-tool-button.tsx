@@ -1,5 +1,6 @@
 import { Tooltip } from 'antd';
-import type { HTMLAttributes, KeyboardEvent, ReactNode } from 'react';
+import type { HTMLAttributes, ReactNode } from 'react';
+import { activateOnKey } from './key-activate';
 
 interface HeaderToolButtonProps extends HTMLAttributes<HTMLSpanElement> {
   /** Tooltip text and accessible name. */
@@ -11,11 +12,6 @@ interface HeaderToolButtonProps extends HTMLAttributes<HTMLSpanElement> {
 
 /** An icon button of the header: tooltip, accessible name, and reachable by keyboard. */
 export function HeaderToolButton({ label, optional, className, children, onClick, ...rest }: HeaderToolButtonProps) {
-  const onKeyDown = (event: KeyboardEvent<HTMLSpanElement>) => {
-    if (event.key !== 'Enter' && event.key !== ' ') return;
-    event.preventDefault();
-    event.currentTarget.click();
-  };
   return (
     <Tooltip title={label}>
       <span
@@ -25,7 +21,7 @@ export function HeaderToolButton({ label, optional, className, children, onClick
         tabIndex={0}
         aria-label={label}
         onClick={onClick}
-        onKeyDown={onKeyDown}
+        onKeyDown={activateOnKey}
       >
         {children}
       </span>

@@ -1,6 +1,5 @@
 import { ErrorLogButton } from '../error-log/error-log-button';
 import { LockButton } from '../lock/lock-button';
-import { useThemeCssVars } from '../themes/use-theme-css-vars';
 import { ColorPicker } from './color-picker';
 import { FullscreenToggle } from './fullscreen-toggle';
 import { MenuSearch } from './menu-search';
@@ -14,7 +13,6 @@ import './header-tools.css';
  * colour, notice, full screen. Below 768 px only search, error log and lock stay (mes-hide-xs).
  */
 export function HeaderTools() {
-  useThemeCssVars();
   return (
     <>
       <TopMenu />

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { MenuNode } from '@mes/contracts';
-import { menuEntries, type MenuEntry } from '../../router/menu-paths';
+import { menuEntries, menuLabel, type MenuEntry } from '../../router/menu-paths';
 import { useSession } from '../../session/session-store';
 import { matchMenus } from './menu-match';
 import { HeaderToolButton } from './header-tool-button';
@@ -13,7 +13,7 @@ type MenuWithI18n = MenuNode & { meta?: { i18n?: string } };
 
 /** Header icon opening the 菜单搜索 overlay over every screen of the caller's menus. */
 export function MenuSearch() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const menuAll = useSession((s) => s.menuAll);
   const [open, setOpen] = useState(false);
@@ -24,9 +24,9 @@ export function MenuSearch() {
     () =>
       menuEntries(menuAll).map((entry: MenuEntry) => {
         const node = entry.node as MenuWithI18n;
-        return { url: entry.url, node, label: node.meta?.i18n ? t(node.meta.i18n) : node.name };
+        return { url: entry.url, node, label: node.meta?.i18n ? t(node.meta.i18n) : menuLabel(node, i18n.language) };
       }),
-    [menuAll, t],
+    [menuAll, t, i18n.language],
   );
   const matches = matchMenus(entries, text);
 
@@ -34,16 +34,18 @@ export function MenuSearch() {
     setOpen(false);
     setText('');
   };
-  // antd's Modal only hears Esc while focus is inside it; the overlay must close on Esc wherever focus is.
+  // One Esc closes the overlay wherever focus is: heard in the capture phase, before the
+  // autocomplete's list takes the first Esc for itself (and stops it) or the Modal sees it.
   useEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape') return;
+      e.stopPropagation();
       setOpen(false);
       setText('');
     };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
+    document.addEventListener('keydown', onKey, true);
+    return () => document.removeEventListener('keydown', onKey, true);
   }, [open]);
 
   const choose = (url: string) => {

@@ -1,44 +1,50 @@
-import { BellOutlined, NotificationOutlined, WarningOutlined } from '@ant-design/icons';
-import { Avatar, Badge, List, Popover, Tabs, Tag } from 'antd';
-import type { ReactNode } from 'react';
+import { BellOutlined } from '@ant-design/icons';
+import { Badge, Empty, List, Popover, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { activateOnKey } from './key-activate';
 
 /** Width from the spec (section 9). */
 const POPOVER_WIDTH = 350;
 
-interface SampleEntry {
-  key: string;
-  icon: ReactNode;
-  color: string;
+export interface NoticeEntry {
+  id: string;
   title: string;
   text: string;
+  read: boolean;
 }
 
 /**
- * Bell with the notices and warnings popover. Both tabs hold one entry marked "sample" until the
- * notice and warning feeds exist; nothing here is live data.
+ * The notices and warnings shown in the popover. The notice and equipment-warning feeds do not
+ * exist yet (they come with the warnings work); until then both lists are honestly empty.
  */
-export function NoticePopover() {
-  const { t } = useTranslation();
-  const tab = (entry: SampleEntry) => (
+function useNoticeFeeds(): { notices: NoticeEntry[]; warnings: NoticeEntry[] } {
+  return { notices: [], warnings: [] };
+}
+
+function EntryList({ entries, empty, testId }: { entries: NoticeEntry[]; empty: string; testId: string }) {
+  if (!entries.length) {
+    return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={empty} data-testid={`${testId}-empty`} />;
+  }
+  return (
     <List
       size="small"
-      dataSource={[entry]}
+      dataSource={entries}
+      data-testid={testId}
       renderItem={(item) => (
-        <List.Item data-testid={`notice-sample-${item.key}`}>
-          <List.Item.Meta
-            avatar={<Avatar style={{ background: item.color }} icon={item.icon} />}
-            title={
-              <span>
-                {item.title} <Tag>{t('header:sample')}</Tag>
-              </span>
-            }
-            description={item.text}
-          />
+        <List.Item key={item.id}>
+          <List.Item.Meta title={item.title} description={item.text} />
         </List.Item>
       )}
     />
   );
+}
+
+/** Bell with the notices and warnings popover; the red dot shows only while something is unread. */
+export function NoticePopover() {
+  const { t } = useTranslation();
+  const { notices, warnings } = useNoticeFeeds();
+  const unread = [...notices, ...warnings].filter((e) => !e.read).length;
+  const label = unread ? `${t('header:notice')} (${t('header:unread', { count: unread })})` : t('header:notice');
 
   return (
     <Popover
@@ -54,24 +60,12 @@ export function NoticePopover() {
             {
               key: 'notices',
               label: t('header:notices'),
-              children: tab({
-                key: 'notice',
-                icon: <NotificationOutlined />,
-                color: '#409EFF',
-                title: t('header:sampleNoticeTitle'),
-                text: t('header:sampleNoticeText'),
-              }),
+              children: <EntryList entries={notices} empty={t('header:noNotices')} testId="notice-list" />,
             },
             {
               key: 'warnings',
               label: t('header:warnings'),
-              children: tab({
-                key: 'warning',
-                icon: <WarningOutlined />,
-                color: '#FA8C16',
-                title: t('header:sampleWarningTitle'),
-                text: t('header:sampleWarningText'),
-              }),
+              children: <EntryList entries={warnings} empty={t('header:noWarnings')} testId="warning-list" />,
             },
           ]}
         />
@@ -80,12 +74,15 @@ export function NoticePopover() {
       <span
         className="mes-header-tool mes-hide-xs"
         data-testid="notice"
+        data-unread={unread}
         role="button"
-        aria-label={t('header:notice')}
+        tabIndex={0}
+        aria-haspopup="dialog"
+        aria-label={label}
         title={t('header:notice')}
+        onKeyDown={activateOnKey}
       >
-        {/* A dot, not a count: there is no real unread count yet. */}
-        <Badge dot offset={[-2, 2]}>
+        <Badge dot={unread > 0} offset={[-2, 2]}>
           <BellOutlined style={{ color: 'inherit', fontSize: 16 }} />
         </Badge>
       </span>

@@ -1,11 +1,12 @@
-import { AppstoreOutlined } from '@ant-design/icons';
 import { Empty, Menu, type MenuProps } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import type { MenuNode } from '@mes/contracts';
 import { website } from '../../config/website';
+import { menuLabel } from '../../router/menu-paths';
 import { useSession } from '../../session/session-store';
+import { menuIcon } from './menu-icons';
 
 type Item = Required<MenuProps>['items'][number];
 
@@ -17,9 +18,13 @@ function visible(node: MenuWithMeta, roles: string[]): boolean {
   return !allowed?.length || allowed.some((r) => roles.includes(r));
 }
 
-/** The side menu: groups open by default per config; external links (`isOpen` 2) open a new window. */
-export function SideMenu({ collapsed }: { collapsed: boolean }) {
-  const { t } = useTranslation();
+/**
+ * The side menu: groups open by default per config; external links (`isOpen` 2) open a new window.
+ * Top-level items show the icon their menu names (`source`), so collapsed groups can be told apart.
+ * `onNavigate` runs after a screen is chosen (the phone drawer closes then).
+ */
+export function SideMenu({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: () => void }) {
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const menu = useSession((s) => s.menu) as MenuWithMeta[];
@@ -31,21 +36,23 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
       nodes
         .filter((n) => visible(n, roles))
         .map((n) => {
-          const label = n.meta?.i18n ? t(n.meta.i18n) : n.name;
+          const Icon = depth === 0 ? menuIcon(n.source, n.code || n.path) : undefined;
+          const icon = Icon ? <Icon /> : undefined;
+          const label = n.meta?.i18n ? t(n.meta.i18n) : menuLabel(n, i18n.language);
           const kids = n.children as MenuWithMeta[] | undefined;
           if (kids?.length)
             return {
               key: n.path || n.id,
               label,
-              icon: depth === 0 ? <AppstoreOutlined /> : undefined,
+              icon,
               children: toItems(kids, depth + 1),
             };
           const url = depth === 0 && !n.path.endsWith('/index') && n.isOpen !== 2 ? `${n.path}/index` : n.path;
           targets.set(url, n);
-          return { key: url, label, icon: depth === 0 ? <AppstoreOutlined /> : undefined };
+          return { key: url, label, icon };
         });
     return { items: toItems(menu, 0), targets };
-  }, [menu, roles, t]);
+  }, [menu, roles, t, i18n.language]);
 
   if (!items.length) {
     return collapsed ? null : (
@@ -63,6 +70,7 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
         const node = targets.get(key);
         if (node?.isOpen === 2) window.open(node.path, '_blank', 'noopener');
         else void navigate(key);
+        onNavigate?.();
       }}
     />
   );

@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import { website } from '../../config/website';
 import { useSession } from '../../session/session-store';
 import { HeaderToolButton } from '../header/header-tool-button';
+import { rememberLockedScreen } from './lock-return';
 
 interface LockForm {
   password: string;
@@ -18,11 +19,15 @@ export function LockButton() {
   const [open, setOpen] = useState(false);
   const [form] = Form.useForm<LockForm>();
 
-  const goToLock = () =>
+  const lockAndGo = (password: string) => {
+    // Unlocking comes back here rather than to home; read before the guard moves to /lock.
+    rememberLockedScreen(`${window.location.pathname}${window.location.search}`);
+    useSession.getState().lock(password);
     setTimeout(() => {
       // The guard may already have moved to /lock as soon as the lock was set.
       if (window.location.pathname !== website.lockPage) void navigate(website.lockPage);
     }, website.lockDelayMs);
+  };
 
   // Spec: /lock only once a lock password exists; otherwise the password dialog comes first.
   const start = () => {
@@ -31,15 +36,13 @@ export function LockButton() {
       setOpen(true);
       return;
     }
-    useSession.getState().lock(lockPasswd);
-    goToLock();
+    lockAndGo(lockPasswd);
   };
 
   const submit = ({ password }: LockForm) => {
     setOpen(false);
     form.resetFields();
-    useSession.getState().lock(password);
-    goToLock();
+    lockAndGo(password);
   };
 
   return (

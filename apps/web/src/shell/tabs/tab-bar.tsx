@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Dropdown, Modal, Tabs, message } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -5,25 +6,34 @@ import { useLocation, useNavigate } from 'react-router';
 import { clearServerCache } from '../../api/auth';
 import { website } from '../../config/website';
 import { useRouteMeta } from '../../router/route-meta';
-import { menuEntries } from '../../router/menu-paths';
+import { menuEntries, menuTitleAt } from '../../router/menu-paths';
 import { useSession } from '../../session/session-store';
 import { useTabs } from './tabs-store';
+import { buttonCodes } from '@mes/contracts';
+
+/** Button code of the role screen's 清除缓存 grant (API scope role:cache). */
+const CLEAR_CACHE_BUTTON = buttonCodes.role.cache;
 
 /** The tab bar: every visited page becomes a tab unless its route says not (spec sections 2, 4). */
 export function TabBar() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const { pathname, search } = useLocation();
   const tabs = useTabs();
   const menuAll = useSession((s) => s.menuAll);
+  // The server refuses clear-cache without the 清除缓存 grant; offer it only to those who hold it.
+  const canClearCache = useSession((s) => s.permission[CLEAR_CACHE_BUTTON] === true);
   const meta = useRouteMeta();
+  const queryClient = useQueryClient();
 
   // Only a visit opens a tab: this must not re-run when the tab list changes, or closing the
   // current tab would re-open it before the navigation away lands.
   useEffect(() => {
     if (meta.isTab === false || pathname === '/404') return;
     const fromMenu = menuEntries(menuAll).find((e) => e.url === pathname)?.node.name;
-    const label = meta.i18n ?? fromMenu ?? pathname;
+    // An address that is neither a fixed route nor a menu screen gets no tab: it is on its way to /404.
+    const label = meta.i18n ?? fromMenu ?? (pathname.startsWith('/myiframe/') ? pathname : undefined);
+    if (!label) return;
     const query = Object.fromEntries(new URLSearchParams(search));
     useTabs.getState().open({ label, value: pathname, query, meta: { i18n: meta.i18n } });
   }, [pathname, search, meta.isTab, meta.i18n, menuAll]);
@@ -35,7 +45,7 @@ export function TabBar() {
   };
 
   const menuItems = [
-    { key: 'clearCache', label: t('tabs:clearCache') },
+    ...(canClearCache ? [{ key: 'clearCache', label: t('tabs:clearCache') }] : []),
     { key: 'closeOthers', label: t('tabs:closeOthers') },
     { key: 'closeAll', label: t('tabs:closeAll') },
   ];
@@ -46,6 +56,8 @@ export function TabBar() {
         content: t('tabs:clearCacheConfirm'),
         onOk: async () => {
           await clearServerCache();
+          // What this page read through the server's caches is stale too: read it again.
+          void queryClient.invalidateQueries();
           void message.success(t('tabs:cacheCleared'));
         },
       });
@@ -73,7 +85,10 @@ export function TabBar() {
           }}
           items={tabs.tabs.map((tab) => ({
             key: tab.value,
-            label: tab.meta?.i18n ? t(tab.meta.i18n) : t(tab.label, { defaultValue: tab.label }),
+            // Menu screens are labelled from the menu at render, so a language switch re-labels them at once.
+            label: tab.meta?.i18n
+              ? t(tab.meta.i18n)
+              : (menuTitleAt(menuAll, tab.value, i18n.language) ?? t(tab.label, { defaultValue: tab.label })),
             closable: tab.close !== false && tab.value !== website.firstPage.value && tabs.tabs.length > 1,
           }))}
         />

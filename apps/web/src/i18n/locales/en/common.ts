@@ -18,5 +18,15 @@ export const common: typeof zh = {
   backHome: 'Back home',
   loading: 'Loading',
   chunkFailed: 'Loading chunk {{name}} failed; reload the page to try again',
+  test: 'Test page',
+  testPage: {
+    screenSize: 'Screen-size class',
+    language: 'Language',
+    theme: 'Theme',
+    accent: 'Theme colour',
+    solid: 'Button background',
+    text: 'Accent text colour',
+    browser: 'Browser',
+  },
   notBuilt: 'This screen is not available yet',
 };

@@ -36,4 +36,9 @@ export const crud: typeof zh = {
   disabled: 'Disabled',
   enable: 'Enable',
   enableConfirm: "Enabling this one disables the tenant's other configurations. Enable it?",
+  selectRow: 'Select row',
+  selectAll: 'Select all',
+  more: 'More',
+  emptyFiltered: 'Nothing matches the search',
+  resetFilters: 'Clear the search',
 };

@@ -9,4 +9,9 @@ export const layout: typeof zh = {
   tenant: 'Tenant',
   account: 'Account',
   roles: 'Roles',
+  menu: 'Menu',
+  collapseMenu: 'Collapse the menu',
+  expandMenu: 'Expand the menu',
+  language: 'Language',
+  userMenu: 'User menu',
 };

@@ -15,4 +15,6 @@ export const log: typeof zh = {
   todayFail: 'Failed',
   last7Days: 'Last 7 days',
   times: '{{count}}',
+  takenAt: 'As of {{time}}',
+  refresh: 'Refresh',
 };

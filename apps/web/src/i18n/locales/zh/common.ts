@@ -18,4 +18,14 @@ export const common = {
   loading: '加载中',
   chunkFailed: '页面加载失败 (Loading chunk {{name}} failed),请刷新重试',
   notBuilt: '该页面尚未开放',
+  test: '测试页',
+  testPage: {
+    screenSize: '屏幕尺寸等级',
+    language: '语言',
+    theme: '主题',
+    accent: '主题色',
+    solid: '按钮底色',
+    text: '强调文字色',
+    browser: '浏览器',
+  },
 };

@@ -35,4 +35,9 @@ export const crud = {
   disabled: '停用',
   enable: '启用',
   enableConfirm: '启用后,本租户的其它配置将停用。确定启用?',
+  selectRow: '选择此行',
+  selectAll: '全选',
+  more: '更多',
+  emptyFiltered: '没有符合搜索条件的数据',
+  resetFilters: '清空搜索条件',
 };

@@ -8,4 +8,9 @@ export const layout = {
   tenant: '租户',
   account: '账号',
   roles: '角色',
+  menu: '菜单',
+  collapseMenu: '收起菜单',
+  expandMenu: '展开菜单',
+  language: '语言',
+  userMenu: '用户菜单',
 };

@@ -14,4 +14,6 @@ export const log = {
   todayFail: '失败',
   last7Days: '近 7 天',
   times: '{{count}} 次',
+  takenAt: '统计于 {{time}}',
+  refresh: '刷新',
 };

@@ -1,7 +1,7 @@
-import { apiScopeResource } from '@mes/contracts';
-import { ResourcePage } from '../../../crud/resource-page';
+import { apiScopeResource, buttonCodes } from '@mes/contracts';
+import { ScopeScreen } from '../datascope/scope-screen';
 
-/** The generic screen of the definition; nothing here differs from it. */
+/** 接口权限: API scopes, by menu for holders of the family's `api_scope_setting`. */
 export default function ApiScopePage() {
-  return <ResourcePage resource={apiScopeResource} />;
+  return <ScopeScreen resource={apiScopeResource} settingCode={buttonCodes.apiScope.setting} />;
 }

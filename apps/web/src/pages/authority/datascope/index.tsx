@@ -1,7 +1,7 @@
-import { dataScopeResource } from '@mes/contracts';
-import { ResourcePage } from '../../../crud/resource-page';
+import { buttonCodes, dataScopeResource } from '@mes/contracts';
+import { ScopeScreen } from './scope-screen';
 
-/** The generic screen of the definition; nothing here differs from it. */
+/** 数据权限: data scopes, by menu for holders of the family's `data_scope_setting`. */
 export default function DataScopePage() {
-  return <ResourcePage resource={dataScopeResource} />;
+  return <ScopeScreen resource={dataScopeResource} settingCode={buttonCodes.dataScope.setting} />;
 }

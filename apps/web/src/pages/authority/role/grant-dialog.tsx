@@ -1,16 +1,21 @@
 import { Tabs } from 'antd';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { settled, useApiRead, useApiWrite } from '../../../api/use-api';
 import { ActionDialog } from '../../../crud/action-dialog';
 import { CheckTree } from './check-tree';
 import {
-  fetchGrantTrees,
-  fetchRoleKeys,
   GRANT_TABS,
+  GRANT_TREE_ROUTE,
+  grantTreesOf,
+  ROLE_KEYS_ROUTE,
+  roleKeysOf,
   saveGrant,
   type GrantKeys,
   type GrantTab,
   type GrantTrees,
+  type GrantTreesAnswer,
+  type RoleKeysAnswer,
 } from './grant-api';
 import { checkedLeaves, leafKeys, withAncestors } from './tree-data';
 
@@ -36,52 +41,62 @@ const TAB_LABEL: Record<GrantTab, 'menuGrant' | 'dataScopeGrant' | 'apiScopeGran
  */
 export function GrantDialog({ roleIds, onClose }: GrantDialogProps) {
   const { t } = useTranslation('system');
-  const [loaded, setLoaded] = useState<{ of: string[]; trees: GrantTrees; checked: GrantKeys } | null>(null);
+  const open = !!roleIds;
+  const treesRead = useApiRead<GrantTreesAnswer, GrantTrees>(GRANT_TREE_ROUTE, undefined, {
+    enabled: open,
+    select: grantTreesOf,
+  });
+  const keysRead = useApiRead<RoleKeysAnswer, GrantKeys>(
+    ROLE_KEYS_ROUTE,
+    { roleIds: roleIds?.join(',') },
+    { enabled: open, select: roleKeysOf },
+  );
+  const saveRoles = useApiWrite(
+    ({ ids, keys }: { ids: readonly string[]; keys: GrantKeys }) => saveGrant(ids, keys),
+    [ROLE_KEYS_ROUTE],
+  );
 
-  useEffect(() => {
-    if (!roleIds) return;
-    let live = true;
-    Promise.all([fetchGrantTrees(), fetchRoleKeys(roleIds)])
-      .catch((): [GrantTrees, GrantKeys] => [EMPTY, NONE])
-      .then(([trees, keys]) => {
-        if (!live) return;
-        setLoaded({
-          of: roleIds,
-          trees,
-          checked: {
-            menu: checkedLeaves(keys.menu, trees.menu),
-            dataScope: checkedLeaves(keys.dataScope, trees.dataScope),
-            apiScope: checkedLeaves(keys.apiScope, trees.apiScope),
-          },
-        });
-      });
-    return () => {
-      live = false;
-    };
-  }, [roleIds]);
-  const current = loaded && loaded.of === roleIds ? loaded : null;
-  const trees = current?.trees ?? EMPTY;
+  // The draft of checked leaves starts from what the roles hold, once both reads have settled
+  // (a failed read leaves that part empty, as the client toasted it).
+  const [draft, setDraft] = useState<{ of: string[]; checked: GrantKeys } | null>(null);
+  const trees = settled(treesRead) ?? (treesRead.isError ? EMPTY : undefined);
+  const keys = settled(keysRead) ?? (keysRead.isError ? NONE : undefined);
+  if (roleIds && trees && keys && draft?.of !== roleIds) {
+    setDraft({
+      of: roleIds,
+      checked: {
+        menu: checkedLeaves(keys.menu, trees.menu),
+        dataScope: checkedLeaves(keys.dataScope, trees.dataScope),
+        apiScope: checkedLeaves(keys.apiScope, trees.apiScope),
+      },
+    });
+  }
+  const current = draft && draft.of === roleIds && trees ? { trees, checked: draft.checked } : null;
+  const shownTrees = current?.trees ?? EMPTY;
   const checked = current?.checked ?? NONE;
   const loading = !current;
-  const setChecked = (tab: GrantTab, keys: string[]) =>
-    setLoaded((l) => l && { ...l, checked: { ...l.checked, [tab]: keys } });
+  const setChecked = (tab: GrantTab, next: string[]) =>
+    setDraft((d) => d && { ...d, checked: { ...d.checked, [tab]: next } });
 
   const save = async () => {
     if (!roleIds) return;
     const leavesOf = (tab: GrantTab) => {
-      const leaves = leafKeys(trees[tab]);
+      const leaves = leafKeys(shownTrees[tab]);
       return checked[tab].filter((k) => leaves.has(k));
     };
-    await saveGrant(roleIds, {
-      menu: withAncestors(checked.menu, trees.menu),
-      dataScope: leavesOf('dataScope'),
-      apiScope: leavesOf('apiScope'),
+    await saveRoles({
+      ids: roleIds,
+      keys: {
+        menu: withAncestors(checked.menu, shownTrees.menu),
+        dataScope: leavesOf('dataScope'),
+        apiScope: leavesOf('apiScope'),
+      },
     });
   };
 
   return (
     <ActionDialog
-      open={!!roleIds}
+      open={open}
       title={t('roleSetting')}
       width={560}
       onSave={save}
@@ -96,10 +111,10 @@ export function GrantDialog({ roleIds, onClose }: GrantDialogProps) {
             label: <span data-testid={`role-grant-tab-${tab}`}>{t(TAB_LABEL[tab])}</span>,
             children: (
               <CheckTree
-                tree={trees[tab]}
+                tree={shownTrees[tab]}
                 checked={checked[tab]}
                 loading={loading}
-                onChange={(keys) => setChecked(tab, keys)}
+                onChange={(next) => setChecked(tab, next)}
                 testId={`role-grant-tree-${tab}`}
               />
             ),

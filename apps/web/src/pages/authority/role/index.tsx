@@ -1,7 +1,7 @@
 import { Button } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { roleResource } from '@mes/contracts';
+import { buttonCodes, roleResource } from '@mes/contracts';
 import { ResourcePage } from '../../../crud/resource-page';
 import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
 import { GrantDialog } from './grant-dialog';
@@ -13,7 +13,7 @@ export default function RoleScreen() {
 
   const rowActions = useCallback(
     (row: Row, ctx: ResourcePageContext) =>
-      ctx.can('role_setting') && (
+      ctx.can(buttonCodes.role.setting) && (
         <Button type="link" size="small" onClick={() => setGranting([row.id])} data-testid="role-setting">
           {t('roleSetting')}
         </Button>

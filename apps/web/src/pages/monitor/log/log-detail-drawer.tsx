@@ -1,8 +1,8 @@
 import { Descriptions, Drawer, Empty, Spin, Table, Tag } from 'antd';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldChange, FieldDef, LocalText, ResourceDef } from '@mes/contracts';
-import { requestData } from '../../../api/http';
+import { useApiRead } from '../../../api/use-api';
 import type { Row } from '../../../crud/resource-page-types';
 import './log.css';
 
@@ -72,20 +72,14 @@ export interface LogDetailDrawerProps {
 export function LogDetailDrawer({ resource, row, showTenant, onClose }: LogDetailDrawerProps) {
   const { t, i18n } = useTranslation('log');
   const lang = i18n.language === 'en' ? 'en' : 'zh';
-  const [detail, setDetail] = useState<Row | undefined>();
-
+  // Log rows never change: a detail read once is shown again from the cache.
+  const read = useApiRead<Row>(`${resource.api}/detail`, { id: row?.id }, { enabled: !!row });
+  const detail = row ? read.data : undefined;
+  // A detail that cannot be read (the client toasted why) closes the drawer.
+  const failed = !!row && read.isError;
   useEffect(() => {
-    if (!row) return;
-    let live = true;
-    requestData<Row>(`${resource.api}/detail`, { params: { id: row.id } }).then(
-      (d) => live && setDetail(d),
-      () => live && onClose(),
-    );
-    return () => {
-      live = false;
-      setDetail(undefined);
-    };
-  }, [row, resource.api, onClose]);
+    if (failed) onClose();
+  }, [failed, onClose]);
 
   const value = (name: string, field: FieldDef): ReactNode => {
     const raw = detail?.[name];

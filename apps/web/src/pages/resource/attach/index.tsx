@@ -2,14 +2,14 @@ import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { App, Button, Typography, Upload } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { attachResource } from '@mes/contracts';
+import { attachResource, buttonCodes } from '@mes/contracts';
 import { download } from '../../../crud/download';
 import { ResourcePage } from '../../../crud/resource-page';
 import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
 import { formatSize, MAX_FILE_BYTES, putFile, safeHref } from './storage-api';
 
-const UPLOAD_CODE = 'attach_upload';
-const DOWNLOAD_CODE = 'attach_download';
+const UPLOAD_CODE = buttonCodes.attach.upload;
+const DOWNLOAD_CODE = buttonCodes.attach.download;
 
 /** 上传: one file to the tenant's storage; the new attachment shows up in the list. */
 function UploadButton({ ctx }: { ctx: ResourcePageContext }) {

@@ -2,13 +2,13 @@ import { InboxOutlined } from '@ant-design/icons';
 import { App, Button, Descriptions, Modal, Tooltip, Typography, Upload } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ossResource } from '@mes/contracts';
+import { buttonCodes, ossResource } from '@mes/contracts';
 import { isEnabledRow } from '../../../crud/enable-operation';
 import { ResourcePage } from '../../../crud/resource-page';
 import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
 import { MAX_FILE_BYTES, putFile, safeHref, type UploadedFile } from '../attach/storage-api';
 
-const DEBUG_CODE = 'oss_debug';
+const DEBUG_CODE = buttonCodes.oss.debug;
 
 /** 上传调试: uploads a file with one configuration and shows where it went. */
 function DebugDialog({ row, onClose }: { row: Row | null; onClose(): void }) {

@@ -1,13 +1,13 @@
 import { Button, Form, Input } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EnableStatus, smsResource, type ApiResult } from '@mes/contracts';
+import { type ApiResult, buttonCodes, EnableStatus, smsResource } from '@mes/contracts';
 import { request } from '../../../api/http';
 import { ActionDialog } from '../../../crud/action-dialog';
 import { ResourcePage } from '../../../crud/resource-page';
 import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
 
-const SEND_CODE = 'sms_send';
+const SEND_CODE = buttonCodes.sms.send;
 const PHONE = /^1\d{10}$/;
 
 interface SendValues {

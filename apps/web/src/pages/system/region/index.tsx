@@ -1,7 +1,32 @@
-import { regionResource } from '@mes/contracts';
+import { Button } from 'antd';
+import { useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { buttonCodes, regionResource } from '@mes/contracts';
 import { ResourcePage } from '../../../crud/resource-page';
+import type { ResourcePageContext } from '../../../crud/resource-page-types';
+import { RegionDebugDialog } from './region-debug-dialog';
 
-/** Regions as a plain list for now; the lazy region tree beside it comes later. */
+/** The button's label, with the screen (the family's `region_debug`). */
+const DEBUG_LABEL = { zh: '区划调试', en: 'Try regions' } as const;
+
+/** Regions as a plain list, and the family's 区划调试 picker for holders of `region_debug`. */
 export default function RegionPage() {
-  return <ResourcePage resource={regionResource} />;
+  const { i18n } = useTranslation();
+  const label = DEBUG_LABEL[i18n.language === 'en' ? 'en' : 'zh'];
+  const [debugging, setDebugging] = useState(false);
+  const toolbar = useCallback(
+    (ctx: ResourcePageContext) =>
+      ctx.can(buttonCodes.region.debug) && (
+        <Button onClick={() => setDebugging(true)} data-testid="region-debug">
+          {label}
+        </Button>
+      ),
+    [label],
+  );
+  return (
+    <>
+      <ResourcePage resource={regionResource} toolbar={toolbar} />
+      <RegionDebugDialog open={debugging} title={label} onClose={() => setDebugging(false)} />
+    </>
+  );
 }

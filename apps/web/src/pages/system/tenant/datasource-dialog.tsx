@@ -1,9 +1,16 @@
 import { Form, Select } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { tenantResource } from '@mes/contracts';
+import { useApiRead, useApiWrite } from '../../../api/use-api';
 import { ActionDialog } from '../../../crud/action-dialog';
 import type { Row } from '../../../crud/resource-page-types';
-import { fetchDatasources, saveTenantDatasource, type DatasourceOption } from './tenant-api';
+import {
+  DATASOURCE_LIST_ROUTE,
+  DATASOURCE_PICKER_PARAMS,
+  datasourceOptionsOf,
+  saveTenantDatasource,
+} from './tenant-api';
 
 interface DatasourceDialogProps {
   tenant: Row | null;
@@ -14,22 +21,24 @@ interface DatasourceDialogProps {
 export function DatasourceDialog({ tenant, onClose }: DatasourceDialogProps) {
   const { t } = useTranslation('system');
   const [form] = Form.useForm<{ datasourceId?: string }>();
-  const [options, setOptions] = useState<DatasourceOption[]>([]);
+  // The datasource screen's own writes invalidate this read too (same routes).
+  const datasources = useApiRead(DATASOURCE_LIST_ROUTE, DATASOURCE_PICKER_PARAMS, {
+    enabled: !!tenant,
+    select: datasourceOptionsOf,
+  });
+  const options = datasources.data ?? [];
 
   useEffect(() => {
     if (!tenant) return;
     const current = tenant.datasourceId ? String(tenant.datasourceId) : undefined;
     form.setFieldsValue({ datasourceId: current && current !== '0' ? current : undefined });
-    fetchDatasources()
-      .then(setOptions)
-      .catch(() => setOptions([]));
   }, [tenant, form]);
 
-  const save = async () => {
+  const save = useApiWrite(async () => {
     if (!tenant) return;
     const { datasourceId } = await form.validateFields();
     await saveTenantDatasource(String(tenant.tenantId), String(datasourceId));
-  };
+  }, [tenantResource.api]);
 
   return (
     <ActionDialog
@@ -37,7 +46,7 @@ export function DatasourceDialog({ tenant, onClose }: DatasourceDialogProps) {
       title={t('tenantDatasource')}
       width={480}
       forceRender
-      onSave={save}
+      onSave={() => save(undefined)}
       onClose={onClose}
       saveTestId="tenant-datasource-save"
     >

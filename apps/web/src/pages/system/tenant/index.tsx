@@ -1,7 +1,7 @@
 import { App, Button } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { tenantResource } from '@mes/contracts';
+import { buttonCodes, tenantResource } from '@mes/contracts';
 import { ResourcePage } from '../../../crud/resource-page';
 import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
 import { DatasourceDialog } from './datasource-dialog';
@@ -13,14 +13,12 @@ export default function TenantScreen() {
   const { message } = App.useApp();
   const [setting, setSetting] = useState<Row[] | null>(null);
   const [datasourceOf, setDatasourceOf] = useState<Row | null>(null);
-  const [reload, setReload] = useState<() => void>(() => () => undefined);
 
   const toolbar = (ctx: ResourcePageContext) =>
-    ctx.can('tenant_setting') && (
+    ctx.can(buttonCodes.tenant.setting) && (
       <Button
         onClick={() => {
           if (!ctx.selectedRows.length) return void message.warning(t('selectAtLeastOne'));
-          setReload(() => ctx.reload);
           setSetting(ctx.selectedRows);
         }}
         data-testid="tenant-setting"
@@ -31,26 +29,18 @@ export default function TenantScreen() {
 
   const rowActions = useCallback(
     (row: Row, ctx: ResourcePageContext) =>
-      ctx.can('tenant_datasource') && (
-        <Button
-          type="link"
-          size="small"
-          onClick={() => {
-            setReload(() => ctx.reload);
-            setDatasourceOf(row);
-          }}
-          data-testid="tenant-datasource"
-        >
+      ctx.can(buttonCodes.tenant.datasource) && (
+        <Button type="link" size="small" onClick={() => setDatasourceOf(row)} data-testid="tenant-datasource">
           {t('tenantDatasource')}
         </Button>
       ),
     [t],
   );
 
-  const close = (changed: boolean) => {
+  // The dialogs' writes invalidate the tenants themselves; closing only hides them.
+  const close = () => {
     setSetting(null);
     setDatasourceOf(null);
-    if (changed) reload();
   };
 
   return (

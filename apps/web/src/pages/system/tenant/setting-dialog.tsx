@@ -2,6 +2,8 @@ import { DatePicker, Form, InputNumber } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { tenantResource } from '@mes/contracts';
+import { useApiWrite } from '../../../api/use-api';
 import { ActionDialog } from '../../../crud/action-dialog';
 import type { Row } from '../../../crud/resource-page-types';
 import { saveTenantSettings } from './tenant-api';
@@ -33,14 +35,14 @@ export function SettingDialog({ tenants, onClose }: SettingDialogProps) {
     });
   }, [tenants, form]);
 
-  const save = async () => {
+  const save = useApiWrite(async () => {
     if (!tenants) return;
     const values = await form.validateFields();
     await saveTenantSettings(
       tenants.map((r) => r.id),
       { accountNumber: values.accountNumber, expireTime: values.expireTime ? values.expireTime.format(FORMAT) : '' },
     );
-  };
+  }, [tenantResource.api]);
 
   return (
     <ActionDialog
@@ -48,7 +50,7 @@ export function SettingDialog({ tenants, onClose }: SettingDialogProps) {
       title={t('tenantSetting')}
       width={480}
       forceRender
-      onSave={save}
+      onSave={() => save(undefined)}
       onClose={onClose}
       saveTestId="tenant-setting-save"
     >

@@ -18,12 +18,12 @@ export interface DatasourceOption {
   name: string;
 }
 
-/** Every datasource (the list answers a page; one large page is enough for a picker). */
-export async function fetchDatasources(): Promise<DatasourceOption[]> {
-  const data = await requestData<{ records?: DatasourceOption[] } | DatasourceOption[] | null>(
-    '/blade-develop/datasource/list',
-    { params: { current: 1, size: 1000 } },
-  );
+/** Every datasource, for the picker: the list answers a page, one large page is enough. */
+export const DATASOURCE_LIST_ROUTE = '/blade-develop/datasource/list';
+export const DATASOURCE_PICKER_PARAMS = { current: 1, size: 1000 } as const;
+export type DatasourceListAnswer = { records?: DatasourceOption[] } | DatasourceOption[] | null;
+
+export function datasourceOptionsOf(data: DatasourceListAnswer): DatasourceOption[] {
   const rows = Array.isArray(data) ? data : (data?.records ?? []);
   return rows.map((r) => ({ id: String(r.id), name: String(r.name) }));
 }

@@ -1,7 +1,7 @@
 import { Button } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { topMenuResource } from '@mes/contracts';
+import { buttonCodes, topMenuResource } from '@mes/contracts';
 import { ResourcePage } from '../../../crud/resource-page';
 import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
 import { MenuSettingDialog } from './menu-setting-dialog';
@@ -12,7 +12,7 @@ export default function TopMenuScreen() {
   const [setting, setSetting] = useState<Row | null>(null);
   const rowActions = useCallback(
     (row: Row, ctx: ResourcePageContext) =>
-      ctx.can('topmenu_setting') && (
+      ctx.can(buttonCodes.topmenu.setting) && (
         <Button type="link" size="small" onClick={() => setSetting(row)} data-testid="topmenu-setting">
           {t('topmenuSetting')}
         </Button>

@@ -1,20 +1,20 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { requestData } from '../../../api/http';
+import { settled, useApiRead, useApiWrite } from '../../../api/use-api';
 import { ActionDialog } from '../../../crud/action-dialog';
 import type { Row } from '../../../crud/resource-page-types';
 import { CheckTree } from '../../authority/role/check-tree';
-import { checkedLeaves, fetchTree, idList, withAncestors, type TreeNode } from '../../authority/role/tree-data';
+import { checkedLeaves, idList, withAncestors } from '../../authority/role/tree-data';
+import { useTree } from '../../authority/role/use-tree';
+
+const TOP_KEYS_ROUTE = '/blade-system/menu/top-tree-keys';
 
 /** `top-tree-keys` answers `{menu: [...]}` (BladeX's checked-tree shape) or a bare list. */
-async function fetchTopKeys(topMenuId: string): Promise<string[]> {
-  const data = await requestData<{ menu?: unknown } | unknown[] | null>('/blade-system/menu/top-tree-keys', {
-    params: { topMenuIds: topMenuId },
-  });
-  return idList(Array.isArray(data) ? data : data?.menu);
-}
+type TopKeysAnswer = { menu?: unknown } | unknown[] | null;
+const topKeysOf = (data: TopKeysAnswer) => idList(Array.isArray(data) ? data : data?.menu);
 
-const saveTopGrant = (topMenuIds: readonly string[], menuIds: readonly string[]) =>
+const saveTopGrant = ({ topMenuIds, menuIds }: { topMenuIds: readonly string[]; menuIds: readonly string[] }) =>
   requestData<unknown>('/blade-system/topmenu/grant', {
     method: 'POST',
     form: true,
@@ -29,31 +29,26 @@ interface MenuSettingDialogProps {
 /** 菜单配置: the side menus a top menu shows; parents of a checked menu go with it. */
 export function MenuSettingDialog({ topMenu, onClose }: MenuSettingDialogProps) {
   const { t } = useTranslation('system');
-  const [loaded, setLoaded] = useState<{ of: Row; tree: TreeNode[]; checked: string[] } | null>(null);
+  const treeRead = useTree('/blade-system/menu/grant-top-tree', !!topMenu);
+  const keysRead = useApiRead(TOP_KEYS_ROUTE, { topMenuIds: topMenu?.id }, { enabled: !!topMenu, select: topKeysOf });
+  const save = useApiWrite(saveTopGrant, [TOP_KEYS_ROUTE]);
 
-  useEffect(() => {
-    if (!topMenu) return;
-    let live = true;
-    Promise.all([fetchTree('/blade-system/menu/grant-top-tree'), fetchTopKeys(topMenu.id)])
-      .catch((): [TreeNode[], string[]] => [[], []])
-      .then(([tree, keys]) => live && setLoaded({ of: topMenu, tree, checked: checkedLeaves(keys, tree) }));
-    return () => {
-      live = false;
-    };
-  }, [topMenu]);
-  const current = loaded && loaded.of === topMenu ? loaded : null;
-  const setChecked = (checked: string[]) => setLoaded((l) => l && { ...l, checked });
-
-  const save = async () => {
-    if (!topMenu) return;
-    await saveTopGrant([topMenu.id], withAncestors(current?.checked ?? [], current?.tree ?? []));
-  };
+  // The draft starts from what the top menu shows now, once both reads have settled.
+  const [draft, setDraft] = useState<{ of: Row; checked: string[] } | null>(null);
+  const tree = settled(treeRead) ?? (treeRead.isError ? [] : undefined);
+  const keys = settled(keysRead) ?? (keysRead.isError ? [] : undefined);
+  if (topMenu && tree && keys && draft?.of !== topMenu) setDraft({ of: topMenu, checked: checkedLeaves(keys, tree) });
+  const current = draft && draft.of === topMenu && tree ? { tree, checked: draft.checked } : null;
+  const setChecked = (checked: string[]) => setDraft((d) => d && { ...d, checked });
 
   return (
     <ActionDialog
       open={!!topMenu}
       title={t('topmenuSetting')}
-      onSave={save}
+      onSave={async () => {
+        if (!topMenu) return;
+        await save({ topMenuIds: [topMenu.id], menuIds: withAncestors(current?.checked ?? [], current?.tree ?? []) });
+      }}
       onClose={() => onClose()}
       saveTestId="topmenu-setting-save"
     >

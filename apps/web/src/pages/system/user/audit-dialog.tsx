@@ -1,10 +1,13 @@
 import { Form, TreeSelect } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { userResource } from '@mes/contracts';
+import { settled, useApiWrite } from '../../../api/use-api';
 import { ActionDialog } from '../../../crud/action-dialog';
 import type { Row } from '../../../crud/resource-page-types';
 import { CheckTree } from '../../authority/role/check-tree';
-import { fetchTree, keyOf, type TreeNode } from '../../authority/role/tree-data';
+import { keyOf, type TreeNode } from '../../authority/role/tree-data';
+import { useTree } from '../../authority/role/use-tree';
 import { approveGuests } from './user-api';
 import '../../../i18n/social-more';
 
@@ -20,6 +23,8 @@ interface PickerNode {
   children?: PickerNode[];
 }
 
+const NO_NODES: TreeNode[] = [];
+
 const toPicker = (nodes: readonly TreeNode[]): PickerNode[] =>
   nodes.map((n) => ({
     value: keyOf(n),
@@ -33,36 +38,28 @@ const toPicker = (nodes: readonly TreeNode[]): PickerNode[] =>
  */
 export function AuditDialog({ users, onClose }: AuditDialogProps) {
   const { t } = useTranslation('social');
-  const [trees, setTrees] = useState<{ of: Row[]; roles: TreeNode[]; depts: TreeNode[] } | null>(null);
-  const [roleIds, setRoleIds] = useState<string[]>([]);
-  const [deptId, setDeptId] = useState<string>();
-
-  useEffect(() => {
-    if (!users) return;
-    let live = true;
-    void Promise.all([
-      fetchTree('/blade-system/role/tree').catch(() => []),
-      fetchTree('/blade-system/dept/tree').catch(() => []),
-    ]).then(([roles, depts]) => {
-      if (!live) return;
-      setTrees({ of: users, roles, depts });
-      setRoleIds([]);
-      setDeptId(undefined);
-    });
-    return () => {
-      live = false;
-    };
-  }, [users]);
-  const current = trees && trees.of === users ? trees : null;
-  const deptData = useMemo(() => toPicker(current?.depts ?? []), [current]);
+  const rolesRead = useTree('/blade-system/role/tree', !!users);
+  const deptsRead = useTree('/blade-system/dept/tree', !!users);
+  const approve = useApiWrite(
+    ({ ids, roleIds, deptId }: { ids: string[]; roleIds: string[]; deptId?: string }) =>
+      approveGuests(ids, roleIds, deptId),
+    [userResource.api],
+  );
+  const [draft, setDraft] = useState<{ of: Row[]; roleIds: string[]; deptId?: string } | null>(null);
+  const roles = settled(rolesRead) ?? (rolesRead.isError ? NO_NODES : undefined);
+  const depts = settled(deptsRead) ?? (deptsRead.isError ? NO_NODES : undefined);
+  // Each opening starts with nothing picked.
+  if (users && roles && depts && draft?.of !== users) setDraft({ of: users, roleIds: [] });
+  const current = draft && draft.of === users && roles && depts ? { ...draft, roles, depts } : null;
+  const roleIds = current?.roleIds ?? [];
+  const deptId = current?.deptId;
+  const setRoleIds = (next: string[]) => setDraft((d) => d && { ...d, roleIds: next });
+  const setDeptId = (next: string | undefined) => setDraft((d) => d && { ...d, deptId: next });
+  const deptData = useMemo(() => toPicker(depts ?? []), [depts]);
 
   const save = async () => {
     if (!users) return;
-    await approveGuests(
-      users.map((u) => u.id),
-      roleIds,
-      deptId,
-    );
+    await approve({ ids: users.map((u) => u.id), roleIds, deptId });
   };
 
   return (

@@ -1,7 +1,5 @@
-import { Button, Card, Spin, Tree } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fetchTree, toDataNodes, type TreeNode } from '../../authority/role/tree-data';
+import { TreeAside } from '../../../crud/tree-aside';
 
 interface DeptAsideProps {
   selected: string | undefined;
@@ -11,36 +9,14 @@ interface DeptAsideProps {
 /** The department tree beside the user table: a click shows that department's users, 全部 all. */
 export function DeptAside({ selected, onSelect }: DeptAsideProps) {
   const { t } = useTranslation('system');
-  const [tree, setTree] = useState<TreeNode[] | null>(null);
-  useEffect(() => {
-    fetchTree('/blade-system/dept/tree')
-      .then(setTree)
-      .catch(() => setTree([]));
-  }, []);
-  const data = useMemo(() => toDataNodes(tree ?? []), [tree]);
   return (
-    <Card
-      size="small"
+    <TreeAside
       title={t('deptTree')}
-      extra={
-        <Button type="link" size="small" onClick={() => onSelect(undefined)} data-testid="user-dept-all">
-          {t('allDepts')}
-        </Button>
-      }
-      style={{ height: '100%' }}
-      data-testid="user-dept-tree"
-    >
-      {tree === null ? (
-        <Spin />
-      ) : (
-        <Tree
-          blockNode
-          defaultExpandAll
-          treeData={data}
-          selectedKeys={selected ? [selected] : []}
-          onSelect={(keys) => onSelect(keys.length ? String(keys[0]) : undefined)}
-        />
-      )}
-    </Card>
+      url="/blade-system/dept/tree"
+      selected={selected}
+      onSelect={onSelect}
+      testId="user-dept"
+      expandAll
+    />
   );
 }

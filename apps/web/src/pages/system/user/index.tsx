@@ -3,7 +3,8 @@ import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ResourcePage } from '../../../crud/resource-page';
 import type { ExtraColumn, FormMode, ResourcePageContext, Row } from '../../../crud/resource-page-types';
-import { UserStatus } from '@mes/contracts';
+import { buttonCodes, userResource, UserStatus } from '@mes/contracts';
+import { useApiWrite } from '../../../api/use-api';
 import { AuditDialog } from './audit-dialog';
 import { DeptAside } from './dept-aside';
 import { PlatformDialog } from './platform-dialog';
@@ -34,13 +35,15 @@ export default function UserScreen() {
   const [granting, setGranting] = useState<Row[] | null>(null);
   const [approving, setApproving] = useState<Row[] | null>(null);
   const [platformOf, setPlatformOf] = useState<Row | null>(null);
-  const [reload, setReload] = useState<() => void>(() => () => undefined);
+  // Each write reloads every read of the users (this list, other tabs showing users).
+  const resetRows = useApiWrite(resetPasswords, [userResource.api]);
+  const unlockRows = useApiWrite(unlockUsers, [userResource.api]);
+  const refuseRows = useApiWrite(refuseGuests, [userResource.api]);
 
   /** Runs `action` on the ticked rows, or says that a row must be ticked first. */
   const withSelection = (ctx: ResourcePageContext, action: (rows: Row[]) => void, onlyOne = false) => {
     if (!ctx.selectedRows.length) return void message.warning(t('selectAtLeastOne'));
     if (onlyOne && ctx.selectedRows.length > 1) return void message.warning(t('selectOnlyOne'));
-    setReload(() => ctx.reload);
     action(ctx.selectedRows);
   };
 
@@ -54,7 +57,6 @@ export default function UserScreen() {
         onOk: async () => {
           await call(rows.map((r) => r.id));
           void message.success(t('success'));
-          ctx.reload();
         },
       }),
     );
@@ -68,17 +70,17 @@ export default function UserScreen() {
 
   const toolbar = (ctx: ResourcePageContext) => (
     <>
-      {ctx.can('user_role') && (
+      {ctx.can(buttonCodes.user.role) && (
         <Button onClick={() => withSelection(ctx, setGranting)} data-testid="user-role">
           {t('userRole')}
         </Button>
       )}
-      {ctx.can('user_reset') && (
-        <Button onClick={() => confirmThen(ctx, t('resetConfirm'), resetPasswords)} data-testid="user-reset">
+      {ctx.can(buttonCodes.user.reset) && (
+        <Button onClick={() => confirmThen(ctx, t('resetConfirm'), resetRows)} data-testid="user-reset">
           {t('userReset')}
         </Button>
       )}
-      {ctx.can('user_platform') && (
+      {ctx.can(buttonCodes.user.platform) && (
         <Button
           onClick={() => withSelection(ctx, (rows) => setPlatformOf(rows[0] ?? null), true)}
           data-testid="user-platform"
@@ -86,19 +88,19 @@ export default function UserScreen() {
           {t('userPlatform')}
         </Button>
       )}
-      {ctx.can('user_unlock') && (
-        <Button onClick={() => confirmThen(ctx, t('unlockConfirm'), unlockUsers)} data-testid="user-unlock">
+      {ctx.can(buttonCodes.user.unlock) && (
+        <Button onClick={() => confirmThen(ctx, t('unlockConfirm'), unlockRows)} data-testid="user-unlock">
           {t('userUnlock')}
         </Button>
       )}
-      {ctx.can('user_audit') && (
+      {ctx.can(buttonCodes.user.audit) && (
         <>
           <Button onClick={() => withPending(ctx, setApproving)} data-testid="user-audit-pass">
             {ts('auditPass')}
           </Button>
           <Button
             danger
-            onClick={() => withPending(ctx, () => confirmThen(ctx, ts('auditRefuseConfirm'), refuseGuests))}
+            onClick={() => withPending(ctx, () => confirmThen(ctx, ts('auditRefuseConfirm'), refuseRows))}
             data-testid="user-audit-refuse"
           >
             {ts('auditRefuse')}
@@ -162,11 +164,11 @@ export default function UserScreen() {
     [t],
   );
 
-  const closeDialog = (changed: boolean) => {
+  // The dialogs' writes invalidate the users themselves; closing only hides them.
+  const closeDialog = () => {
     setGranting(null);
     setPlatformOf(null);
     setApproving(null);
-    if (changed) reload();
   };
 
   return (

@@ -1,10 +1,12 @@
 import { Form, Input, Select } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { userResource, type DictEntry } from '@mes/contracts';
+import { settled, useApiRead, useApiWrite } from '../../../api/use-api';
 import { ActionDialog } from '../../../crud/action-dialog';
-import type { DictEntry } from '@mes/contracts';
 import type { Row } from '../../../crud/resource-page-types';
-import { fetchDict, fetchPlatform, updatePlatform, type PlatformSettings } from './user-api';
+import { DICT_ROUTE } from '../../../crud/use-field-options';
+import { PLATFORM_DETAIL_ROUTE, updatePlatform, type PlatformAnswer, type PlatformSettings } from './user-api';
 
 interface PlatformDialogProps {
   /** The user whose platform is edited; the dialog is open while this is set. */
@@ -25,22 +27,29 @@ const isJson = (text: string) => {
 export function PlatformDialog({ user, onClose }: PlatformDialogProps) {
   const { t } = useTranslation('system');
   const [form] = Form.useForm<PlatformSettings>();
-  const [types, setTypes] = useState<DictEntry[]>([]);
-
-  useEffect(() => {
-    if (!user) return;
-    form.setFieldsValue({ userType: Number(user.userType ?? 1), userExt: String(user.userExt ?? '') });
-    void fetchDict('user_type').then(setTypes);
-    void fetchPlatform(user.id).then((p) => {
-      if (p) form.setFieldsValue({ userType: Number(p.userType ?? user.userType ?? 1), userExt: p.userExt ?? '' });
-    });
-  }, [user, form]);
-
-  const save = async () => {
+  // The same cache entry as the user table's 用户平台 labels: fetched once for both.
+  const types = useApiRead<DictEntry[] | null>(DICT_ROUTE, { code: 'user_type' }, { enabled: !!user });
+  const detailRead = useApiRead<PlatformAnswer>(
+    PLATFORM_DETAIL_ROUTE,
+    { id: user?.id },
+    { enabled: !!user, silent: true },
+  );
+  const detail = settled(detailRead);
+  const save = useApiWrite(async () => {
     if (!user) return;
     const values = await form.validateFields();
     await updatePlatform(user.id, { userType: values.userType, userExt: values.userExt ?? '' });
-  };
+  }, [userResource.api]);
+
+  // The row's values first; the stored settings, once read, replace them.
+  useEffect(() => {
+    if (!user) return;
+    form.setFieldsValue({ userType: Number(user.userType ?? 1), userExt: String(user.userExt ?? '') });
+  }, [user, form]);
+  useEffect(() => {
+    if (user && detail)
+      form.setFieldsValue({ userType: Number(detail.userType ?? user.userType ?? 1), userExt: detail.userExt ?? '' });
+  }, [user, detail, form]);
 
   return (
     <ActionDialog
@@ -48,13 +57,13 @@ export function PlatformDialog({ user, onClose }: PlatformDialogProps) {
       title={t('userPlatform')}
       width={560}
       forceRender
-      onSave={save}
+      onSave={() => save(undefined)}
       onClose={onClose}
       saveTestId="user-platform-save"
     >
       <Form form={form} layout="vertical" data-testid="user-platform-form">
         <Form.Item name="userType" label={t('userType')} rules={[{ required: true, message: t('userTypeRequired') }]}>
-          <Select options={types.map((d) => ({ value: Number(d.dictKey), label: d.dictValue }))} />
+          <Select options={(types.data ?? []).map((d) => ({ value: Number(d.dictKey), label: d.dictValue }))} />
         </Form.Item>
         <Form.Item
           name="userExt"

@@ -1,9 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { userResource } from '@mes/contracts';
+import { settled, useApiWrite } from '../../../api/use-api';
 import { ActionDialog } from '../../../crud/action-dialog';
 import type { Row } from '../../../crud/resource-page-types';
 import { CheckTree } from '../../authority/role/check-tree';
-import { fetchTree, idList, type TreeNode } from '../../authority/role/tree-data';
+import { idList } from '../../authority/role/tree-data';
+import { useTree } from '../../authority/role/use-tree';
 import { grantRoles } from './user-api';
 
 interface RoleGrantDialogProps {
@@ -18,28 +21,21 @@ interface RoleGrantDialogProps {
  */
 export function RoleGrantDialog({ users, onClose }: RoleGrantDialogProps) {
   const { t } = useTranslation('system');
-  const [loaded, setLoaded] = useState<{ of: Row[]; tree: TreeNode[]; checked: string[] } | null>(null);
-
-  useEffect(() => {
-    if (!users) return;
-    let live = true;
-    const checked = users.length === 1 ? idList(users[0]?.roleId) : [];
-    void fetchTree('/blade-system/role/tree')
-      .catch(() => [])
-      .then((tree) => live && setLoaded({ of: users, tree, checked }));
-    return () => {
-      live = false;
-    };
-  }, [users]);
-  const current = loaded && loaded.of === users ? loaded : null;
-  const setChecked = (checked: string[]) => setLoaded((l) => l && { ...l, checked });
+  const roles = useTree('/blade-system/role/tree', !!users);
+  const grant = useApiWrite(
+    ({ userIds, roleIds }: { userIds: string[]; roleIds: string[] }) => grantRoles(userIds, roleIds),
+    [userResource.api],
+  );
+  const [draft, setDraft] = useState<{ of: Row[]; checked: string[] } | null>(null);
+  const tree = settled(roles) ?? (roles.isError ? [] : undefined);
+  if (users && tree && draft?.of !== users)
+    setDraft({ of: users, checked: users.length === 1 ? idList(users[0]?.roleId) : [] });
+  const current = draft && draft.of === users && tree ? { tree, checked: draft.checked } : null;
+  const setChecked = (checked: string[]) => setDraft((d) => d && { ...d, checked });
 
   const save = async () => {
     if (!users) return;
-    await grantRoles(
-      users.map((u) => u.id),
-      current?.checked ?? [],
-    );
+    await grant({ userIds: users.map((u) => u.id), roleIds: current?.checked ?? [] });
   };
 
   return (

@@ -1,4 +1,3 @@
-import type { DictEntry } from '@mes/contracts';
 import { requestData } from '../../../api/http';
 
 const joined = (ids: readonly string[]) => ids.join(',');
@@ -21,11 +20,9 @@ export interface PlatformSettings {
   userExt: string;
 }
 
-/** The user's platform settings; null when the route does not answer (the row's values are used). */
-export const fetchPlatform = (id: string) =>
-  requestData<Partial<PlatformSettings> | null>('/blade-user/platform-detail', { params: { id }, silent: true }).catch(
-    () => null,
-  );
+/** The user's platform settings (read silently: without an answer the row's values are used). */
+export const PLATFORM_DETAIL_ROUTE = '/blade-user/platform-detail';
+export type PlatformAnswer = Partial<PlatformSettings> | null;
 
 export const updatePlatform = (userId: string, settings: PlatformSettings) =>
   requestData<unknown>('/blade-user/update-platform', {
@@ -33,9 +30,6 @@ export const updatePlatform = (userId: string, settings: PlatformSettings) =>
     form: true,
     data: { userId, userType: String(settings.userType), userExt: settings.userExt },
   });
-
-export const fetchDict = (code: string) =>
-  requestData<DictEntry[] | null>('/blade-system/dict/dictionary', { params: { code } }).then((rows) => rows ?? []);
 
 /** 审核通过: pending guests become active with these roles (none: the tenant's `user` role). */
 export const approveGuests = (ids: readonly string[], roleIds: readonly string[], deptId?: string) =>

@@ -1,12 +1,12 @@
 import { App, Button } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { datasourceResource, type ApiResult } from '@mes/contracts';
+import { type ApiResult, buttonCodes, datasourceResource } from '@mes/contracts';
 import { request } from '../../../api/http';
 import { ResourcePage } from '../../../crud/resource-page';
 import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
 
-const TEST_CODE = 'datasource_test';
+const TEST_CODE = buttonCodes.datasource.test;
 
 /** Tries to connect with the stored settings and shows the server's answer. */
 function ConnectionTest({ row, ctx }: { row: Row; ctx: ResourcePageContext }) {

@@ -1,7 +1,0 @@
-import { clientResource } from '@mes/contracts';
-import { ResourcePage } from '../../../crud/resource-page';
-
-/** The generic screen of the definition; nothing here differs from it. */
-export default function ClientPage() {
-  return <ResourcePage resource={clientResource} />;
-}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { defineResource, defineScreen, postResource, REGISTRY } from '@mes/contracts';
+import { screenSourceAt } from './screen-lookup';
+
+const gauge = defineResource({
+  code: 'gauge',
+  title: { zh: '量具', en: 'Gauges' },
+  table: 'mes_gauge',
+  api: '/mes/gauge',
+  owner: 'tenant',
+  menu: { group: 'resource', sort: 9, icon: 'tool' },
+  fields: { name: { kind: 'string', label: { zh: '名称', en: 'Name' }, max: 20 } },
+});
+const board = defineScreen({
+  code: 'board',
+  title: { zh: '看板', en: 'Board' },
+  menu: { group: 'report', sort: 5, icon: 'fund' },
+});
+const entries = [...REGISTRY, gauge, board];
+const pages = new Set(['../pages/system/user/index.tsx', '../pages/report/board/index.tsx']);
+
+describe('screenSourceAt', () => {
+  it('gives a resource defined only by its definition the generic screen', () => {
+    expect(screenSourceAt('/resource/gauge', 'gauge', pages, entries)).toEqual({ kind: 'resource', resource: gauge });
+    expect(screenSourceAt('/system/post', 'post', pages, entries)).toEqual({
+      kind: 'resource',
+      resource: postResource,
+    });
+  });
+
+  it('prefers the page folder of a screen with behaviour of its own', () => {
+    expect(screenSourceAt('/system/user', 'user', pages, entries)).toEqual({
+      kind: 'page',
+      moduleKey: '../pages/system/user/index.tsx',
+    });
+    expect(screenSourceAt('/report/board', 'board', pages, entries).kind).toBe('page');
+  });
+
+  it('finds the resource by menu code when an administrator moved the menu, and by path otherwise', () => {
+    expect(screenSourceAt('/elsewhere/gauges', 'gauge', pages, entries)).toEqual({ kind: 'resource', resource: gauge });
+    expect(screenSourceAt('/resource/gauge/index', 'renamed', pages, entries)).toEqual({
+      kind: 'resource',
+      resource: gauge,
+    });
+  });
+
+  it('has nothing for a screen without a page folder that is not a resource, or an unknown menu', () => {
+    expect(screenSourceAt('/report/board', 'board', new Set(), entries)).toEqual({ kind: 'missing' });
+    expect(screenSourceAt('/made/up', 'made_up', pages, entries)).toEqual({ kind: 'missing' });
+  });
+});
