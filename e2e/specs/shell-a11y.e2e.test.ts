@@ -109,9 +109,7 @@ describe('keyboard', () => {
     await languageMenu.waitFor();
     // The menu takes focus a few animation frames after it shows; on a loaded machine an arrow
     // pressed before then goes to the trigger instead, so wait for the focus itself.
-    await expect
-      .poll(() => page.evaluate(() => document.activeElement?.closest('.ant-dropdown') !== null))
-      .toBe(true);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.ant-dropdown') !== null)).toBe(true);
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('top-menu-home').textContent()).toBe('Home');
