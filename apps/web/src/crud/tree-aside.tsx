@@ -1,7 +1,28 @@
-import { Button, Card, Spin, Tree } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { Button, Card, Spin, Tree, type TreeDataNode } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { fetchTree, toDataNodes, type TreeNode } from '../pages/authority/role/tree-data';
+import { OPTIONS_STALE_MS } from '../api/server-state';
+import { useApiRead } from '../api/use-api';
+
+/** A picker node as tree routes send it (CONTRACT.md "Trees"); only what the aside draws. */
+interface AsideNode {
+  id: string;
+  key?: string;
+  title: string;
+  children?: AsideNode[];
+}
+
+/** antd's nodes; an empty `children` is dropped so the node reads as a leaf. */
+function toDataNodes(nodes: readonly AsideNode[]): TreeDataNode[] {
+  return nodes.map((n) => ({
+    key: String(n.key ?? n.id),
+    title: n.title,
+    children: n.children?.length ? toDataNodes(n.children) : undefined,
+  }));
+}
+
+// Module-level, so the query keeps the converted nodes while the answer is unchanged.
+const asTree = (nodes: AsideNode[] | null) => toDataNodes(nodes ?? []);
+const EMPTY: TreeDataNode[] = [];
 
 interface TreeAsideProps {
   title: string;
@@ -17,13 +38,15 @@ interface TreeAsideProps {
 /** A tree beside a table that narrows it: a click picks a node, 全部 shows every row. */
 export function TreeAside({ title, url, selected, onSelect, testId, expandAll }: TreeAsideProps) {
   const { t } = useTranslation('system');
-  const [tree, setTree] = useState<TreeNode[] | null>(null);
-  useEffect(() => {
-    fetchTree(url)
-      .then(setTree)
-      .catch(() => setTree([]));
-  }, [url]);
-  const data = useMemo(() => toDataNodes(tree ?? []), [tree]);
+  // The same cache entry (route, no parameters, options' freshness) as the form's and search
+  // bar's picker of that tree (`optionQuery`), so the screen asks once and a write to the
+  // tree's resource reloads both. A failed read shows an empty tree; 全部 still works.
+  const read = useApiRead<AsideNode[] | null, TreeDataNode[]>(url, undefined, {
+    select: asTree,
+    silent: true,
+    staleTime: OPTIONS_STALE_MS,
+  });
+  const data = read.data ?? (read.isError ? EMPTY : null);
   return (
     <Card
       size="small"
@@ -36,7 +59,7 @@ export function TreeAside({ title, url, selected, onSelect, testId, expandAll }:
       style={{ height: '100%' }}
       data-testid={`${testId}-tree`}
     >
-      {tree === null ? (
+      {data === null ? (
         <Spin />
       ) : (
         <Tree

@@ -18,7 +18,7 @@ const CLEAR_CACHE_BUTTON = buttonCodes.role.cache;
 export function TabBar() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
-  const { pathname, search } = useLocation();
+  const { pathname, search, key } = useLocation();
   const tabs = useTabs();
   const menuAll = useSession((s) => s.menuAll);
   // The server refuses clear-cache without the 清除缓存 grant; offer it only to those who hold it.
@@ -27,7 +27,8 @@ export function TabBar() {
   const queryClient = useQueryClient();
 
   // Only a visit opens a tab: this must not re-run when the tab list changes, or closing the
-  // current tab would re-open it before the navigation away lands.
+  // current tab would re-open it before the navigation away lands. Every visit does (`key`),
+  // even to the path shown: a tab closed and opened again before that navigation landed.
   useEffect(() => {
     if (meta.isTab === false || pathname === '/404') return;
     const fromMenu = menuEntries(menuAll).find((e) => e.url === pathname)?.node.name;
@@ -36,7 +37,7 @@ export function TabBar() {
     if (!label) return;
     const query = Object.fromEntries(new URLSearchParams(search));
     useTabs.getState().open({ label, value: pathname, query, meta: { i18n: meta.i18n } });
-  }, [pathname, search, meta.isTab, meta.i18n, menuAll]);
+  }, [pathname, search, key, meta.isTab, meta.i18n, menuAll]);
 
   const go = (value: string) => {
     const tab = tabs.tabs.find((x) => x.value === value);
