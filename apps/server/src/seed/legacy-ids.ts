@@ -321,3 +321,35 @@ export const LEGACY_DICT_IDS: Readonly<Record<string, string>> = {
   'disinfection_result:2': '1000000000000101802',
   'disinfection_result:3': '1000000000000101803',
 };
+
+/**
+ * The platform tenant's posts and the platform's parameters, by post code and parameter key, as
+ * every release before issue 13's follow-up seeded them: list positions from
+ * 1000000000000000401 and 1000000000000000501 (both lists only ever grew at the end, so each code
+ * had the same id in every release). Users' `postId` and administrators' edits point at them.
+ */
+export const LEGACY_POST_IDS: Readonly<Record<string, string>> = {
+  ceo: '1000000000000000401',
+  coo: '1000000000000000402',
+  cfo: '1000000000000000403',
+  cto: '1000000000000000404',
+  cio: '1000000000000000405',
+  pm: '1000000000000000406',
+  hrm: '1000000000000000407',
+  staff: '1000000000000000408',
+};
+
+export const LEGACY_PARAM_IDS: Readonly<Record<string, string>> = {
+  'account.registerUser': '1000000000000000501',
+  'account.initPassword': '1000000000000000502',
+  'account.failCount': '1000000000000000503',
+  'tenant.default.password': '1000000000000000504',
+  'tenant.default.accountNumber': '1000000000000000505',
+  'tenant.default.menuCode': '1000000000000000506',
+  'log.retentionDays': '1000000000000000507',
+  'datasource.allowedPorts': '1000000000000000508',
+  'account.accountFailCount': '1000000000000000509',
+  'account.ipFailCount': '1000000000000000510',
+  'account.failWindowMinutes': '1000000000000000511',
+  'account.captchaMode': '1000000000000000512',
+};

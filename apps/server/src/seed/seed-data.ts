@@ -1,4 +1,5 @@
 import { DEFAULT_TENANT_ID } from '@mes/contracts';
+import { paramSeedId, postSeedId } from './seed-ids';
 
 /**
  * The rows every installation starts with (CONTRACT.md "Seed data"). Ids are fixed so that
@@ -64,8 +65,22 @@ export const SEED_DEPTS = [
   },
 ];
 
-export const POST_IDS = { ceo: '1000000000000000401' };
+export const POST_IDS = { ceo: postSeedId('ceo') };
 
+/** Two derived ids could meet (as unlikely as for menus); refuse to start rather than drop a row. */
+function distinctIds<R extends { id: string }>(what: string, rows: readonly R[], codeOf: (row: R) => string): void {
+  const seen = new Map<string, string>();
+  for (const row of rows) {
+    const other = seen.get(row.id);
+    if (other !== undefined) throw new Error(`seed: ${what} ${codeOf(row)} and ${other} got the same id; rename one`);
+    seen.set(row.id, codeOf(row));
+  }
+}
+
+/**
+ * The platform tenant's posts. Ids come from the code (`postSeedId`), so a post may be added
+ * anywhere in the list; `sort` is only the display order.
+ */
 export const SEED_POSTS = (
   [
     ['ceo', '首席执行官', 1],
@@ -78,17 +93,18 @@ export const SEED_POSTS = (
     ['staff', '普通员工', 3],
   ] as const
 ).map(([postCode, postName, category], i) => ({
-  id: String(1000000000000000401n + BigInt(i)),
+  id: postSeedId(postCode),
   postCode,
   postName,
   category,
   sort: i + 1,
 }));
+distinctIds('post', SEED_POSTS, (p) => p.postCode);
 
 /**
  * `tenant.default.password` gets a random value at first start instead of a fixed default. Guest
- * registration starts closed: an administrator opens it. The ids follow the order, so new
- * parameters go at the end.
+ * registration starts closed: an administrator opens it. Ids come from the key (`paramSeedId`),
+ * so a parameter may be added anywhere in the list.
  */
 export const SEED_PARAMS = (
   [
@@ -105,12 +121,13 @@ export const SEED_PARAMS = (
     ['登录失败计数时长(分钟)', 'account.failWindowMinutes', '30'],
     ['登录一律需要验证码', 'account.captchaMode', 'false'],
   ] as const
-).map(([paramName, paramKey, paramValue], i) => ({
-  id: String(1000000000000000501n + BigInt(i)),
+).map(([paramName, paramKey, paramValue]) => ({
+  id: paramSeedId(paramKey),
   paramName,
   paramKey,
   paramValue,
 }));
+distinctIds('parameter', SEED_PARAMS, (p) => p.paramKey);
 
 /** The alias `provisionTenant` gives a tenant's administrator role; seed sync grants new menus to these roles. */
 export const TENANT_ADMIN_ROLE_ALIAS = 'admin';

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { LEGACY_API_SCOPE_IDS, LEGACY_DICT_IDS, LEGACY_MENU_IDS } from './legacy-ids';
+import {
+  LEGACY_API_SCOPE_IDS,
+  LEGACY_DICT_IDS,
+  LEGACY_MENU_IDS,
+  LEGACY_PARAM_IDS,
+  LEGACY_POST_IDS,
+} from './legacy-ids';
 
 /**
  * Ids of seeded rows, derived from what the row is (its kind and code), never from a position
@@ -40,3 +46,9 @@ export const dictSeedId = (code: string): string => legacy(LEGACY_DICT_IDS, code
 /** A system dictionary's entry, by the dictionary code and the entry's key. */
 export const dictEntrySeedId = (code: string, key: string): string =>
   legacy(LEGACY_DICT_IDS, `${code}:${key}`) ?? derivedSeedId('dict', code, key);
+
+/** A post of the platform tenant, by its code. */
+export const postSeedId = (code: string): string => legacy(LEGACY_POST_IDS, code) ?? derivedSeedId('post', code);
+
+/** A parameter, by its key. */
+export const paramSeedId = (key: string): string => legacy(LEGACY_PARAM_IDS, key) ?? derivedSeedId('param', key);

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { DEFAULT_TENANT_ID, type RegistryEntry } from '@mes/contracts';
 import { hashClientSecret, hashPassword, md5Hex } from '../platform/auth/passwords';
 import type { Db } from '../platform/db/database';
 import * as t from '../platform/db/schema';
+import { tenantRows } from '../platform/tenancy/tenant-scope';
 import {
   ADMIN_USER,
   DEPT_IDS,
@@ -54,7 +55,15 @@ export async function seedDatabase(
       .onConflictDoNothing();
     await tx.insert(t.role).values(SEED_ROLES).onConflictDoNothing();
     await tx.insert(t.dept).values(SEED_DEPTS).onConflictDoNothing();
-    await tx.insert(t.post).values(SEED_POSTS).onConflictDoNothing();
+    // Posts have no unique code: one an administrator already made is kept instead of doubled.
+    const postCodes = SEED_POSTS.map((p) => p.postCode);
+    const madeAlready = await tx
+      .select({ code: t.post.postCode })
+      .from(t.post)
+      .where(tenantRows(t.post, DEFAULT_TENANT_ID, inArray(t.post.postCode, postCodes)));
+    const made = new Set(madeAlready.map((r) => r.code));
+    const posts = SEED_POSTS.filter((p) => !made.has(p.postCode));
+    if (posts.length) await tx.insert(t.post).values(posts).onConflictDoNothing();
     await tx
       .insert(t.param)
       .values(SEED_PARAMS.map((p) => ({ ...p, paramValue: p.paramValue ?? randomBytes(9).toString('base64url') })))
