@@ -45,6 +45,8 @@ const isRoot = (parentId: unknown) => {
  */
 export class DisplayNames {
   private readonly dictFields: ReturnType<typeof dictionaryFields>;
+  /** `<field>Name` of each dictionary field, in the same order. */
+  private readonly nameKeys: string[];
   private readonly parents: NamedResource | undefined;
 
   constructor(
@@ -54,6 +56,7 @@ export class DisplayNames {
     private readonly lookups: NameLookups,
   ) {
     this.dictFields = dictionaryFields(def);
+    this.nameKeys = this.dictFields.map((f) => displayNameOf(f.name));
     const title = def.tree ? columns[def.tree.title] : undefined;
     this.parents = title && {
       code: def.code,
@@ -68,6 +71,7 @@ export class DisplayNames {
     return this.dictFields.length > 0 || this.parents !== undefined || this.def.platformSeesAllTenants === true;
   }
 
+  /** Adds the names to `rows` themselves (and returns them). */
   async add(rows: Row[]): Promise<Row[]> {
     if (!rows.length || !this.any) return rows;
     const tenants = [...new Set(rows.map((r) => text(r.tenantId)))];
@@ -76,22 +80,25 @@ export class DisplayNames {
       this.dictFields.map((f) => ('dict' in f.source ? this.lookups.dictLabels(f.source.dict) : undefined)),
     );
     const tenantNames = this.def.platformSeesAllTenants ? await this.lookups.tenantNames() : undefined;
-    return rows.map((row) => {
+    // In place: the rows are the caller's own fresh query results (decorate fills the reference
+    // labels in place too). A copy per row and layer (`{ ...row, ...names }`, then the hook's)
+    // was 15 % of the user page's CPU and much of its garbage. Adding keys one by one does turn
+    // a wide row into a dictionary-mode object, but names, hook fields and the reply's JSON cost
+    // 40 µs per 10-row page that way against 110 µs with the copies (docs/api.md).
+    for (const row of rows) {
       const own = perTenant.get(text(row.tenantId));
-      const names: Row = {};
-      this.dictFields.forEach((f, i) => {
+      for (let i = 0; i < this.dictFields.length; i++) {
+        const f = this.dictFields[i] as (typeof this.dictFields)[number];
         const labels = shared[i] ?? own?.biz[i];
-        names[displayNameOf(f.name)] = labels ? labelOf(labels, row[f.name]) : '';
-      });
+        row[this.nameKeys[i] as string] = labels ? labelOf(labels, row[f.name]) : '';
+      }
       if (this.def.tree && own?.parents) {
         const parentId = row[this.def.tree.parent];
-        names.parentName = isRoot(parentId) ? ROOT_PARENT_NAME : (own.parents.get(text(parentId)) ?? '');
+        row.parentName = isRoot(parentId) ? ROOT_PARENT_NAME : (own.parents.get(text(parentId)) ?? '');
       }
-      if (tenantNames) names.tenantName = tenantNames.get(text(row.tenantId)) ?? '';
-      // One copy with every name: adding computed keys one by one to a wide row turns it into a
-      // slow dictionary-mode object, which every later copy and JSON.stringify pays for.
-      return { ...row, ...names };
-    });
+      if (tenantNames) row.tenantName = tenantNames.get(text(row.tenantId)) ?? '';
+    }
+    return rows;
   }
 
   /** The per-tenant maps: the tenant's business-dictionary labels and its tree rows' names. */

@@ -31,13 +31,28 @@ export async function selectNamed(
 ): Promise<Record<string, unknown>[]> {
   const { sql: text, params } = query.toSQL();
   const result = await pool.query<unknown[]>({ name: nameOf(text), text, values: params, rowMode: 'array' });
-  const fields = Object.entries(columns);
-  return result.rows.map((raw) => {
+  const { keys, columns: list } = fieldsOf(columns);
+  const rows: Record<string, unknown>[] = new Array(result.rows.length);
+  for (let r = 0; r < result.rows.length; r++) {
+    const raw = result.rows[r] as unknown[];
     const row: Record<string, unknown> = {};
-    fields.forEach(([key, column], i) => {
+    for (let i = 0; i < keys.length; i++) {
       const value = raw[i];
-      row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-    });
-    return row;
-  });
+      row[keys[i] as string] =
+        value === null || value === undefined ? null : (list[i] as PgColumn).mapFromDriverValue(value);
+    }
+    rows[r] = row;
+  }
+  return rows;
+}
+
+/** The selection's keys and columns as arrays, once per selection object (they are built once per resource). */
+const fieldLists = new WeakMap<Record<string, PgColumn>, { keys: string[]; columns: PgColumn[] }>();
+function fieldsOf(columns: Record<string, PgColumn>) {
+  let lists = fieldLists.get(columns);
+  if (!lists) {
+    lists = { keys: Object.keys(columns), columns: Object.values(columns) };
+    fieldLists.set(columns, lists);
+  }
+  return lists;
 }
