@@ -55,8 +55,9 @@ describe('the generic list screen on a phone (375 px, screen class 0)', () => {
     await screen.getByTestId('crud-more').click();
     const menu = screen.getByTestId('crud-more-menu');
     await menu.waitFor();
+    // The menu opens with an animation: wait for each entry to show rather than sample it once.
     for (const id of ['crud-delete', 'crud-export', 'user-role', 'user-reset']) {
-      expect(await menu.getByTestId(id).isVisible(), id).toBe(true);
+      await menu.getByTestId(id).waitFor({ state: 'visible', timeout: 5_000 });
     }
     await screenshot(page, 'crud-user-zh-375-more');
 

@@ -27,6 +27,7 @@ import { serverErrorMessage } from './modules/log/log-service';
 import { registerDictRoutes } from './modules/system/dict-routes';
 import { registerMenuRoutes } from './modules/system/menu-routes';
 import { registerTopMenuRoutes } from './modules/system/top-menu-routes';
+import { businessRouteBindings } from './modules/business';
 import { resourceRouteBindings } from './modules/resource';
 import { systemRouteBindings } from './modules/system';
 import { registerProfileRoutes } from './modules/user/profile-routes';
@@ -77,6 +78,7 @@ export interface BuildAppOptions {
 const ROUTE_BINDINGS: readonly RouteBinding[] = [
   ...systemRouteBindings,
   ...resourceRouteBindings,
+  ...businessRouteBindings,
   { defs: [dictResource, dictBizResource], register: registerDictRoutes },
   {
     defs: [apiLogResource, usualLogResource, errorLogResource, loginLogResource, operationLogResource],

@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
 import { z } from 'zod';
 import type { PageResult } from '@mes/contracts';
 import { FAILED_JOBS_PATH, FAILED_JOBS_SCOPE } from '../src/modules/jobs/failed-jobs-routes';
@@ -169,6 +170,41 @@ describe('GET /api/blade-system/jobs/failed', () => {
     expect(answers).toEqual(bad.map((q) => `${q} → 400`));
     const message = (await failedPage(platformAdmin, '?current=0')).json().msg;
     expect(message).toBe('请求参数 current 不正确: 应为 1 到 2147483647 之间的整数');
+    // The messages of every list (the engine's parser answers this list too).
+    const msg = async (query: string) => (await failedPage(platformAdmin, query)).json<{ msg: string }>().msg;
+    expect(await msg('?size=1&size=2')).toBe('请求参数 size 不正确: 只能有一个值');
+    expect(await msg('?name=DROP%20TABLE')).toBe('请求参数 name 不正确: 应为任务名称,如 log.prune');
+    expect(await msg('?state=failed')).toBe('不支持的查询条件: state');
+  });
+
+  it('caps the page size like every list and sorts by the declared fields', async () => {
+    const capped = (await failedPage(platformAdmin, '?size=5000')).json<{ data: PageResult<FailedJob> }>().data;
+    expect(capped).toMatchObject({ size: 1000, current: 1, total: 3 });
+    const oldestFirst = (await failedPage(platformAdmin, '?ascs=fail_time')).json<{ data: PageResult<FailedJob> }>()
+      .data.records;
+    const times = oldestFirst.map((r) => String(r.failTime));
+    expect([...times].sort()).toEqual(times);
+  });
+
+  it('exports the failed jobs as a workbook with the error messages, and has no writes', async () => {
+    const res = await t.as(platformAdmin, {
+      method: 'GET',
+      url: '/api/blade-system/jobs/export?name=test.doomed',
+    });
+    expect(res.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0];
+    const header = (sheet?.getRow(1).values as unknown[]).slice(1);
+    expect(header).toEqual(expect.arrayContaining(['任务名称', '错误', '失败时间']));
+    // The aggregate's own 创建时间 field, not a second audit column.
+    expect(header.filter((h) => h === '创建时间')).toHaveLength(1);
+    const errorColumn = header.indexOf('错误') + 1;
+    const errors = [2, 3].map((n) => String(sheet?.getRow(n).getCell(errorColumn).value)).sort();
+    expect(errors).toEqual(['cannot reach printer-1', 'cannot reach printer-2']);
+    expect(sheet?.rowCount).toBe(3);
+    for (const url of ['/api/blade-system/jobs/submit', '/api/blade-system/jobs/remove'])
+      expect((await t.as(platformAdmin, { method: 'POST', url, payload: { id: doomedIds[0] } })).statusCode).toBe(404);
   });
 
   it('is for the platform: refused anonymously, without the scope, and to other tenants', async () => {

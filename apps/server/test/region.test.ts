@@ -123,6 +123,14 @@ describe('regions', () => {
     const tree = await get(`${API}/lazy-tree?parentCode=32`, other);
     expect(tree.statusCode).toBe(200);
     expect(tree.json().data.map((c: { id: string }) => c.id)).toEqual(['3202']);
+    // The family's cascading picker: the children of `code`, as full rows with the family's fields.
+    const top = await get(`${API}/select`, other);
+    expect(top.statusCode).toBe(200);
+    expect(top.json().data.map((r: { code: string }) => r.code)).toEqual(['32']);
+    expect((await get(`${API}/select?code=32`, other)).json().data).toEqual([
+      expect.objectContaining({ code: '3202', name: '无锡市', parentCode: '32', level: 2, parentName: '江苏' }),
+    ]);
+    expect((await get(`${API}/select?code=32&code=33`, other)).statusCode).toBe(400);
     const write = await post(`${API}/submit`, { code: '33', name: '浙江省', regionLevel: 1 }, other);
     expect(write.statusCode).toBe(403);
   });

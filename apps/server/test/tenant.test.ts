@@ -118,6 +118,20 @@ describe('tenants', () => {
     );
   });
 
+  it('answers the tenant picker with id, tenantId and tenantName only, to any signed-in caller', async () => {
+    const picker = (token: string, query = '') => get(`${API}/select${query}`, token);
+    const all = (await picker(admin)).json().data as Record<string, unknown>[];
+    expect(all.map((r) => r.tenantId)).toEqual(['000000', '100001']);
+    for (const row of all) expect(Object.keys(row).sort()).toEqual(['id', 'tenantId', 'tenantName']);
+    // Naming a tenant narrows nothing here: the platform picks among every tenant.
+    expect((await picker(admin, '?tenantId=100001')).json().data).toEqual(all);
+    // The tenant's administrator holds no tenant:read (a platform screen) and sees its own tenant only.
+    const own = await picker(tenantAdmin, '?tenantId=000000');
+    expect(own.statusCode).toBe(200);
+    expect(own.json().data).toEqual([{ id: rowId, tenantId: '100001', tenantName: '华东口腔连锁' }]);
+    expect((await picker(tenantAdmin, '?tenantId=x%27--')).statusCode).toBe(400);
+  });
+
   it('tells the sign-in page which tenant a domain belongs to, and nothing more', async () => {
     const res = await t.app.inject({
       method: 'GET',

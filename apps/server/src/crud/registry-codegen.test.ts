@@ -25,17 +25,26 @@ describe('the registry generator (npm run db:generate)', () => {
         "export const boardScreen = { kind: 'screen', code: 'board', title: { zh: '看板', en: 'Board' },",
         "  menu: { group: 'report', sort: 1, icon: 'fund' } };",
         'export const notADefinition = 42;',
+        "export const dailySums = { code: 'daily', title: { zh: '日汇总', en: 'Daily' }, table: 'mes_daily_v',",
+        "  api: '/mes/daily', owner: 'tenant', fields: {}, source: { view: 'mes_daily_v' } };",
       ].join('\n'),
     );
     const found = await findDefinitions(scratch);
     expect(found).toEqual([
       { module: 'mes/widget', exportName: 'boardScreen', hasTable: false },
+      { module: 'mes/widget', exportName: 'dailySums', hasTable: false },
       { module: 'mes/widget', exportName: 'widgetResource', hasTable: true },
     ]);
-    expect(definitionsSource(found)).toContain("import { boardScreen, widgetResource } from './mes/widget';");
-    expect(definitionsSource(found)).toContain('export const DEFINITIONS = { boardScreen, widgetResource } as const;');
+    expect(definitionsSource(found)).toContain(
+      "import { boardScreen, dailySums, widgetResource } from './mes/widget';",
+    );
+    expect(definitionsSource(found)).toContain(
+      'export const DEFINITIONS = { boardScreen, dailySums, widgetResource } as const;',
+    );
     const tables = tablesSource(found);
     expect(tables).toContain('export const widget = resourceTable(DEFINITIONS.widgetResource);');
     expect(tables).not.toContain('board');
+    // An aggregate reads its view (made by a migration): no table is generated for it.
+    expect(tables).not.toContain('daily');
   });
 });

@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 // Not through '@mes/contracts': that imports the generated list, which may be the stale one to fix.
 import { isRegistryEntry, isScreenDef } from '../../../../packages/contracts/src/resources/registry-entry';
+import { isAggregate } from '../../../../packages/contracts/src/resource/aggregate';
 
 /**
  * Writes the two files that make a definition file enough (run by `npm run db:generate`, before
@@ -54,7 +55,8 @@ export async function findDefinitions(dir = RESOURCES_DIR): Promise<FoundDefinit
       // A definition re-exported by another file counts once, where it is first met.
       if (!isRegistryEntry(value) || seen.has(value)) continue;
       seen.add(value);
-      found.push({ module, exportName, hasTable: !isScreenDef(value) });
+      // A screen has no table; an aggregate reads a view (made by a migration) or a query.
+      found.push({ module, exportName, hasTable: !isScreenDef(value) && !isAggregate(value) });
     }
   }
   return found;

@@ -1,9 +1,11 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgColumn } from 'drizzle-orm/pg-core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
 import {
   apiScopeCodes,
+  checkField,
   EnableStatus,
+  isAggregate,
   maskCredential,
   Messages,
   operationLogResource,
@@ -13,6 +15,7 @@ import {
   type QueryFieldType,
   type ReferenceRemoval,
   type ResourceDef,
+  type SelectDef,
   type StoredValue,
 } from '@mes/contracts';
 import type { AppContext } from '../app-context';
@@ -26,6 +29,7 @@ import { idsValue, idValue } from '../platform/http/request-params';
 import { SecretBox, secretBoxFor } from '../platform/crypto/secret-box';
 import { parseListQuery, type ListFields } from '../platform/http/list-query';
 import { describeChanges, recordOperation } from '../platform/audit/operation-audit';
+import { ChildRows } from './child-rows';
 import { DisplayNames, referenceJoins, type ReferenceJoin } from './display-names';
 import {
   assertOwnerAccess,
@@ -37,7 +41,9 @@ import {
 import { tenantRows, type TenantOwnedTable } from '../platform/tenancy/tenant-scope';
 import { openApiSchemas } from './resource-openapi';
 import { ALL_TENANTS } from './page-totals';
+import { seriesPage } from './series-page';
 import { sendXlsx } from './xlsx-export';
+import { isQueryAggregate } from './aggregate-source';
 import type { JobDefinition } from '../platform/jobs/job-definition';
 import type { EnqueueOptions } from '../platform/jobs/job-queue';
 
@@ -225,12 +231,15 @@ export class ResourceService {
    * the select list, which never changes. Only conditions, order and paging are rendered per call.
    */
   private readonly selectText: string | undefined;
+  /** The definition's child collections (child-rows.ts): read, saved and removed with each row. */
+  readonly children: ChildRows;
 
   constructor(
     readonly ctx: AppContext,
     readonly binding: ResourceBinding,
   ) {
     this.fields = listFields(binding.def, binding.table);
+    this.children = new ChildRows(ctx, binding.def);
     this.columns = outputColumns(binding.def, binding.table);
     const names = (test: (f: FieldDef) => boolean) =>
       Object.entries(binding.def.fields)
@@ -259,9 +268,11 @@ export class ResourceService {
         list.push({ def: binding.def, table: binding.table, field: ref.field, column, onRemove });
       referrers.set(ref.target.code, list);
     }
-    this.selectText = this.references.length
-      ? undefined
-      : ctx.db.select(this.selection).from(binding.table).toSQL().sql;
+    // A query aggregate's query may carry parameters, which a text rendered once would lose.
+    this.selectText =
+      this.references.length || isQueryAggregate(binding.def)
+        ? undefined
+        : ctx.db.select(this.selection).from(binding.table).toSQL().sql;
   }
 
   /** The rows as replies show them: with each referenced row's label, through one join per reference. */
@@ -330,6 +341,22 @@ export class ResourceService {
 
   /** A page of the rows the list shows (every tenant's, for the platform, where declared). */
   async page(query: Record<string, unknown>, auth: AuthContext) {
+    // Append-only series read a bounded time range by keyset, with estimated totals when large.
+    if (this.def.series)
+      return seriesPage(
+        {
+          ctx: this.ctx,
+          def: this.def,
+          table: this.table,
+          selection: this.selection,
+          selectRows: () => this.selectRows(auth),
+          listWhere: (q) => this.listWhere(q, auth, 'view'),
+          decorate: (rows) => this.decorate(rows, auth),
+          rowsOf: readsAllTenants(this.def, auth) ? ALL_TENANTS : this.tenantOfRows(auth),
+          filterKey: this.filterKey(query, auth),
+        },
+        query,
+      );
     const { parsed, where } = await this.listWhere(query, auth, 'view');
     const orderBy = [...parsed.orderBy, asc(this.table.id)];
     const head = this.selectText;
@@ -352,10 +379,13 @@ export class ResourceService {
     );
     const filterKey = this.filterKey(query, auth);
     const rowsOf = readsAllTenants(this.def, auth) ? ALL_TENANTS : this.tenantOfRows(auth);
-    const total = this.ctx.totals.get(this.def.code, rowsOf, filterKey, async () => {
+    const counted = async () => {
       const [row] = await this.ctx.db.select({ n: count() }).from(this.table).where(where);
       return row?.n ?? 0;
-    });
+    };
+    // An aggregate's rows change through other tables (or outside the engine, for the jobs),
+    // whose writes never announce its code: a kept total would be stale, so it is counted.
+    const total = isAggregate(this.def) ? counted() : this.ctx.totals.get(this.def.code, rowsOf, filterKey, counted);
     const [rows, n] = await Promise.all([records, total]);
     return pageOf(await this.decorate(rows, auth), n, parsed.current, parsed.size);
   }
@@ -378,11 +408,40 @@ export class ResourceService {
    * tenant, or of the tenant a platform caller names (its administrator fills forms for others).
    * Anyone else naming another tenant gets their own rows, as BladeX's tenant plugin would.
    */
-  async options(named: unknown, auth: AuthContext) {
+  async options(named: unknown, auth: AuthContext, query: Record<string, unknown> = {}) {
     if (named !== undefined && named !== '' && (typeof named !== 'string' || !TENANT_ID.test(named)))
       throw badRequest(Messages.invalidParam(TENANT_FILTER, '格式不正确'));
-    const tenantId = typeof named === 'string' && named && isPlatformCaller(auth) ? named : auth.tenantId;
-    return this.all({}, tenantId === auth.tenantId ? auth : { ...auth, tenantId }, 'own', MAX_EXPORT_ROWS);
+    // Naming a tenant means something only where rows belong to tenants.
+    const tenantId =
+      typeof named === 'string' && named && isPlatformCaller(auth) && this.def.owner === 'tenant'
+        ? named
+        : auth.tenantId;
+    const caller = tenantId === auth.tenantId ? auth : { ...auth, tenantId };
+    const shape = this.def.select;
+    if (!shape) return this.all({}, caller, 'own', MAX_EXPORT_ROWS);
+    const scope =
+      shape.ownTenantRows && !isPlatformCaller(auth) && this.table.tenantId
+        ? tenantRows(this.table as TenantOwnedTable, auth.tenantId)
+        : await this.readScope(caller);
+    const rows = await this.selectRows(caller)
+      .where(and(scope, shape.children ? this.childrenOf(shape.children, query) : undefined))
+      .orderBy(...this.defaultOrder(), asc(this.table.id))
+      .limit(MAX_EXPORT_ROWS);
+    const shown = await this.decorate(rows, caller);
+    const keep = shape.fields && ['id', ...shape.fields];
+    return keep ? shown.map((row) => Object.fromEntries(keep.map((k) => [k, row[k]]))) : shown;
+  }
+
+  /** `select`'s `children`: the rows under the parent the query names, the root's by default. */
+  private childrenOf(children: NonNullable<SelectDef['children']>, query: Record<string, unknown>): SQL {
+    const raw = query[children.param];
+    const value = raw === undefined || raw === '' ? children.root : raw;
+    // Both fields exist: `registerResource` refuses to start otherwise.
+    const rules = this.def.fields[children.checkAs ?? children.field] as FieldDef;
+    const error =
+      typeof value === 'string' ? checkField(rules, value, 'zh') : Messages.invalidParam(children.param, '格式不正确');
+    if (error) throw badRequest(error);
+    return eq(this.columns[children.field] as PgColumn, value);
   }
 
   /** Totals depend on the filters, the tenant and whatever decides the caller's data scope. */
@@ -480,7 +539,8 @@ export class ResourceService {
     );
     if (!row) throw notFound(Messages.rowNotFound);
     const [decorated] = await this.decorate([row], auth);
-    return decorated as Row;
+    const [withChildren] = await this.children.attach(this.ctx.db, auth, [decorated as Row]);
+    return withChildren as Row;
   }
 
   async submit(body: Record<string, unknown>, auth: AuthContext): Promise<{ id: string; adding: boolean }> {
@@ -494,6 +554,7 @@ export class ResourceService {
     const checked = validateSubmit(this.def, body, adding);
     const firstError = Object.values(checked.errors)[0];
     if (firstError) throw badRequest(firstError);
+    const childRows = this.children.check(body, adding);
     const scope = await this.readScope(auth);
     const committed: (() => Promise<void>)[] = [];
     const afterCommit = (task: () => Promise<void>) => void committed.push(task);
@@ -544,7 +605,10 @@ export class ResourceService {
               .where(and(rowScope(this.def, this.table, auth), eq(this.table.id, id)));
         }
         // The operation log commits or rolls back with the change it records.
-        const changes = describeChanges(this.def, existing, stored);
+        const changes = [
+          ...describeChanges(this.def, existing, stored),
+          ...(await this.children.save(tx, auth, id, childRows)),
+        ];
         const operation = adding ? 'add' : 'update';
         await recordOperation(tx, { def: this.def, auth, operation, ids: [id], changes, at: now });
         // after-change
@@ -679,6 +743,7 @@ export class ResourceService {
         const args: RemoveArgs = { tx, auth, rows, afterCommit, enqueue };
         await this.binding.hooks?.beforeRemove?.(args);
         await this.releaseReferences(tx, ids, auth, afterCommit);
+        await this.children.removeFor(tx, auth, ids);
         if (this.table.isDeleted) {
           const set: Row = { isDeleted: 1 };
           if (this.def.audit !== false) Object.assign(set, { updateUser: auth.userId, updateTime: new Date() });
@@ -747,6 +812,8 @@ export function registerResource(app: FastifyInstance, ctx: AppContext, binding:
   const service = new ResourceService(ctx, binding);
   const ops = new Set<string>(operationsOf(def));
   for (const route of binding.omit ?? []) ops.delete(route);
+  // An aggregate is read-only whatever its operations say: its rows are a view's or a query's.
+  if (isAggregate(def)) for (const route of ['submit', 'remove', 'enable']) ops.delete(route);
   const base = `/api${def.api}`;
   const scopes = apiScopeCodes(def.code);
   const read = { apiScope: scopes.read };
@@ -785,8 +852,12 @@ export function registerResource(app: FastifyInstance, ctx: AppContext, binding:
     });
   }
   if (ops.has('select')) {
-    app.get(`${base}/select`, { config: read, schema: docs.select }, async (request) =>
-      ok(await service.options(query(request)[TENANT_FILTER], requireAuth(request))),
+    const children = def.select?.children;
+    if (children && !(service.columns[children.field] && def.fields[children.checkAs ?? children.field]))
+      throw new Error(`${def.code}: select.children names a field the resource does not have`);
+    const config: FastifyContextConfig = def.select?.anyUser ? { anyUser: true } : read;
+    app.get(`${base}/select`, { config, schema: docs.select }, async (request) =>
+      ok(await service.options(query(request)[TENANT_FILTER], requireAuth(request), query(request))),
     );
   }
   if (ops.has('detail')) {

@@ -2,7 +2,15 @@ import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
-import { displayNameOf, formatDateTime, isListed, type FieldDef, type Lang, type ResourceDef } from '@mes/contracts';
+import {
+  displayNameOf,
+  formatDateTime,
+  isAggregate,
+  isListed,
+  type FieldDef,
+  type Lang,
+  type ResourceDef,
+} from '@mes/contracts';
 import type { AppContext } from '../app-context';
 import type { AuthContext } from '../platform/auth/request-auth';
 import { dict, dictBiz } from '../platform/db/schema';
@@ -66,12 +74,15 @@ export async function sendXlsx(
   const lang: Lang = acceptLanguage?.toLowerCase().startsWith('en') ? 'en' : 'zh';
   const labels = await optionLabels(ctx, def, auth, lang);
   const columns = Object.entries(def.fields).filter(([, f]) => isListed(f));
+  // The audit column `create_time`, unless the definition lists a field of that name itself; an
+  // aggregate has only the columns it declares.
+  const created = !isAggregate(def) && !('createTime' in def.fields);
   const stream = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
   const sheet = workbook.addWorksheet(def.title[lang].slice(0, 31));
   sheet.columns = [
     ...columns.map(([name, f]) => ({ header: f.label[lang], key: name, width: Math.max(12, (f.width ?? 120) / 8) })),
-    { header: lang === 'zh' ? '创建时间' : 'Created', key: 'createTime', width: 20 },
+    ...(created ? [{ header: lang === 'zh' ? '创建时间' : 'Created', key: 'createTime', width: 20 }] : []),
   ];
   const fileName = `${def.code}-${formatDateTime(new Date()).replace(/[^0-9]/g, '')}.xlsx`;
   reply
@@ -85,7 +96,7 @@ export async function sendXlsx(
         const map = labels.get(name);
         out[name] = map ? (map.get(String(value)) ?? value) : cellOf(field, name, row, lang);
       }
-      out.createTime = row.createTime instanceof Date ? formatDateTime(row.createTime) : '';
+      if (created) out.createTime = row.createTime instanceof Date ? formatDateTime(row.createTime) : '';
       sheet.addRow(out).commit();
     }
     sheet.commit();

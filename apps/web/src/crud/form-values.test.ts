@@ -4,6 +4,7 @@ import {
   clientResource,
   dataScopeResource,
   datasourceResource,
+  lineResource,
   menuResource,
   OssCategory,
   ossResource,
@@ -13,6 +14,9 @@ import {
 import {
   addFormValues,
   arrayToIds,
+  childFormValues,
+  childSubmitBody,
+  newChildRow,
   dependentsOf,
   fieldPresence,
   idsToArray,
@@ -178,5 +182,37 @@ describe('field kinds of issue 13 in the form', () => {
     expect(toWireValue(spec, text)).toEqual({ mode: 'auto', limits: [1] });
     // Not JSON: sent as typed, so the shared check names the problem.
     expect(toWireValue(spec, '{oops')).toBe('{oops');
+  });
+});
+
+describe('child rows in the form', () => {
+  const stopFields = lineResource.children?.stops?.resource().fields ?? {};
+
+  it('holds a detail’s rows in order with their ids, choices as option values', () => {
+    const held = childFormValues(lineResource, {
+      stops: [
+        { id: '71', lineId: '9', deptId: '11', direction: 2, sort: 1, deptIdName: '一诊所' },
+        { id: '72', lineId: '9', deptId: '12', direction: 1, sort: 1 },
+      ],
+    });
+    expect(held.stops?.map((r) => [r.key, r.id, r.deptId, r.direction])).toEqual([
+      ['id-71', '71', '11', '2'],
+      ['id-72', '72', '12', '1'],
+    ]);
+    expect(childFormValues(lineResource, {})).toEqual({ stops: [] });
+  });
+
+  it('sends every row, in the order held, with ids only for stored rows and no engine-owned fields', () => {
+    const added = { ...newChildRow(stopFields), deptId: '13', direction: '1' };
+    const body = childSubmitBody(lineResource, {
+      stops: [added, { key: 'id-71', id: '71', deptId: '11', direction: '2', sort: 5, lineId: '9' }],
+    });
+    expect(body).toEqual({
+      stops: [
+        { deptId: '13', direction: 1 },
+        { id: '71', deptId: '11', direction: 2 },
+      ],
+    });
+    expect(childSubmitBody(lineResource, {})).toEqual({ stops: [] });
   });
 });

@@ -1,5 +1,14 @@
 import dayjs, { type Dayjs } from 'dayjs';
-import { controlOf, isEmptyValue, isFieldVisible, isSubmittable, type FieldDef, type FieldMap } from '@mes/contracts';
+import {
+  childCollectionsOf,
+  controlOf,
+  isEmptyValue,
+  isFieldVisible,
+  isSubmittable,
+  type FieldDef,
+  type FieldMap,
+  type ResourceDef,
+} from '@mes/contracts';
 import type { FormMode } from './resource-page-types';
 
 export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
@@ -146,4 +155,58 @@ export function fieldPresence(
   if (field.form === 'create' && mode !== 'add') return secret ? 'hidden' : 'disabled';
   if (field.form === 'readonly') return 'disabled';
   return 'edit';
+}
+
+/** One row of a child sub-table as the form holds it: a local key, its stored id, control values. */
+export interface ChildFormRow {
+  key: string;
+  id?: string;
+  [field: string]: unknown;
+}
+
+let childKeys = 0;
+/** Keys of rows while the dialog is open; stored ids are not enough (new rows have none). */
+export const newChildKey = () => `new-${++childKeys}`;
+
+/** A new child row: the child definition's defaults. */
+export function newChildRow(child: FieldMap): ChildFormRow {
+  return { key: newChildKey(), ...addFormValues(child) };
+}
+
+/**
+ * The child collections of a loaded row (detail) or of a new one, as the form holds them: an
+ * array of rows per collection name, in the order the server sent them.
+ */
+export function childFormValues(def: ResourceDef, row: Record<string, unknown>): Record<string, ChildFormRow[]> {
+  const out: Record<string, ChildFormRow[]> = {};
+  for (const { name, child } of childCollectionsOf(def)) {
+    const rows = Array.isArray(row[name]) ? (row[name] as Record<string, unknown>[]) : [];
+    out[name] = rows.map((r) => ({
+      key: r.id === undefined || r.id === null ? newChildKey() : `id-${String(r.id)}`,
+      ...(r.id === undefined || r.id === null ? {} : { id: String(r.id) }),
+      ...rowFormValues(child.fields, r),
+    }));
+  }
+  return out;
+}
+
+/** Child rows as the submit carries them: the stored id (when there is one) and the editable fields in wire form. */
+export function childWireRows(child: FieldMap, rows: readonly ChildFormRow[] | undefined): Record<string, unknown>[] {
+  return (rows ?? []).map((r) => {
+    const out: Record<string, unknown> = r.id ? { id: r.id } : {};
+    const values = wireRow(child, r);
+    for (const [name, field] of Object.entries(child))
+      if (isSubmittable(field, true) && isFieldVisible(field, values)) out[name] = toWireValue(field, r[name]);
+    return out;
+  });
+}
+
+/** The submit body's child collections: every collection, as the whole ordered list of its rows. */
+export function childSubmitBody(def: ResourceDef, values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    childCollectionsOf(def).map(({ name, child }) => [
+      name,
+      childWireRows(child.fields, values[name] as ChildFormRow[] | undefined),
+    ]),
+  );
 }

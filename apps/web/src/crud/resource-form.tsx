@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   checkField,
+  childCollectionsOf,
   controlOf,
   isEmptyValue,
   isFieldRequired,
@@ -12,12 +13,17 @@ import {
   type FieldMap,
   type LocalText,
   type ResourceDef,
+  validateChildren,
 } from '@mes/contracts';
 import { request, requestData } from '../api/http';
 import { useDialogSize } from './action-dialog';
 import { FieldInput } from './field-input';
+import { ChildTable } from './child-table';
 import {
   addFormValues,
+  childFormValues,
+  childSubmitBody,
+  childWireRows,
   dependentsOf,
   fieldPresence,
   rowFormValues,
@@ -69,11 +75,14 @@ export function ResourceForm(props: ResourceFormProps) {
     if (!target) return;
     let live = true;
     const load = async (): Promise<Record<string, unknown>> => {
-      if (target.mode === 'add') return addFormValues(fields, target.initial);
+      // Child collections (sub-tables) travel beside the fields, as arrays under their names.
+      if (target.mode === 'add')
+        return { ...addFormValues(fields, target.initial), ...childFormValues(def, target.initial ?? {}) };
       const row = target.row ?? ({} as Row);
-      if (!row.id || !operationsOf(def).includes('detail')) return rowFormValues(fields, row);
+      if (!row.id || !operationsOf(def).includes('detail'))
+        return { ...rowFormValues(fields, row), ...childFormValues(def, row) };
       const detail = await requestData<Row>(`${def.api}/detail`, { params: { id: row.id } });
-      return rowFormValues(fields, detail ?? row);
+      return { ...rowFormValues(fields, detail ?? row), ...childFormValues(def, detail ?? row) };
     };
     load().then(
       (v) => {
@@ -94,7 +103,10 @@ export function ResourceForm(props: ResourceFormProps) {
     const adding = target.mode === 'add';
     const entered = await form.validateFields().catch(() => undefined);
     if (!entered) return;
-    let body = submitBody(fields, entered, adding, adding ? target.initial : undefined);
+    let body = {
+      ...submitBody(fields, entered, adding, adding ? target.initial : undefined),
+      ...childSubmitBody(def, entered),
+    };
     if (!adding && target.row) body.id = target.row.id;
     if (beforeSubmit) {
       try {
@@ -143,6 +155,18 @@ export function ResourceForm(props: ResourceFormProps) {
     );
     if (again.length) void form.validateFields(again).catch(() => undefined);
   };
+
+  const children = childCollectionsOf(def);
+  /** A sub-table is checked as a whole by the rules the server applies; rows show their own messages. */
+  const childRules = (name: string, child: ResourceDef) => [
+    {
+      validator: (_: unknown, value: unknown) => {
+        const wire = childWireRows(child.fields, value as Parameters<typeof childWireRows>[1]);
+        const problem = validateChildren(def, { [name]: wire }, false, lang).errors[name];
+        return problem ? Promise.reject(new Error(problem)) : Promise.resolve();
+      },
+    },
+  ];
 
   const footer =
     mode === 'view'
@@ -210,6 +234,25 @@ export function ResourceForm(props: ResourceFormProps) {
                   </Col>
                 );
               })}
+              {children.map(({ name, collection, child }) => (
+                <Col key={name} span={24}>
+                  <Form.Item
+                    name={name}
+                    label={collection.label[lang]}
+                    required={mode !== 'view' && (collection.min ?? 0) > 0}
+                    rules={mode === 'view' ? undefined : childRules(name, child)}
+                  >
+                    <ChildTable
+                      def={def}
+                      name={name}
+                      collection={collection}
+                      child={child}
+                      lang={lang}
+                      disabled={mode === 'view'}
+                    />
+                  </Form.Item>
+                </Col>
+              ))}
             </GridRow>
           </Form>
         </DialogBody>

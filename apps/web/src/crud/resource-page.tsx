@@ -3,7 +3,14 @@ import { useMutation } from '@tanstack/react-query';
 import { App, Button, Tooltip } from 'antd';
 import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { operationsOf, permissionCodes, type FieldMap, type ResourceDef, type ResourceOperation } from '@mes/contracts';
+import {
+  DEFAULT_SERIES_RANGE_HOURS,
+  operationsOf,
+  permissionCodes,
+  type FieldMap,
+  type ResourceDef,
+  type ResourceOperation,
+} from '@mes/contracts';
 import { request } from '../api/http';
 import { useScreenSize } from '../shell/layout/use-screen-size';
 import { useSession } from '../session/session-store';
@@ -216,6 +223,7 @@ export function ResourcePage(props: ResourcePageProps) {
           lang={lang}
           filters={state.filters}
           onSearch={onSearch}
+          seriesRangeHours={def.series ? DEFAULT_SERIES_RANGE_HOURS : undefined}
         />
         <div className="mes-crud-toolbar">
           <ToolbarButtons

@@ -6,7 +6,13 @@ import type { FieldMap, LocalText } from '@mes/contracts';
 import { FieldInput } from './field-input';
 import { DATE_TIME_FORMAT } from './form-values';
 import type { Option } from './options';
-import { CREATED_RANGE, searchFilters, searchFormValues } from './search-values';
+import {
+  CREATED_RANGE,
+  searchFilters,
+  searchFormValues,
+  seriesRangePlaceholder,
+  seriesRangePresets,
+} from './search-values';
 
 export interface SearchBarProps {
   /** The fields with `search: true`. */
@@ -17,11 +23,16 @@ export interface SearchBarProps {
   /** The filters in force (from the URL on first show). */
   filters: Record<string, string>;
   onSearch(filters: Record<string, string>): void;
+  /**
+   * Hours a series list (the logs) shows when no created range is chosen: the picker says so,
+   * so that nobody wonders where older rows went, and offers wider ranges.
+   */
+  seriesRangeHours?: number | undefined;
 }
 
 /** The search bar: one input per searchable field and the created-time range. */
 export const SearchBar = memo(function SearchBar(props: SearchBarProps) {
-  const { fields, withCreatedRange, options, lang, filters, onSearch } = props;
+  const { fields, withCreatedRange, options, lang, filters, onSearch, seriesRangeHours } = props;
   const { t } = useTranslation('crud');
   const [form] = Form.useForm<Record<string, unknown>>();
 
@@ -57,7 +68,11 @@ export const SearchBar = memo(function SearchBar(props: SearchBarProps) {
             showTime
             format={DATE_TIME_FORMAT}
             allowEmpty={[true, true]}
-            placeholder={[t('rangeStart'), t('rangeEnd')]}
+            placeholder={
+              seriesRangeHours ? seriesRangePlaceholder(seriesRangeHours, lang) : [t('rangeStart'), t('rangeEnd')]
+            }
+            presets={seriesRangeHours ? seriesRangePresets(seriesRangeHours, lang) : undefined}
+            data-testid={seriesRangeHours ? 'crud-series-range' : undefined}
           />
         </Form.Item>
       )}

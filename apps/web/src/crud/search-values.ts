@@ -1,5 +1,5 @@
 import dayjs, { type Dayjs } from 'dayjs';
-import { controlOf, type FieldMap } from '@mes/contracts';
+import { controlOf, type FieldMap, type LocalText } from '@mes/contracts';
 import { DATE_TIME_FORMAT, DAY_FORMAT } from './form-values';
 import { CREATED_FROM, CREATED_TO, dropEmpty } from './list-params';
 
@@ -46,4 +46,28 @@ export function searchFormValues(fields: FieldMap, filters: Record<string, strin
   const to = day(filters[CREATED_TO]);
   if (from || to) out[CREATED_RANGE] = [from, to];
   return out;
+}
+
+/**
+ * What the created-time picker of a series list (a log) says while empty: the server then reads
+ * only the last `hours` (docs/series.md), so older rows are absent until a wider range is chosen.
+ */
+export function seriesRangePlaceholder(hours: number, lang: keyof LocalText): [string, string] {
+  const span =
+    hours % 24 === 0 ? { zh: `${hours / 24} 天`, en: `${hours / 24} d` } : { zh: `${hours} 小时`, en: `${hours} h` };
+  return lang === 'zh' ? [`默认最近 ${span.zh}`, '至今'] : [`Default: last ${span.en}`, 'now'];
+}
+
+/** Quick ranges of a series list's picker: the default span, a week, a month, ending now. */
+export function seriesRangePresets(
+  hours: number,
+  lang: keyof LocalText,
+  now: Dayjs = dayjs(),
+): { label: string; value: [Dayjs, Dayjs] }[] {
+  const spans: [LocalText, Dayjs][] = [
+    [{ zh: `最近 ${hours} 小时`, en: `Last ${hours} h` }, now.subtract(hours, 'hour')],
+    [{ zh: '最近 7 天', en: 'Last 7 days' }, now.subtract(7, 'day')],
+    [{ zh: '最近 30 天', en: 'Last 30 days' }, now.subtract(30, 'day')],
+  ];
+  return spans.map(([label, from]) => ({ label: label[lang], value: [from, now] }));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineResource, defineScreen, postResource, REGISTRY } from '@mes/contracts';
+import { defineAggregate, defineResource, defineScreen, postResource, REGISTRY } from '@mes/contracts';
 import { screenSourceAt } from './screen-lookup';
 
 const gauge = defineResource({
@@ -16,7 +16,17 @@ const board = defineScreen({
   title: { zh: '看板', en: 'Board' },
   menu: { group: 'report', sort: 5, icon: 'fund' },
 });
-const entries = [...REGISTRY, gauge, board];
+/** An aggregate read from a view: a resource like any other to the web app, without writes. */
+const dailyOutput = defineAggregate({
+  code: 'daily_output',
+  title: { zh: '日产量', en: 'Daily output' },
+  api: '/mes/daily-output',
+  owner: 'tenant',
+  source: { view: 'mes_daily_output_v' },
+  menu: { group: 'report', sort: 6, icon: 'fund' },
+  fields: { total: { kind: 'int', label: { zh: '合计', en: 'Total' } } },
+});
+const entries = [...REGISTRY, gauge, board, dailyOutput];
 const pages = new Set(['../pages/system/user/index.tsx', '../pages/report/board/index.tsx']);
 
 describe('screenSourceAt', () => {
@@ -25,6 +35,18 @@ describe('screenSourceAt', () => {
     expect(screenSourceAt('/system/post', 'post', pages, entries)).toEqual({
       kind: 'resource',
       resource: postResource,
+    });
+  });
+
+  it('gives an aggregate the generic screen too, or its page folder when it has one', () => {
+    expect(screenSourceAt('/report/daily_output', 'daily_output', pages, entries)).toEqual({
+      kind: 'resource',
+      resource: dailyOutput,
+    });
+    // The failed jobs (a query aggregate) keep a page folder: their list answers at its old path.
+    expect(screenSourceAt('/monitor/jobs', 'jobs', new Set(['../pages/monitor/jobs/index.tsx']), entries)).toEqual({
+      kind: 'page',
+      moduleKey: '../pages/monitor/jobs/index.tsx',
     });
   });
 

@@ -1,6 +1,12 @@
 import { DEFAULT_DECIMAL_SHAPE, type DecimalShape } from './decimal';
 import type { JsonSchema } from './json-schema';
 import type { ResourceMenu } from './menu-placement';
+import type { AggregateSource } from './aggregate';
+import type { SeriesDef } from './series';
+import type { ChildCollections } from './children';
+
+export type { SeriesDef, SeriesPartition } from './series';
+export { DEFAULT_SERIES_ESTIMATE_ABOVE, DEFAULT_SERIES_RANGE_HOURS } from './series';
 
 /**
  * One definition per resource (ARCHITECTURE.md): the fields of an entity with their types,
@@ -196,6 +202,28 @@ export type ResourceOwner = 'tenant' | 'platform' | 'shared';
  */
 export type ResourceOperation = 'list' | 'page' | 'detail' | 'submit' | 'remove' | 'export' | 'enable' | 'select';
 
+/**
+ * A `select` that answers less, or other rows, than every row of the caller's tenant: the
+ * family's tenant picker (two fields; a tenant sees its own tenant) and region pickers (the
+ * children of one region). Declared, so the engine serves it and no module writes the route.
+ */
+export interface SelectDef {
+  /** Any signed-in user may call it (pickers on every tenant's forms), not only holders of `<code>:read`. */
+  anyUser?: boolean;
+  /** Each row carries `id` and only these fields (the others may be confidential). */
+  fields?: readonly string[];
+  /**
+   * Only the rows whose `field` equals the query parameter `param`; `root` when it is absent.
+   * The value must pass the rules of the field `checkAs` (default `field`), else a 400.
+   */
+  children?: { param: string; field: string; root: string; checkAs?: string };
+  /**
+   * A platform-owned resource whose rows carry `tenantId` (the tenants themselves): other
+   * tenants' callers get the rows of their own tenant instead of a 403.
+   */
+  ownTenantRows?: boolean;
+}
+
 export interface IndexDef {
   /** Index name; `<table>_<columns>_uq|_idx` by default. */
   name?: string;
@@ -255,6 +283,23 @@ export interface ResourceDef<F extends FieldMap = FieldMap> {
   dialogWidth?: number;
   /** Its place in the side menu, buttons and API scopes (the registry reads it). */
   menu?: ResourceMenu;
+  /** What `select` answers where it is not every row of the caller's tenant. */
+  select?: SelectDef;
+  /**
+   * An append-only series: the table is partitioned by this time field, lists always read a
+   * bounded range of it (default the last 24 h) and old partitions are dropped (docs/series.md).
+   */
+  series?: SeriesDef;
+  /**
+   * Child rows edited, validated, saved and removed with each row (resource/children.ts), by
+   * the name they travel under in submit and detail.
+   */
+  children?: ChildCollections;
+  /**
+   * An aggregate (`defineAggregate`, resource/aggregate.ts): rows read from a view or a query,
+   * read-only, no table of its own.
+   */
+  source?: AggregateSource;
 }
 
 /** Status values of resources with the `enable` operation (the yes_no dictionary: 1 否, 2 是). */
@@ -378,3 +423,5 @@ export const permissionCodes = (code: string) => ({
 
 /** API-scope codes of a resource's generic routes: reading (list, detail, export) and writing. */
 export const apiScopeCodes = (code: string) => ({ read: `${code}:read`, write: `${code}:write` });
+
+export * from './aggregate';

@@ -1,4 +1,5 @@
 export * from './define';
+export * from './children';
 export * from './validate';
 export * from './menu-placement';
 export * from './decimal';

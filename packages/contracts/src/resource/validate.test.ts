@@ -11,9 +11,17 @@ import {
   smsResource,
   SmsCategory,
   socialSourceResource,
+  lineResource,
 } from '../resources';
 import { controlOf, isListed, optionSourceOf, type FieldDef, type ResourceDef } from './define';
-import { checkField, isEmptyValue, isFieldRequired, isFieldVisible, validateSubmit } from './validate';
+import {
+  checkField,
+  isEmptyValue,
+  isFieldRequired,
+  isFieldVisible,
+  validateChildren,
+  validateSubmit,
+} from './validate';
 
 const f = <D extends ResourceDef>(def: D, name: string) => {
   const field = def.fields[name];
@@ -444,5 +452,71 @@ describe('field kinds of issue 13 (the browser and the server run these same che
     const def = { fields: { machine } } as unknown as ResourceDef;
     expect(validateSubmit(def, { machine: 12 }, true).values.machine).toBe('12');
     expect(validateSubmit(def, { machine: '' }, true).values.machine).toBeNull();
+  });
+});
+
+describe('child rows (validateChildren)', () => {
+  const stops = lineResource.children?.stops;
+  const parent: ResourceDef = {
+    ...lineResource,
+    children: { stops: { ...(stops as NonNullable<typeof stops>), min: 1, max: 3 } },
+  };
+
+  it('checks each row by the child definition, naming the collection and the row', () => {
+    const checked = validateChildren(lineResource, { stops: [{ deptId: '11', direction: 1 }, { direction: 2 }] }, true);
+    expect(checked.errors).toEqual({ stops: '「站点」第 2 行: 请选择节点' });
+    expect(checked.rowErrors).toEqual({ stops: { 1: { deptId: '请选择节点' } } });
+    expect(checked.rows).toEqual({});
+    const en = validateChildren(lineResource, { stops: [{ deptId: '11', direction: 3 }] }, true, 'en');
+    expect(en.errors.stops).toBe('Stops, row 1: Direction must be between 1 and 2');
+  });
+
+  it('gives the rows in stored form, with their ids, in the order sent', () => {
+    const checked = validateChildren(
+      lineResource,
+      {
+        stops: [
+          { deptId: 12, direction: '2', sort: 99, lineId: '5' },
+          { id: '7', deptId: '11', direction: 1 },
+        ],
+      },
+      false,
+    );
+    expect(checked.errors).toEqual({});
+    // The parent id and the position are the engine's to set, never the client's.
+    expect(checked.rows.stops).toEqual([
+      { values: { deptId: '12', direction: 2 } },
+      { id: '7', values: { deptId: '11', direction: 1 } },
+    ]);
+  });
+
+  it('refuses repeated rows, a bad id, too few or too many rows and a value that is not a list', () => {
+    const dup = validateChildren(
+      lineResource,
+      {
+        stops: [
+          { deptId: '11', direction: 1 },
+          { deptId: '11', direction: 2 },
+          { deptId: '11', direction: 1 },
+        ],
+      },
+      true,
+    );
+    expect(dup.errors.stops).toBe('「站点」第 3 行: 节点重复,同一节点在一条线路的同一方向上只能出现一次');
+    expect(validateChildren(lineResource, { stops: [{ id: 'x', deptId: '1', direction: 1 }] }, true).errors.stops).toBe(
+      '「站点」第 1 行: 编号无效',
+    );
+    expect(validateChildren(parent, { stops: [] }, true).errors.stops).toBe('「站点」至少 1 行');
+    expect(validateChildren(parent, {}, true).errors.stops).toBe('「站点」至少 1 行');
+    const four = Array.from({ length: 4 }, (_, i) => ({ deptId: String(i + 1), direction: 1 }));
+    expect(validateChildren(parent, { stops: four }, true).errors.stops).toBe('「站点」最多 3 行');
+    expect(validateChildren(lineResource, { stops: 'a,b' }, true).errors.stops).toBe('「站点」应为列表');
+    expect(validateChildren(lineResource, { stops: ['a'] }, true).errors.stops).toBe('「站点」第 1 行: 格式不正确');
+  });
+
+  it('leaves an update that does not send a collection alone, and takes null as no rows', () => {
+    expect(validateChildren(lineResource, { name: 'x' }, false)).toEqual({ rows: {}, errors: {}, rowErrors: {} });
+    expect(validateChildren(lineResource, { stops: null }, false).rows).toEqual({ stops: [] });
+    expect(validateChildren(postResource, { stops: [1] }, true)).toEqual({ rows: {}, errors: {}, rowErrors: {} });
   });
 });

@@ -1,6 +1,7 @@
 import { parseDateTime } from '../format/date-time';
 import { INT4_MAX, INT4_MIN, isIdText } from '../query/value-ranges';
 import { parseDay } from './calendar-day';
+import { childCollectionsOf, childRowMessage, DEFAULT_MAX_CHILD_ROWS } from './children';
 import { compareDecimal, readDecimal } from './decimal';
 import {
   DEFAULT_JSON_MAX,
@@ -360,4 +361,84 @@ function normalise(field: FieldDef, raw: unknown): StoredValue {
     default:
       return raw as string;
   }
+}
+
+/** One child row as validated: its stored id when it names one, and its values in stored form. */
+export interface ChildRowCheck {
+  id?: string;
+  values: Record<string, StoredValue>;
+}
+
+export interface ChildrenCheck {
+  /** The rows of every collection the submit sets, in the order sent. */
+  rows: Record<string, ChildRowCheck[]>;
+  /** The first message per collection, naming the row (「站点」第 2 行: 请选择节点). */
+  errors: Record<string, string>;
+  /** Messages by collection, row index (from 0) and child field, for the form's sub-tables. */
+  rowErrors: Record<string, Record<number, Record<string, string>>>;
+}
+
+/**
+ * Validates the child rows of a submit (resource/children.ts), in the browser as on the server.
+ * A collection absent from an update is left as stored; absent from an add it has no rows.
+ * Each row is checked by its child definition's own rules as a complete row (a row is always
+ * sent whole); its `id`, when given, must be an id (the server checks that it is this parent's).
+ */
+export function validateChildren(
+  def: ResourceDef,
+  body: Record<string, unknown>,
+  adding: boolean,
+  lang: Lang = 'zh',
+): ChildrenCheck {
+  const result: ChildrenCheck = { rows: {}, errors: {}, rowErrors: {} };
+  for (const { name, collection, child } of childCollectionsOf(def)) {
+    const present = Object.prototype.hasOwnProperty.call(body, name);
+    if (!present && !adding) continue;
+    const raw = present ? body[name] : [];
+    const label = collection.label[lang];
+    if (raw !== null && raw !== undefined && !Array.isArray(raw)) {
+      result.errors[name] = zh(lang, `「${label}」应为列表`, `${label} must be a list`);
+      continue;
+    }
+    const list: unknown[] = raw ?? [];
+    const min = collection.min ?? 0;
+    const max = collection.max ?? DEFAULT_MAX_CHILD_ROWS;
+    if (list.length > max) {
+      result.errors[name] = zh(lang, `「${label}」最多 ${max} 行`, `${label} has at most ${max} rows`);
+      continue;
+    }
+    if (list.length < min) {
+      result.errors[name] = zh(lang, `「${label}」至少 ${min} 行`, `${label} needs at least ${min} rows`);
+      continue;
+    }
+    const rows: ChildRowCheck[] = [];
+    const rowErrors: Record<number, Record<string, string>> = {};
+    const seen = new Set<string>();
+    list.forEach((item, index) => {
+      const fail = (field: string, message: string) => {
+        (rowErrors[index] ??= {})[field] = message;
+        result.errors[name] ??= childRowMessage(collection, index + 1, message, lang);
+      };
+      if (!item || typeof item !== 'object' || Array.isArray(item)) {
+        fail('id', zh(lang, '格式不正确', 'is not a row'));
+        return;
+      }
+      const row = item as Record<string, unknown>;
+      const rawId = row.id;
+      const id = isEmptyValue(rawId) || rawId === '0' ? undefined : idOf(rawId);
+      if (!isEmptyValue(rawId) && rawId !== '0' && id === undefined)
+        fail('id', zh(lang, '编号无效', 'has an invalid id'));
+      const checked = validateSubmit(child, row, true, lang);
+      for (const [field, message] of Object.entries(checked.errors)) fail(field, message);
+      if (collection.unique && !rowErrors[index]) {
+        const key = JSON.stringify(collection.unique.fields.map((f) => String(checked.values[f] ?? '')));
+        if (seen.has(key)) fail(collection.unique.fields[0] ?? 'id', collection.unique.message[lang]);
+        seen.add(key);
+      }
+      rows.push(id === undefined ? { values: checked.values } : { id, values: checked.values });
+    });
+    if (Object.keys(rowErrors).length) result.rowErrors[name] = rowErrors;
+    else result.rows[name] = rows;
+  }
+  return result;
 }

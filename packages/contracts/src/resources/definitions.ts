@@ -1,4 +1,5 @@
 // Written by `npm run db:generate` (apps/server/src/crud/registry-codegen.ts): every definition exported under packages/contracts/src/resources. Do not edit.
+import { lineResource } from './business/line';
 import { apiLogResource } from './log/api-log';
 import { errorLogResource } from './log/error-log';
 import { loginLogResource } from './log/login-log';
@@ -25,6 +26,7 @@ import { userResource } from './system/user';
 
 /** Every definition, by export name; `REGISTRY` (registry.ts) is its list. */
 export const DEFINITIONS = {
+  lineResource,
   apiLogResource,
   errorLogResource,
   loginLogResource,

@@ -1,3 +1,4 @@
+export * from './business';
 export * from './log';
 export * from './monitor';
 export * from './resource';

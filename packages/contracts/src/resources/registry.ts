@@ -1,3 +1,4 @@
+import { isAggregate } from '../resource/aggregate';
 import {
   apiScopeCodes,
   dictionaryFields,
@@ -110,10 +111,11 @@ export function screenScopesOf(entry: RegistryEntry): ScreenScope[] {
   if (!isScreenDef(entry)) {
     const codes = apiScopeCodes(entry.code);
     const api = `/api${entry.api}`;
-    generic.push(
-      { code: codes.read, name: `${entry.title.zh}查询`, path: `${api}/{list,page,detail,tree,export}` },
-      { code: codes.write, name: `${entry.title.zh}维护`, path: `${api}/{submit,remove}` },
-    );
+    // An aggregate is read-only: the engine registers no write route for it, so no write scope.
+    const readPaths = isAggregate(entry) ? `${api}/{list,page,detail,export}` : `${api}/{list,page,detail,tree,export}`;
+    generic.push({ code: codes.read, name: `${entry.title.zh}查询`, path: readPaths });
+    if (!isAggregate(entry))
+      generic.push({ code: codes.write, name: `${entry.title.zh}维护`, path: `${api}/{submit,remove}` });
   }
   const own = (entry.menu.scopes ?? []).map((s) => ({ code: `${entry.code}:${s.action}`, name: s.name, path: s.path }));
   return [...generic, ...own];

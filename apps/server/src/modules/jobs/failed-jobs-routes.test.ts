@@ -1,28 +1,42 @@
+import { PgDialect, pgTable, text } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
-import { parseFailedJobsParams } from './failed-jobs-routes';
+import { failedJobsQuery, jobNameFilter } from './failed-jobs-routes';
 
-describe('parseFailedJobsParams', () => {
-  it('defaults to the first page of 10 and caps the size like every list', () => {
-    expect(parseFailedJobsParams({})).toEqual({ current: 1, size: 10, name: undefined });
-    expect(parseFailedJobsParams({ current: '3', size: '5000', name: ' log.prune ' })).toEqual({
-      current: 3,
-      size: 1000,
-      name: 'log.prune',
+const dialect = new PgDialect();
+const jobs = pgTable('agg_jobs', { name: text('name') });
+
+describe('jobNameFilter', () => {
+  it('compares a trimmed job name exactly, and ignores an empty one', () => {
+    const condition = jobNameFilter({ name: ' log.prune ' }, jobs.name);
+    expect(condition && dialect.sqlToQuery(condition)).toMatchObject({
+      sql: '"agg_jobs"."name" = $1',
+      params: ['log.prune'],
     });
+    expect(jobNameFilter({}, jobs.name)).toBeUndefined();
+    expect(jobNameFilter({ name: '  ' }, jobs.name)).toBeUndefined();
   });
 
-  it('refuses values no list accepts, with the lists’ messages', () => {
+  it('refuses what is not one job name, with the lists’ messages', () => {
     const refused = (query: Record<string, unknown>) => {
       try {
-        parseFailedJobsParams(query);
+        jobNameFilter(query, jobs.name);
         return 'accepted';
       } catch (e) {
         return (e as Error).message;
       }
     };
-    expect(refused({ current: '0' })).toBe('请求参数 current 不正确: 应为 1 到 2147483647 之间的整数');
-    expect(refused({ size: ['1', '2'] })).toBe('请求参数 size 不正确: 只能有一个值');
     expect(refused({ name: 'DROP TABLE' })).toBe('请求参数 name 不正确: 应为任务名称,如 log.prune');
-    expect(refused({ state: 'failed' })).toBe('不支持的查询条件: state');
+    expect(refused({ name: `a${'.b'.repeat(60)}` })).toBe('请求参数 name 不正确: 应为任务名称,如 log.prune');
+    expect(refused({ name: ['log.prune', 'store.purge'] })).toBe('请求参数 name 不正确: 只能有一个值');
+  });
+});
+
+describe('failedJobsQuery', () => {
+  it('reads failed jobs from both of pg-boss’s tables in the named schema, with the definition’s columns', () => {
+    const { sql } = dialect.sqlToQuery(failedJobsQuery('boss_x'));
+    expect(sql).toContain(`from "boss_x"."job" where state = 'failed'`);
+    expect(sql).toContain(`from "boss_x"."archive" where state = 'failed'`);
+    for (const column of ['as id', 'as payload', 'as error', 'retry_count', 'as create_time', 'as fail_time'])
+      expect(sql).toContain(column);
   });
 });

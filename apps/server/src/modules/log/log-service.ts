@@ -164,7 +164,7 @@ export function exceptionNameOf(e: Error): string {
  * The writers of the API, usual, error and login logs (the operation log is written inside the
  * changing transaction, see `platform/audit/operation-audit.ts`). Rows are queued and written in batches every
  * {@link FLUSH_EVERY_MS} (or when a batch is full) and at shutdown, so no request waits for a
- * log and a failing insert costs log rows, never a request. Old rows are pruned by the durable
+ * log and a failing insert costs log rows, never a request. Old partitions are dropped by the durable
  * `log.prune` job (retention.ts, scheduled in runtime.ts), which calls {@link LogService.prune}.
  *
  * The flush stays a timer of each process: the rows it writes live in that process's memory, so
@@ -174,7 +174,7 @@ export function exceptionNameOf(e: Error): string {
 export class LogService {
   readonly apiLogEnabled: boolean;
   readonly server: ServerIdentity = serverIdentity();
-  private logger: Pick<FastifyBaseLogger, 'warn' | 'error'> | undefined;
+  private logger: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'> | undefined;
   private readonly writers: {
     code: string;
     writer: BatchWriter<object>;
@@ -218,7 +218,7 @@ export class LogService {
   }
 
   /** Warnings go to the server's logger once the app has one. */
-  useLogger(logger: Pick<FastifyBaseLogger, 'warn' | 'error'>): void {
+  useLogger(logger: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>): void {
     this.logger = logger;
   }
 
@@ -319,13 +319,21 @@ export class LogService {
   }
 
   /**
-   * Deletes rows older than `log.retentionDays`; one prune at a time. A failure rejects, so that
-   * the job running it is retried and, in the end, shown as failed.
+   * Partition upkeep of the logs (retention.ts): partitions ahead, whole partitions older than
+   * `log.retentionDays` dropped; one run at a time. A failure rejects, so that the job running it
+   * is retried and, in the end, shown as failed.
    */
   prune(): Promise<PruneResult> {
     if (this.pruning) return this.pruning;
     const run = pruneLogs(this.options.db, this.now())
       .then(async (result) => {
+        if (result.dropped.length)
+          this.logger?.info(
+            { dropped: result.dropped, cutoff: result.cutoff, retentionDays: result.retentionDays },
+            'log retention: dropped partitions',
+          );
+        if (result.postponed.length)
+          this.warn('log retention: partitions postponed to the next run (table lock busy)', result.postponed);
         const codes = Object.entries(result.deleted).filter(([, n]) => n > 0);
         await Promise.all(codes.map(([code]) => this.options.totals.changed(code, '*')));
         return result;

@@ -1,17 +1,19 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { apiScopeCodes, deptResource, Messages } from '@mes/contracts';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { apiScopeCodes, deptResource, lineResource, Messages, operationLogResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
+import { ChildRows } from '../../crud/child-rows';
 import { toForest, type ResourceService, type Row } from '../../crud/resource-routes';
+import { recordOperation } from '../../platform/audit/operation-audit';
 import { requireAuth, type AuthContext } from '../../platform/auth/request-auth';
-import { nextId } from '../../platform/db/ids';
-import { dept, deptLine } from '../../platform/db/schema';
+import { dept } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
 import { badRequest } from '../../platform/http/errors';
 import { pickerNode } from './dept-browse';
 import { idValue, idsValue, paramOf } from '../../platform/http/request-params';
 import { DeptCategory } from './dept-rules';
-import { tenantRows, tenantScope } from '../../platform/tenancy/tenant-scope';
+import { tenantRows, type TenantOwnedTable } from '../../platform/tenancy/tenant-scope';
 
 const base = `/api${deptResource.api}`;
 const read = { apiScope: apiScopeCodes(deptResource.code).read };
@@ -70,6 +72,12 @@ async function basesAndNodes(ctx: AppContext, service: ResourceService, auth: Au
  * (docs/organisation.md).
  */
 export function registerDeptLogisticsRoutes(app: FastifyInstance, ctx: AppContext, service: ResourceService): void {
+  // A line's stops are the child rows `stops` of the line resource (blade_dept_line): these
+  // routes read and write them through the same engine as the line's own form. A line id without
+  // a line row (assigned before lines had rows) keeps working: its stops are stored all the same.
+  const lines = new ChildRows(ctx, lineResource);
+  const stops = lines.set('stops');
+  const stopColumns = stops.columns as Record<'lineId' | 'deptId' | 'direction' | 'sort', PgColumn>;
   const ofCategory = (category: number, auth: AuthContext) =>
     service.all({ deptCategory_equal: String(category) }, auth);
 
@@ -110,21 +118,26 @@ export function registerDeptLogisticsRoutes(app: FastifyInstance, ctx: AppContex
     const lineId = idValue(paramOf(request, 'lineId'), 'lineId');
     const direction = directionOf(paramOf(request, 'direction'), false);
     const rows = await ctx.db
-      .select({ ...service.columns, lineId: deptLine.lineId, direction: deptLine.direction, lineSort: deptLine.sort })
-      .from(deptLine)
-      .innerJoin(dept, eq(dept.id, deptLine.deptId))
+      .select({
+        ...service.columns,
+        lineId: stopColumns.lineId,
+        direction: stopColumns.direction,
+        lineSort: stopColumns.sort,
+      })
+      .from(stops.table)
+      .innerJoin(dept, eq(dept.id, stopColumns.deptId))
       .where(
         and(
           await service.readScope(auth),
           tenantRows(
-            deptLine,
+            stops.table as TenantOwnedTable,
             auth.tenantId,
-            eq(deptLine.lineId, lineId),
-            direction === undefined ? undefined : eq(deptLine.direction, direction),
+            eq(stops.parentColumn, lineId),
+            direction === undefined ? undefined : eq(stopColumns.direction, direction),
           ),
         ),
       )
-      .orderBy(asc(deptLine.direction), asc(deptLine.sort), asc(deptLine.id));
+      .orderBy(...stops.order);
     const decorated = await service.decorate(rows, auth);
     return ok(
       decorated.map(({ lineSort, sort, ...r }) => ({
@@ -156,13 +169,30 @@ export function registerDeptLogisticsRoutes(app: FastifyInstance, ctx: AppContex
         if (found.length !== ids.length) throw badRequest(LineMessages.nodeMissing);
         if (found.some((d) => d.deptCategory !== DeptCategory.NODE)) throw badRequest(LineMessages.notNode);
       }
-      const lines = tenantScope(tx, auth.tenantId);
-      await lines.delete(deptLine).where(eq(deptLine.lineId, lineId), eq(deptLine.direction, direction));
-      if (ids.length)
-        await lines
-          .insert(deptLine)
-          .values(...ids.map((deptId, i) => ({ id: nextId(), lineId, deptId, direction, sort: i + 1 })));
+      // A node already on this direction keeps its row (and id): only its position changes.
+      const current = await lines.rowsOf(
+        tx,
+        auth,
+        stops,
+        [lineId],
+        auth.tenantId,
+        eq(stopColumns.direction, direction),
+      );
+      const rowOf = new Map(current.map((r) => [String(r.deptId), String(r.id)]));
+      const rows = ids.map((deptId) => ({ id: rowOf.get(deptId), values: { deptId, direction } }));
+      const changes = await lines.replace(tx, auth, stops, lineId, rows, { direction });
+      // Recorded as a change of the line, as its form's saves are.
+      if (changes.length)
+        await recordOperation(tx, {
+          def: lineResource,
+          auth,
+          operation: 'update',
+          ids: [lineId],
+          changes,
+          at: new Date(),
+        });
     });
+    await ctx.totals.changed(operationLogResource.code, '*');
     return ok(true);
   });
 }

@@ -61,7 +61,7 @@ async function keyedByCode(ctx: AppContext, request: FastifyRequest): Promise<Re
   return found ? { ...rest, id: found.id } : rest;
 }
 
-/** Regions: submit keyed by code, lazy tree and children by parent code, detail by code. */
+/** Regions: submit keyed by code, lazy tree by parent code, detail by code (children: the generic `select`). */
 export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext): void {
   const service = registerResource(app, ctx, {
     def: regionResource,
@@ -116,18 +116,6 @@ export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext): voi
         hasChildren: withChildren.has(r.code),
       })),
     );
-  });
-
-  // The family's cascading pickers: the regions directly under `code` (the top level by default).
-  app.get(`${base}/select`, { config: { anyUser: true } }, async (request) => {
-    const code = codeOf(paramOf(request, 'code'), 'code', ROOT_CODE);
-    const auth = requireAuth(request);
-    const rows = await ctx.db
-      .select(service.columns)
-      .from(region)
-      .where(and(await service.readScope(auth), eq(region.parentCode, code)))
-      .orderBy(asc(region.sort), asc(region.code));
-    return ok(await service.decorate(rows, auth));
   });
 
   app.get(`${base}/detail`, { config: { apiScope: scopes.read } }, async (request) => {

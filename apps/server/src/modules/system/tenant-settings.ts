@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { checkField, DEFAULT_TENANT_ID, Messages, parseDateTime, tenantResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
@@ -8,7 +8,7 @@ import { ok } from '../../platform/http/envelope';
 import { badRequest, forbidden, notFound } from '../../platform/http/errors';
 import { idValue, idsValue, paramOf } from '../../platform/http/request-params';
 import { TenantMessages } from './tenant-provision';
-import { liveRows, tenantRows, tenantScope } from '../../platform/tenancy/tenant-scope';
+import { tenantScope } from '../../platform/tenancy/tenant-scope';
 
 const base = `/api${tenantResource.api}`;
 const TENANT_ID = /^[0-9A-Za-z]{1,12}$/;
@@ -21,7 +21,7 @@ function platformCaller(request: FastifyRequest) {
   return auth;
 }
 
-/** Tenant licence settings, datasource binding, the tenant picker, and the public tenant lookup of the sign-in page. */
+/** Tenant licence settings, datasource binding and the sign-in page's public tenant lookup. */
 export function registerTenantSettingRoutes(app: FastifyInstance, ctx: AppContext): void {
   // Account quota (-1 unlimited) and expiry (empty: never) of one or more tenants.
   app.post(`${base}/setting`, { config: { apiScope: 'tenant:setting' } }, async (request) => {
@@ -91,19 +91,6 @@ export function registerTenantSettingRoutes(app: FastifyInstance, ctx: AppContex
       request,
     });
     return ok(true);
-  });
-
-  // The family's tenant picker (label tenantName, value tenantId) on the user, dept, post and
-  // role forms. The platform picks among every tenant; any other caller only sees its own,
-  // which the engine's platform-owned scoping cannot express, hence the explicit condition.
-  app.get(`${base}/select`, { config: { anyUser: true } }, async (request) => {
-    const auth = requireAuth(request);
-    const rows = await ctx.db
-      .select({ id: tenant.id, tenantId: tenant.tenantId, tenantName: tenant.tenantName })
-      .from(tenant)
-      .where(isPlatformCaller(auth) ? liveRows(tenant) : tenantRows(tenant, auth.tenantId))
-      .orderBy(asc(tenant.tenantId));
-    return ok(rows);
   });
 
   // Public: the sign-in page asks which tenant its domain belongs to. Only these three fields,

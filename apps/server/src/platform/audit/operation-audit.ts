@@ -95,3 +95,48 @@ export async function recordOperation(tx: Tx, entry: OperationEntry): Promise<vo
     createTime: entry.at,
   });
 }
+
+/** One child row a submit added (`after`), removed (`before`) or changed (both); `row` counts from 1. */
+export interface ChildRowChange {
+  row: number;
+  before?: Record<string, unknown>;
+  after?: Record<string, unknown>;
+}
+
+/**
+ * The child rows a submit changed (issue 13), as entries of the parent's own record: an added or
+ * removed row as one entry summing up its values (`站点第 2 行`: `节点: 1001; 方向: 1`), a changed
+ * row as one entry per changed field (`站点第 2 行 方向`: 1 → 2). The same redaction applies as
+ * to the parent's fields; only the child's declared fields appear, less `omit` (the parent id).
+ */
+export function describeChildChanges(
+  child: ResourceDef,
+  collection: { name: string; label: string; omit: readonly string[] },
+  rows: readonly ChildRowChange[],
+): FieldChange[] {
+  const kept = (values: Record<string, unknown>) =>
+    Object.fromEntries(
+      Object.entries(values).filter(([name]) => child.fields[name] !== undefined && !collection.omit.includes(name)),
+    );
+  const summary = (values: Record<string, unknown>) =>
+    truncate(
+      describeChanges(child, undefined, kept(values))
+        .map((c) => `${c.label}: ${c.after ?? ''}`)
+        .join('; '),
+      MAX_VALUE,
+    );
+  const out: FieldChange[] = [];
+  for (const { row, before, after } of rows) {
+    const where = `${collection.label}第 ${row} 行`;
+    const field = `${collection.name}[${row}]`;
+    if (before && after) {
+      for (const change of describeChanges(child, kept(before), kept(after)))
+        out.push({ ...change, field: `${field}.${change.field}`, label: `${where} ${change.label}` });
+    } else if (after) {
+      out.push({ field, label: where, before: null, after: summary(after) });
+    } else if (before) {
+      out.push({ field, label: where, before: summary(before), after: null });
+    }
+  }
+  return out;
+}

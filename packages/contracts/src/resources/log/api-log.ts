@@ -1,5 +1,5 @@
 import { defineResource } from '../../resource/define';
-import { createTimeField, LOG_OPERATIONS, logIndexes, requestLogFields } from './log-fields';
+import { createTimeField, LOG_OPERATIONS, logIndexes, requestLogFields, logSeries } from './log-fields';
 
 /** `type` of an API log row: answered (status below 400) or refused / failed. */
 export const ApiLogType = { ok: '1', failed: '2' } as const;
@@ -51,4 +51,5 @@ export const apiLogResource = defineResource({
   },
   indexes: logIndexes('blade_log_api'),
   defaultSort: [{ field: 'createTime', desc: true }],
+  series: logSeries('day'),
 });

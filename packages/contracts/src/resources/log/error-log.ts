@@ -1,5 +1,5 @@
 import { defineResource } from '../../resource/define';
-import { createTimeField, LOG_OPERATIONS, logIndexes, requestLogFields } from './log-fields';
+import { createTimeField, LOG_OPERATIONS, logIndexes, requestLogFields, logSeries } from './log-fields';
 
 /** `exceptionName` of the errors the console uploads from its local error log. */
 export const CLIENT_EXCEPTION_NAME = 'ClientError';
@@ -43,4 +43,5 @@ export const errorLogResource = defineResource({
     logIndexes('blade_log_error')[1],
   ],
   defaultSort: [{ field: 'createTime', desc: true }],
+  series: logSeries('week'),
 });

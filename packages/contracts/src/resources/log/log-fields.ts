@@ -1,4 +1,4 @@
-import type { FieldDef } from '../../resource/define';
+import type { FieldDef, SeriesDef, SeriesPartition } from '../../resource/define';
 
 /**
  * Fields the BladeX logs (usual, api, error) share (CONTRACT.md). Logs are append-only records
@@ -71,3 +71,17 @@ export const logIndexes = (table: string) =>
 
 /** Logs are read-only: a page of rows and one row. */
 export const LOG_OPERATIONS = ['list', 'detail'] as const;
+
+/** Parameter holding how many days every log keeps its rows. */
+export const LOG_RETENTION_PARAM = 'log.retentionDays';
+export const DEFAULT_LOG_RETENTION_DAYS = 90;
+
+/**
+ * Logs are append-only series by `createTime` (docs/series.md), kept `log.retentionDays`. The API
+ * log gets a partition a day (a row per request); the quieter logs one a week.
+ */
+export const logSeries = (partition: SeriesPartition): SeriesDef => ({
+  time: 'createTime',
+  partition,
+  retention: { param: LOG_RETENTION_PARAM, days: DEFAULT_LOG_RETENTION_DAYS },
+});

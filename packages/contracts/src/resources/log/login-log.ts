@@ -1,5 +1,5 @@
 import { defineResource } from '../../resource/define';
-import { createTimeField, LOG_OPERATIONS, logIndexes } from './log-fields';
+import { createTimeField, LOG_OPERATIONS, logIndexes, logSeries } from './log-fields';
 
 /** `success` of a sign-in attempt. */
 export const SignInResult = { failed: 0, succeeded: 1 } as const;
@@ -64,6 +64,7 @@ export const loginLogResource = defineResource({
   },
   indexes: logIndexes('blade_log_login'),
   defaultSort: [{ field: 'createTime', desc: true }],
+  series: logSeries('week'),
 });
 
 /** Sign-ins of one day (`GET /api/blade-desk/loginLog/count`). */

@@ -1,5 +1,5 @@
 import { defineResource } from '../../resource/define';
-import { createTimeField, LOG_OPERATIONS, logIndexes } from './log-fields';
+import { createTimeField, LOG_OPERATIONS, logIndexes, logSeries } from './log-fields';
 
 export const OPERATION_KINDS = ['add', 'update', 'remove', 'enable'] as const;
 export type OperationKind = (typeof OPERATION_KINDS)[number];
@@ -67,4 +67,5 @@ export const operationLogResource = defineResource({
   },
   indexes: logIndexes('blade_log_operation'),
   defaultSort: [{ field: 'createTime', desc: true }],
+  series: logSeries('week'),
 });

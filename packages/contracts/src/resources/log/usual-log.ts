@@ -1,5 +1,5 @@
 import { defineResource } from '../../resource/define';
-import { createTimeField, LOG_OPERATIONS, logIndexes, requestLogFields } from './log-fields';
+import { createTimeField, LOG_OPERATIONS, logIndexes, requestLogFields, logSeries } from './log-fields';
 
 export const USUAL_LOG_LEVELS = ['info', 'warn', 'error'] as const;
 export type UsualLogLevel = (typeof USUAL_LOG_LEVELS)[number];
@@ -41,4 +41,5 @@ export const usualLogResource = defineResource({
   },
   indexes: logIndexes('blade_log_usual'),
   defaultSort: [{ field: 'createTime', desc: true }],
+  series: logSeries('week'),
 });

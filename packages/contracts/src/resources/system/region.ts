@@ -16,7 +16,10 @@ export const regionResource = defineResource({
     buttons: [{ action: 'debug', name: { zh: '区划调试', en: 'Try regions' } }],
   },
   owner: 'shared',
-  operations: ['list', 'submit', 'remove', 'export'],
+  operations: ['list', 'submit', 'remove', 'export', 'select'],
+  // The family's cascading pickers, on every tenant's address forms: the regions directly under
+  // `code` (a region code), the top level by default.
+  select: { anyUser: true, children: { param: 'code', field: 'parentCode', root: '00', checkAs: 'code' } },
   fields: {
     code: {
       kind: 'string',

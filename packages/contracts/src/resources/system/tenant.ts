@@ -1,4 +1,4 @@
-import { defineResource } from '../../resource/define';
+import { ALL_OPERATIONS, defineResource } from '../../resource/define';
 
 /**
  * Tenants; only the platform tenant (000000) manages them. As in the BladeX family, a tenant
@@ -25,6 +25,10 @@ export const tenantResource = defineResource({
     ],
   },
   owner: 'platform',
+  // The family's tenant picker on the user, dept, post and role forms: the platform picks among
+  // every tenant, any other caller sees only its own; label tenantName, value tenantId.
+  operations: [...ALL_OPERATIONS, 'select'],
+  select: { anyUser: true, fields: ['tenantId', 'tenantName'], ownTenantRows: true },
   fields: {
     tenantId: {
       kind: 'string',

@@ -2,6 +2,7 @@
 import { DEFINITIONS } from '@mes/contracts';
 import { resourceTable } from '../resource-table';
 
+export const line = resourceTable(DEFINITIONS.lineResource);
 export const apiLog = resourceTable(DEFINITIONS.apiLogResource);
 export const errorLog = resourceTable(DEFINITIONS.errorLogResource);
 export const loginLog = resourceTable(DEFINITIONS.loginLogResource);

@@ -1,0 +1,90 @@
+import { defineResource } from '../../resource/define';
+import { remarkField, sortField } from '../common-fields';
+import { deptResource } from '../system/dept';
+
+/**
+ * One stop of a line: a clinic node (department category 5) visited for pickup (1 回收) or
+ * delivery (2 发放). The rows live in `blade_dept_line`, the link table that `dept/setLines`
+ * has always written, so lines keep their stops across the upgrade. Not exported: a stop has no
+ * screen and no routes of its own (it is edited inside its line), so it stays out of the
+ * registry; the server finds its table in the schema by name.
+ */
+const lineStopResource = defineResource({
+  code: 'line_stop',
+  title: { zh: '线路站点', en: 'Line stops' },
+  table: 'blade_dept_line',
+  api: '/blade-business/line-stop',
+  owner: 'tenant',
+  operations: [],
+  audit: false,
+  fields: {
+    lineId: { kind: 'id', label: { zh: '线路', en: 'Line' }, form: false, list: false },
+    deptId: {
+      kind: 'reference',
+      label: { zh: '节点', en: 'Node' },
+      required: true,
+      reference: { to: () => deptResource, label: 'deptName' },
+      // The clinic nodes, not the whole department tree.
+      options: { url: '/blade-system/dept/getNodes', label: 'deptName', value: 'id' },
+    },
+    direction: {
+      kind: 'int',
+      label: { zh: '方向', en: 'Direction' },
+      required: true,
+      options: { dict: 'line_direction' },
+      // The dictionary's two values; a dictionary is not a check, the range is.
+      range: [1, 2],
+      width: 100,
+    },
+    sort: { kind: 'int', label: { zh: '顺序', en: 'Order' }, form: false, default: 0 },
+  },
+});
+
+/**
+ * A pickup / delivery line of a disinfection base (docs/organisation.md): its name, its base
+ * and its ordered stops. Issue 16 adds the default car, driver and schedule.
+ */
+export const lineResource = defineResource({
+  code: 'line',
+  title: { zh: '线路管理', en: 'Lines' },
+  table: 'blade_line',
+  api: '/blade-business/line',
+  listRoute: 'page',
+  owner: 'tenant',
+  // No business group exists yet: lines sit beside the departments whose bases and nodes they join.
+  menu: { group: 'business', sort: 5, icon: 'node-index', nameEn: 'Lines' },
+  dialogWidth: 880,
+  fields: {
+    name: { kind: 'string', label: { zh: '线路名称', en: 'Name' }, max: 64, required: true, search: true },
+    base: {
+      kind: 'reference',
+      label: { zh: '消毒基地', en: 'Base' },
+      required: true,
+      search: true,
+      reference: { to: () => deptResource, label: 'deptName' },
+      options: { url: '/blade-system/dept/getBases', label: 'deptName', value: 'id' },
+    },
+    sort: sortField(),
+    remark: remarkField(),
+  },
+  children: {
+    stops: {
+      resource: () => lineStopResource,
+      parentField: 'lineId',
+      orderField: 'sort',
+      orderGroup: 'direction',
+      label: { zh: '站点', en: 'Stops' },
+      unique: {
+        fields: ['direction', 'deptId'],
+        message: {
+          zh: '节点重复,同一节点在一条线路的同一方向上只能出现一次',
+          en: 'A node appears once per direction of a line',
+        },
+      },
+    },
+  },
+  indexes: [
+    { fields: ['tenantId', 'name'], unique: true, message: { zh: '线路名称已存在', en: 'The line name exists' } },
+  ],
+  defaultSort: [{ field: 'sort' }],
+});
