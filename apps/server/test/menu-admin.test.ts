@@ -72,7 +72,15 @@ const post = (url: string, payload: Record<string, unknown> = {}, token = admin)
 describe('menu lists and trees', () => {
   it('lazy-list gives the roots by default, then the children of a parent, with hasChildren', async () => {
     const roots = (await get('/api/blade-system/menu/lazy-list')) as Node[];
-    expect(roots.map((n) => n.code)).toEqual(['system', 'authority', 'resource', 'report', 'business', 'monitor', 'tool']);
+    expect(roots.map((n) => n.code)).toEqual([
+      'system',
+      'authority',
+      'resource',
+      'report',
+      'business',
+      'monitor',
+      'tool',
+    ]);
     expect(roots.every((n) => n.hasChildren && !n.children)).toBe(true);
     const screens = (await get(`/api/blade-system/menu/lazy-list?parentId=${menuId('system')}`)) as Node[];
     expect(screens[0]).toMatchObject({ code: 'user', parentId: menuId('system'), category: 1, hasChildren: true });
