@@ -5,7 +5,7 @@ import { callApi, newPage, screenshot, signIn, useBrowser } from '../support/bro
 const browser = useBrowser();
 
 /**
- * A device group with a PLC screen and a top menu 办公 that shows only that group, created
+ * A test group with a QC board screen and a top menu 办公 that shows only that group, created
  * through the real API once per run (menu codes are unique, so a second call finds them).
  */
 async function prepareMenus(page: Page): Promise<string> {
@@ -19,8 +19,8 @@ async function prepareMenus(page: Page): Promise<string> {
     expect(res.success, res.msg).toBe(true);
     return res.data;
   };
-  const group = await submit({ code: 'e2e_device', name: '设备管理', path: '/device', category: 1, sort: 90 });
-  const plc = await submit({ code: 'e2e_plc', name: 'PLC变量', path: '/device/plc', parentId: group, category: 1 });
+  const group = await submit({ code: 'e2e_office_group', name: '办公测试', path: '/e2eoffice', category: 1, sort: 90 });
+  const plc = await submit({ code: 'e2e_qc', name: 'QC看板', path: '/e2eoffice/qc', parentId: group, category: 1 });
   const tops = await callApi<{ records: { id: string; code: string }[] }>(
     page,
     '/api/blade-system/topmenu/list?current=1&code=e2e_office',
@@ -40,6 +40,7 @@ async function prepareMenus(page: Page): Promise<string> {
   return topId;
 }
 
+// Colours are polled: antd's layout and menu animate their background when the theme changes.
 const background = (page: Page, selector: string) =>
   page.evaluate((s) => {
     const el = document.querySelector(s);
@@ -62,11 +63,11 @@ describe('header tools', () => {
     // A screen of the side menu, so the screenshots show the themed menu with an active item.
     await page.goto('/system/user');
     await page.getByTestId('main-layout').waitFor();
-    expect(await layoutClass(page)).toContain('theme-vip');
+    await expect.poll(() => layoutClass(page)).toContain('theme-vip');
     // theme-vip: dark header and sidebar with the gold active tab.
-    expect(await background(page, '.mes-header')).toBe('rgb(32, 34, 42)');
-    expect(await background(page, '.mes-sider')).toBe('rgb(32, 34, 42)');
-    expect(await background(page, '.mes-tabs .ant-tabs-tab-active')).toBe('rgb(255, 193, 7)');
+    await expect.poll(() => background(page, '.mes-header')).toBe('rgb(32, 34, 42)');
+    await expect.poll(() => background(page, '.mes-sider')).toBe('rgb(32, 34, 42)');
+    await expect.poll(() => background(page, '.mes-tabs .ant-tabs-tab-active')).toBe('rgb(255, 193, 7)');
     const activeItem = page.locator('.mes-sider .ant-menu-item-selected');
     await expect.poll(() => activeItem.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(255, 193, 7)');
     await screenshot(page, 'theme-vip');
@@ -80,23 +81,23 @@ describe('header tools', () => {
     await page.getByTestId('theme-done').click();
 
     await chooseTheme(page, 'theme-dark');
-    expect(await layoutClass(page)).toContain('theme-dark');
-    expect(await layoutClass(page)).not.toContain('theme-vip');
-    expect(await background(page, '.mes-header')).toBe('rgb(20, 20, 20)');
-    expect(await background(page, '.mes-sider')).toBe('rgb(20, 20, 20)');
-    expect(await background(page, '.mes-tabs')).toBe('rgb(31, 31, 31)');
+    await expect.poll(() => layoutClass(page)).toContain('theme-dark');
+    await expect.poll(() => layoutClass(page)).not.toContain('theme-vip');
+    await expect.poll(() => background(page, '.mes-header')).toBe('rgb(20, 20, 20)');
+    await expect.poll(() => background(page, '.mes-sider')).toBe('rgb(20, 20, 20)');
+    await expect.poll(() => background(page, '.mes-tabs')).toBe('rgb(31, 31, 31)');
     await screenshot(page, 'theme-dark');
 
     await chooseTheme(page, 'theme-white');
-    expect(await background(page, '.mes-header')).toBe('rgb(255, 255, 255)');
-    expect(await background(page, '.mes-sider')).toBe('rgb(255, 255, 255)');
+    await expect.poll(() => background(page, '.mes-header')).toBe('rgb(255, 255, 255)');
+    await expect.poll(() => background(page, '.mes-sider')).toBe('rgb(255, 255, 255)');
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('mes-themeName') ?? '{}'));
     expect(stored.content).toBe('theme-white');
 
     await page.reload();
     await page.getByTestId('main-layout').waitFor();
-    expect(await layoutClass(page)).toContain('theme-white');
-    expect(await background(page, '.mes-sider')).toBe('rgb(255, 255, 255)');
+    await expect.poll(() => layoutClass(page)).toContain('theme-white');
+    await expect.poll(() => background(page, '.mes-sider')).toBe('rgb(255, 255, 255)');
 
     // Every theme paints the header or the sidebar differently from every other.
     const looks = new Set<string>();
@@ -167,9 +168,9 @@ describe('header tools', () => {
     await dialog.waitFor({ state: 'hidden' });
 
     await page.getByTestId('menu-search').click();
-    await dialog.getByRole('combobox').fill('plc');
+    await dialog.getByRole('combobox').fill('qc');
     const options = page.getByTestId('menu-search-option');
-    await expect.poll(() => options.allTextContents()).toEqual(['PLC变量 /device/plc']);
+    await expect.poll(() => options.allTextContents()).toEqual(['QC看板 /e2eoffice/qc']);
     await dialog.getByRole('combobox').fill('用户');
     await expect.poll(() => options.allTextContents()).toEqual(['用户管理 /system/user']);
     await options.first().click();
@@ -193,7 +194,7 @@ describe('header tools', () => {
     });
     await page.getByTestId(`top-menu-${topId}`).click();
     await expect.poll(() => side.textContent()).not.toContain('系统管理');
-    expect(await side.textContent()).toContain('设备管理');
+    expect(await side.textContent()).toContain('办公测试');
     expect(routeCalls).toContain(topId);
     expect(await page.getByTestId(`top-menu-${topId}`).getAttribute('aria-current')).toBe('true');
 
