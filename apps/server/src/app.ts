@@ -28,6 +28,7 @@ import { registerDictRoutes } from './modules/system/dict-routes';
 import { registerMenuRoutes } from './modules/system/menu-routes';
 import { registerTopMenuRoutes } from './modules/system/top-menu-routes';
 import { businessRouteBindings } from './modules/business';
+import { deviceRouteBindings } from './modules/device';
 import { resourceRouteBindings } from './modules/resource';
 import { systemRouteBindings } from './modules/system';
 import { registerProfileRoutes } from './modules/user/profile-routes';
@@ -79,6 +80,7 @@ const ROUTE_BINDINGS: readonly RouteBinding[] = [
   ...systemRouteBindings,
   ...resourceRouteBindings,
   ...businessRouteBindings,
+  ...deviceRouteBindings,
   { defs: [dictResource, dictBizResource], register: registerDictRoutes },
   {
     defs: [apiLogResource, usualLogResource, errorLogResource, loginLogResource, operationLogResource],

@@ -2,10 +2,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { buildApp } from './app';
-import { ConfigError, loadConfig, type AppConfig } from './platform/config';
+import { createDeviceDirectory } from './modules/device';
+import { ConfigError, loadConfig, mqttConfig, type AppConfig } from './platform/config';
 import { claimDataDir, ensureDataDir, readOrCreateSecret, writePrivateFile } from './platform/data-dir';
 import { applyMigrations, connectDatabase, type Database } from './platform/db/database';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './platform/db/embedded-postgres';
+import { startMqtt } from './platform/mqtt';
 import { createAppContext } from './runtime';
 import { seedDatabase } from './seed/seed';
 
@@ -69,6 +71,12 @@ async function main(config: AppConfig): Promise<void> {
     cleanups.push(() => app.close());
     await app.listen({ port: config.port, host: config.host });
     log.info(`MES Console listening on http://localhost:${config.port}`);
+    // Device telemetry: never stops the console (a busy port or an unreachable broker is logged
+    // and retried). Stopped before the context closes, so what is queued is committed first.
+    const mqtt = await startMqtt(ctx, createDeviceDirectory(ctx), mqttConfig(), {
+      consoleAt: `http://localhost:${config.port}`,
+    });
+    cleanups.push(() => mqtt.stop());
   } catch (e) {
     log.fatal({ err: e }, `start failed: ${(e as Error).message}`);
     await cleanUp();

@@ -5,7 +5,9 @@ import { PageTotals } from './crud/page-totals';
 import { postgresChangeFeed } from './platform/cache/change-feed';
 import { GrantService } from './platform/permissions/grants';
 import { LogService } from './modules/log/log-service';
-import { LOG_PRUNE_CRON, logPruneJob } from './modules/log/retention';
+import { LOG_DEFINITIONS, LOG_PRUNE_CRON, logPruneJob } from './modules/log/retention';
+import { REGISTRY, type ResourceDef } from '@mes/contracts';
+import { SERIES_UPKEEP_CRON, seriesUpkeepJob, upkeepAll } from './platform/series/upkeep';
 import { JobQueue, type JobQueueSettings } from './platform/jobs/job-queue';
 import { STORE_PURGE_CRON, storePurgeJob } from './platform/jobs/store-purge';
 import { apiLogEnabled } from './platform/config';
@@ -13,7 +15,7 @@ import { postgresRevocationList, storeRevocationList } from './platform/auth/rev
 import { SessionStates } from './platform/auth/session-state';
 import { TokenService } from './platform/auth/tokens';
 import { CacheRegistry } from './platform/cache/cache-registry';
-import type { Database } from './platform/db/database';
+import type { Database, Db } from './platform/db/database';
 import { createPostgresStore } from './platform/store/postgres-store';
 import { createRedisStore } from './platform/store/redis-store';
 import { systemClock, type Clock, type EphemeralStore } from './platform/store/ephemeral-store';
@@ -40,9 +42,16 @@ const START_PRUNE_SLOT_SECONDS = 10 * 60;
  * The periodic work every server needs, as durable jobs: log retention every hour (and once soon
  * after a start, shared by processes starting together) and the ephemeral store's purge.
  */
-function scheduleHousekeeping(jobs: JobQueue, logs: LogService, store: EphemeralStore): void {
+function scheduleHousekeeping(jobs: JobQueue, logs: LogService, store: EphemeralStore, db: Db, clock: Clock): void {
   jobs.register(logPruneJob, () => logs.prune());
   jobs.schedule(logPruneJob, LOG_PRUNE_CRON, {});
+  // Every other series (telemetry, MQTT messages, on/off records): the logs keep their own run.
+  const logTables = new Set<string>(LOG_DEFINITIONS.map((d) => d.table));
+  const otherSeries = REGISTRY.filter(
+    (e): e is ResourceDef => 'series' in e && e.series !== undefined && !logTables.has(e.table),
+  );
+  jobs.register(seriesUpkeepJob, () => upkeepAll(db, otherSeries, new Date(clock.now())));
+  jobs.schedule(seriesUpkeepJob, SERIES_UPKEEP_CRON, {});
   jobs.register(storePurgeJob, () => store.purgeExpired());
   jobs.schedule(storePurgeJob, STORE_PURGE_CRON, {});
 }
@@ -75,7 +84,7 @@ export async function createAppContext(options: ContextOptions): Promise<AppCont
     settings: options.jobs,
     warn: (message, error) => logs.warn(message, error),
   });
-  scheduleHousekeeping(jobs, logs, store);
+  scheduleHousekeeping(jobs, logs, store, options.database.db, clock);
   // Started in the background: a fresh database needs about a second of DDL for pg-boss's
   // schema and queues, which no request and no test should wait for (an enqueue waits for the
   // start itself). main.ts waits for `jobs.started()`, so a server whose queue cannot start stops.

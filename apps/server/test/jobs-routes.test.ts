@@ -55,6 +55,7 @@ describe('housekeeping jobs', () => {
     );
     expect(rows.rows).toEqual([
       { name: 'log.prune', cron: '7 * * * *' },
+      { name: 'series.upkeep', cron: '7 * * * *' },
       { name: 'store.purge', cron: '*/10 * * * *' },
     ]);
   });

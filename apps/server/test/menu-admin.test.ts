@@ -76,6 +76,7 @@ describe('menu lists and trees', () => {
       'system',
       'authority',
       'resource',
+      'device',
       'report',
       'business',
       'monitor',

@@ -103,7 +103,36 @@ const ConfigSchema = z.object({
     .transform((v) => v.trim().toLowerCase())
     .pipe(z.enum(['on', 'off'], { message: 'must be on or off' }))
     .default('off'),
+  /** MQTT (docs/mqtt.md): unset `MQTT_URL` runs the embedded broker on `MQTT_HOST:MQTT_PORT`. */
+  MQTT_URL: urlWithScheme(['mqtt:', 'mqtts:', 'tcp:', 'ssl:', 'ws:', 'wss:'], 'mqtt://user:secret@127.0.0.1:1883'),
+  MQTT_PORT: z
+    .string()
+    .default('1883')
+    .refine((v) => /^\d+$/.test(v) && Number(v) <= 65535, {
+      message: 'must be a whole number from 0 (any free port) to 65535',
+    })
+    .transform(Number),
+  MQTT_HOST: z.string().default('0.0.0.0'),
 });
+
+/** Where device telemetry arrives (docs/mqtt.md). */
+export interface MqttConfig {
+  /** `MQTT_URL`: an external broker to subscribe to; unset runs the embedded one. */
+  url: string | undefined;
+  /** `MQTT_PORT` of the embedded broker (default 1883; 0 = any free port). */
+  port: number;
+  /** `MQTT_HOST` the embedded broker listens on (default 0.0.0.0). */
+  host: string;
+}
+
+/**
+ * The MQTT settings, read apart from {@link loadConfig} (which has already stopped a start with a
+ * bad value): the embedded broker's port and host, or the external broker's URL.
+ */
+export function mqttConfig(env: NodeJS.ProcessEnv = process.env): MqttConfig {
+  const c = ConfigSchema.pick({ MQTT_URL: true, MQTT_PORT: true, MQTT_HOST: true }).parse(env);
+  return { url: c.MQTT_URL, port: c.MQTT_PORT, host: c.MQTT_HOST };
+}
 
 export interface AppConfig {
   port: number;

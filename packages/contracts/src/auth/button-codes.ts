@@ -30,4 +30,5 @@ export const buttonCodes = {
   sms: screenButtons('sms', ['enable', 'send']),
   oss: screenButtons('oss', ['enable', 'debug']),
   attach: screenButtons('attach', ['upload', 'download']),
+  device: screenButtons('device_info', ['secret']),
 } as const;

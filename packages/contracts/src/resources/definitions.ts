@@ -1,5 +1,13 @@
 // Written by `npm run db:generate` (apps/server/src/crud/registry-codegen.ts): every definition exported under packages/contracts/src/resources. Do not edit.
 import { lineResource } from './business/line';
+import { deviceResource } from './device/device';
+import { plcVariableResource } from './device/plc-variable';
+import {
+  productAlarmRuleResource,
+  productFieldResource,
+  productProgramResource,
+  productResource,
+} from './device/product';
 import { apiLogResource } from './log/api-log';
 import { errorLogResource } from './log/error-log';
 import { loginLogResource } from './log/login-log';
@@ -23,10 +31,17 @@ import { apiScopeResource, dataScopeResource } from './system/scope';
 import { tenantResource } from './system/tenant';
 import { topMenuResource } from './system/top-menu';
 import { userResource } from './system/user';
+import { mqttMessageResource, onOffResource, telemetryLatestResource, telemetryResource } from './telemetry/telemetry';
 
 /** Every definition, by export name; `REGISTRY` (registry.ts) is its list. */
 export const DEFINITIONS = {
   lineResource,
+  deviceResource,
+  plcVariableResource,
+  productAlarmRuleResource,
+  productFieldResource,
+  productProgramResource,
+  productResource,
   apiLogResource,
   errorLogResource,
   loginLogResource,
@@ -52,4 +67,8 @@ export const DEFINITIONS = {
   tenantResource,
   topMenuResource,
   userResource,
+  mqttMessageResource,
+  onOffResource,
+  telemetryLatestResource,
+  telemetryResource,
 } as const;

@@ -1,0 +1,92 @@
+import { eq } from 'drizzle-orm';
+import { idValue } from '../../platform/http/request-params';
+import type { FastifyInstance } from 'fastify';
+import {
+  DEVICE_ROTATE_SECRET_PATH,
+  deviceResource,
+  Messages,
+  operationLogResource,
+  type DeviceSecretReply,
+} from '@mes/contracts';
+import type { AppContext } from '../../app-context';
+import { registerResource, type ChangeArgs } from '../../crud/resource-routes';
+import { requireAuth } from '../../platform/auth/request-auth';
+import { recordOperation } from '../../platform/audit/operation-audit';
+import { device } from '../../platform/db/schema';
+import { ok } from '../../platform/http/envelope';
+import { badRequest, notFound } from '../../platform/http/errors';
+import { tenantScope } from '../../platform/tenancy/tenant-scope';
+import { hashSecret, newClientId, newSecret } from './credentials';
+import { DeviceMessages } from './messages';
+
+/**
+ * A new device gets its MQTT client id here and no usable secret yet (an empty hash matches
+ * nothing): the secret exists only in the reply of `rotate-secret`, which the screen calls right
+ * after the add, so the submit keeps the engine's reply (`data` = id).
+ */
+function beforeChange({ adding, values }: ChangeArgs): void {
+  if (!adding) return;
+  values.mqttClientId = newClientId();
+  values.mqttSecretHash = '';
+}
+
+/** Devices (`/api/basic/device`: list, detail, submit, remove, export) and their MQTT secret. */
+export function registerDeviceRoutes(app: FastifyInstance, ctx: AppContext): void {
+  registerResource(app, ctx, { def: deviceResource, table: device, hooks: { beforeChange } });
+
+  // A new secret for a device, answered once; the old one stops working at once.
+  app.post(
+    `/api${DEVICE_ROTATE_SECRET_PATH}`,
+    { config: { apiScope: `${deviceResource.code}:secret` } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const query = request.query as Record<string, unknown>;
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      // The shared id rules: a 64-bit id in range, or a 400 (never a query that overflows).
+      const id = idValue(query.id ?? body.id, 'id');
+      // `first=1`: only a device that never had a secret (the screen's call right after an add),
+      // so a stale call cannot invalidate a secret already in use.
+      const first = String(query.first ?? body.first ?? '') === '1';
+      const secret = newSecret();
+      const reply = await ctx.db.transaction(async (tx) => {
+        const [row] = await tenantScope(tx, auth.tenantId)
+          .update(device)
+          .set({ mqttSecretHash: hashSecret(secret), updateUser: auth.userId, updateTime: new Date() })
+          .where(eq(device.id, id), first ? eq(device.mqttSecretHash, '') : undefined)
+          .returning({ deviceCode: device.deviceCode, clientId: device.mqttClientId });
+        if (!row && first) {
+          const [known] = await tenantScope(tx, auth.tenantId)
+            .select(device, { id: device.id })
+            .where(eq(device.id, id));
+          if (known) throw badRequest(DeviceMessages.secretIssued);
+        }
+        if (!row) throw notFound(Messages.rowNotFound);
+        await recordOperation(tx, {
+          def: deviceResource,
+          auth,
+          operation: 'update',
+          ids: [id],
+          changes: [
+            {
+              field: 'mqttSecretHash',
+              label: deviceResource.fields.mqttSecretHash.label.zh,
+              before: '******',
+              after: '******',
+            },
+          ],
+          at: new Date(),
+        });
+        return row;
+      });
+      await ctx.totals.changed(operationLogResource.code, '*');
+      const data: DeviceSecretReply = {
+        deviceCode: reply.deviceCode,
+        tenantId: auth.tenantId,
+        clientId: reply.clientId,
+        secret,
+        topicPrefix: `mes/${auth.tenantId}/${reply.deviceCode}`,
+      };
+      return ok(data);
+    },
+  );
+}

@@ -1,0 +1,14 @@
+import { deviceResource, plcVariableResource, productResource } from '@mes/contracts';
+import type { RouteBinding } from '../../crud/registry';
+import { registerDeviceRoutes } from './device-routes';
+import { registerPlcVariableRoutes } from './plc-variable-routes';
+import { registerProductRoutes } from './product-routes';
+
+export { createDeviceDirectory, PgDeviceDirectory } from './device-directory';
+
+/** The device area (spec section 7 "Business and devices": product, device, plcvariable). */
+export const deviceRouteBindings: readonly RouteBinding[] = [
+  { defs: [productResource], register: registerProductRoutes },
+  { defs: [deviceResource], register: registerDeviceRoutes },
+  { defs: [plcVariableResource], register: registerPlcVariableRoutes },
+];

@@ -1,0 +1,513 @@
+import net from 'node:net';
+import { randomBytes } from 'node:crypto';
+import mqtt, { type MqttClient } from 'mqtt';
+import { mqttMessageResource, onOffResource, telemetryResource } from '@mes/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyMigrations, connectDatabase, type Database } from '../src/platform/db/database';
+import type { DeviceDirectory, DeviceIdentity, KnownDevice, ModelField } from '../src/platform/mqtt/device-directory';
+import { busyPortMessage, startMqtt, type MqttRuntime, type MqttTuning } from '../src/platform/mqtt';
+import { listPartitions } from '../src/platform/series/partitions';
+import { upkeepAll } from '../src/platform/series/upkeep';
+import { createTestDatabase } from './support/test-database';
+
+/**
+ * MQTT ingestion against real brokers (docs/mqtt.md): the embedded aedes broker on a free port,
+ * and the machine's Mosquitto (127.0.0.1:1883) through the shared subscription.
+ */
+
+interface FakeDevice extends KnownDevice {
+  clientId: string;
+  secret: string;
+}
+
+/** The device module's directory, as a map (the module is built separately). */
+class MapDirectory implements DeviceDirectory {
+  readonly devices = new Map<string, FakeDevice>();
+  readonly marks: { deviceCode: string; online: boolean }[] = [];
+  add(tenantId: string, deviceCode: string, fields: ModelField[], inactivitySeconds = 600): FakeDevice {
+    const device: FakeDevice = {
+      deviceId: randomBytes(4).readUInt32BE(0).toString(),
+      tenantId,
+      deviceCode,
+      productId: '1',
+      fields: new Map(fields.map((f) => [f.field, f])),
+      inactivitySeconds,
+      clientId: `dev-${deviceCode}-${randomBytes(3).toString('hex')}`,
+      secret: randomBytes(12).toString('hex'),
+    };
+    this.devices.set(`${tenantId}/${deviceCode}`, device);
+    return device;
+  }
+  authenticate(clientId: string, secret: string): Promise<DeviceIdentity | undefined> {
+    const d = [...this.devices.values()].find((x) => x.clientId === clientId && x.secret === secret);
+    return Promise.resolve(d && { tenantId: d.tenantId, deviceCode: d.deviceCode, deviceId: d.deviceId });
+  }
+  find(tenantId: string, deviceCode: string): Promise<KnownDevice | undefined> {
+    return Promise.resolve(this.devices.get(`${tenantId}/${deviceCode}`));
+  }
+  markOnline(_tenantId: string, deviceCode: string, online: boolean): Promise<void> {
+    this.marks.push({ deviceCode, online });
+    return Promise.resolve();
+  }
+}
+
+const FIELDS: ModelField[] = [
+  { field: 'chlorine', dataType: 'float', unit: 'mg/L', precision: 2, scaling: { multiplier: 0.1, offset: 0.05 } },
+  { field: 'temperature', dataType: 'int', unit: '°C', precision: 0 },
+  { field: 'program', dataType: 'string', unit: '', precision: 0 },
+  { field: 'running', dataType: 'bool', unit: '', precision: 0 },
+];
+
+let database: Database;
+let dropDb: () => Promise<void>;
+const warnings: string[] = [];
+const ctx = () => ({
+  database,
+  clock: { now: () => Date.now() },
+  logs: { warn: (message: string) => void warnings.push(message) },
+});
+
+beforeAll(async () => {
+  const created = await createTestDatabase();
+  dropDb = created.drop;
+  database = connectDatabase(created.url);
+  await applyMigrations(database);
+}, 60_000);
+
+afterAll(async () => {
+  await database.close();
+  await dropDb();
+});
+
+const rows = async <T>(text: string, params: unknown[] = []) => (await database.pool.query(text, params)).rows as T[];
+
+const waitFor = async (check: () => Promise<boolean> | boolean, ms = 10_000) => {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+function connectDevice(port: number, device: FakeDevice, options: mqtt.IClientOptions = {}): Promise<MqttClient> {
+  return new Promise((resolve, reject) => {
+    const client = mqtt.connect(`mqtt://127.0.0.1:${port}`, {
+      protocolVersion: 4,
+      clientId: device.clientId,
+      username: device.clientId,
+      password: device.secret,
+      reconnectPeriod: 0,
+      ...options,
+    });
+    client.once('connect', () => resolve(client));
+    client.once('error', reject);
+  });
+}
+
+const publish = (client: MqttClient, topic: string, payload: string) =>
+  new Promise<void>((resolve, reject) =>
+    client.publish(topic, payload, { qos: 1 }, (error) => (error ? reject(error) : resolve())),
+  );
+
+const end = (client: MqttClient) => new Promise<void>((resolve) => client.end(false, {}, () => resolve()));
+
+describe('the embedded broker', () => {
+  const tenant = `t${randomBytes(4).toString('hex')}`;
+  const directory = new MapDirectory();
+  const a = directory.add(tenant, 'WL-A', FIELDS);
+  const b = directory.add(tenant, 'WL-B', FIELDS);
+  let runtime: MqttRuntime;
+  let port: number;
+
+  beforeAll(async () => {
+    runtime = await startMqtt(ctx(), directory, { url: undefined, host: '127.0.0.1', port: 0 }, { batchDelayMs: 20 });
+    await runtime.ready;
+    port = runtime.port() ?? 0;
+  });
+  afterAll(async () => {
+    await runtime.stop();
+  });
+
+  it('stores telemetry scaled in the series and the latest values before the PUBACK', async () => {
+    const client = await connectDevice(port, a);
+    const ts = Date.now() - 5000;
+    await publish(
+      client,
+      `mes/${tenant}/WL-A/telemetry`,
+      JSON.stringify({ ts, values: { chlorine: 42, temperature: 37 } }),
+    );
+    // Flat form, receive time as ts, newer than the first one.
+    await publish(
+      client,
+      `mes/${tenant}/WL-A/telemetry`,
+      JSON.stringify({ chlorine: 50, program: 'P1', running: true }),
+    );
+    // The PUBACK came after the commit: the rows are there without waiting.
+    const latest = await rows<{ field: string; num_value: string | null; text_value: string | null }>(
+      `select field, num_value, text_value from mes_telemetry_latest where tenant_id = $1 and device_code = 'WL-A' order by field`,
+      [tenant],
+    );
+    expect(latest).toEqual([
+      { field: 'chlorine', num_value: '5.050000', text_value: null },
+      { field: 'program', num_value: null, text_value: 'P1' },
+      { field: 'running', num_value: '1.000000', text_value: null },
+      { field: 'temperature', num_value: '37.000000', text_value: null },
+    ]);
+    const series = await rows<{ field: string; num_value: string; ts: Date }>(
+      `select field, num_value, ts from mes_telemetry where tenant_id = $1 and device_code = 'WL-A' and field = 'chlorine' order by ts`,
+      [tenant],
+    );
+    expect(series.map((r) => r.num_value)).toEqual(['4.250000', '5.050000']);
+    expect(series[0]?.ts.getTime()).toBe(ts);
+    const log = await rows<{ parsed_ok: boolean; client_id: string; qos: number }>(
+      `select parsed_ok, client_id, qos from mes_mqtt_message where tenant_id = $1 and device_code = 'WL-A'`,
+      [tenant],
+    );
+    expect(log).toHaveLength(2);
+    expect(log.every((r) => r.parsed_ok && r.client_id === a.clientId && r.qos === 1)).toBe(true);
+    await end(client);
+  });
+
+  it('refuses a device publishing as another and a wrong secret', async () => {
+    const client = await connectDevice(port, a);
+    const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+    client.publish(`mes/${tenant}/WL-B/telemetry`, JSON.stringify({ chlorine: 99 }), { qos: 1 });
+    await closed;
+    client.end(true);
+    await expect(connectDevice(port, { ...b, secret: 'wrong' })).rejects.toThrow();
+    await runtime.ingestion.drain();
+    const stored = await rows(`select 1 from mes_mqtt_message where tenant_id = $1 and device_code = 'WL-B'`, [tenant]);
+    expect(stored).toHaveLength(0);
+    const series = await rows(`select 1 from mes_telemetry where tenant_id = $1 and device_code = 'WL-B'`, [tenant]);
+    expect(series).toHaveLength(0);
+  });
+
+  it('lets a device subscribe only under its own topics, the server everywhere', async () => {
+    const client = await connectDevice(port, a);
+    const granted = async (topic: string) => (await client.subscribeAsync(topic, { qos: 1 })).map((g) => g.qos);
+    expect(await granted(`mes/${tenant}/WL-A/#`)).toEqual([1]);
+    // The broker answers SUBACK 0x80 (refused), which mqtt.js reports as an error.
+    await expect(granted(`mes/${tenant}/WL-B/#`)).rejects.toThrow(/Subscribe error/);
+    await expect(granted('mes/#')).rejects.toThrow(/Subscribe error/);
+    // The server's own client may read every device's topics.
+    const internal = runtime.internal();
+    if (!internal) throw new Error('no internal credential');
+    const server = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
+      protocolVersion: 4,
+      clientId: internal.clientId,
+      username: internal.clientId,
+      password: internal.password,
+      reconnectPeriod: 0,
+    });
+    const seen = new Promise<string>((resolve) => server.on('message', (topic) => resolve(topic)));
+    expect((await server.subscribeAsync('mes/#', { qos: 1 })).map((g) => g.qos)).toEqual([1]);
+    await publish(client, `mes/${tenant}/WL-A/cycle`, JSON.stringify({ program: 'P1' }));
+    expect(await seen).toBe(`mes/${tenant}/WL-A/cycle`);
+    await server.endAsync();
+    // Its credential is not a guessable one: a wrong password is refused.
+    await expect(
+      mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
+        protocolVersion: 4,
+        clientId: internal.clientId,
+        username: internal.clientId,
+        password: 'guess',
+        reconnectPeriod: 0,
+      }),
+    ).rejects.toThrow();
+    await end(client);
+  });
+
+  it('counts and logs malformed payloads, unknown fields and wrong types, and keeps ingesting', async () => {
+    const before = { ...runtime.ingestion.counters };
+    const client = await connectDevice(port, b);
+    const topic = `mes/${tenant}/WL-B/telemetry`;
+    await publish(client, topic, 'not json {');
+    await publish(client, topic, JSON.stringify({ ts: 'yesterday-ish', values: { chlorine: 1 } }));
+    await publish(client, topic, JSON.stringify({ values: { chlorine: 'high', color: 'blue', temperature: 36 } }));
+    await publish(client, `mes/${tenant}/WL-B/status`, 'sideways');
+    await publish(client, topic, JSON.stringify({ chlorine: 10 }));
+    const c = runtime.ingestion.counters;
+    expect(c.malformed - before.malformed).toBe(3);
+    expect(c.unknownField - before.unknownField).toBe(1);
+    expect(c.wrongType - before.wrongType).toBe(1);
+    const latest = await rows<{ field: string; num_value: string }>(
+      `select field, num_value from mes_telemetry_latest where tenant_id = $1 and device_code = 'WL-B' order by field`,
+      [tenant],
+    );
+    expect(latest).toEqual([
+      { field: 'chlorine', num_value: '1.050000' },
+      { field: 'temperature', num_value: '36.000000' },
+    ]);
+    const log = await rows<{ parsed_ok: boolean; error: string | null }>(
+      `select parsed_ok, error from mes_mqtt_message where tenant_id = $1 and device_code = 'WL-B' order by create_time, id`,
+      [tenant],
+    );
+    expect(log.map((r) => r.parsed_ok)).toEqual([false, false, true, false, true]);
+    expect(log[0]?.error).toBe('payload is not JSON');
+    expect(log[2]?.error).toContain('unknown field color');
+    expect(log[2]?.error).toContain('chlorine is not a number');
+    await end(client);
+  });
+
+  it('keeps a device that reconnects with its client id while the old connection lingers', async () => {
+    const first = await connectDevice(port, a);
+    const replaced = new Promise<void>((resolve) => first.once('close', () => resolve()));
+    const second = await connectDevice(port, a);
+    await replaced;
+    first.end(true);
+    await publish(second, `mes/${tenant}/WL-A/telemetry`, JSON.stringify({ temperature: 41 }));
+    const [latest] = await rows<{ num_value: string }>(
+      `select num_value from mes_telemetry_latest where tenant_id = $1 and device_code = 'WL-A' and field = 'temperature'`,
+      [tenant],
+    );
+    expect(latest?.num_value).toBe('41.000000');
+    await end(second);
+  });
+
+  it('records the last will as an off record', async () => {
+    const c = directory.add(tenant, 'WL-C', FIELDS);
+    const client = await connectDevice(port, c, {
+      will: { topic: `mes/${tenant}/WL-C/status`, payload: Buffer.from('offline'), qos: 1, retain: false },
+    });
+    await publish(client, `mes/${tenant}/WL-C/telemetry`, JSON.stringify({ temperature: 20 }));
+    // A dropped connection, not a DISCONNECT: the broker publishes the will.
+    client.stream.destroy();
+    client.end(true);
+    await waitFor(async () => {
+      const r = await rows(
+        `select 1 from mes_onoff where tenant_id = $1 and device_code = 'WL-C' and event = 'offline'`,
+        [tenant],
+      );
+      return r.length > 0;
+    });
+    const records = await rows<{ event: string; reason: string; on_time: Date | null; duration_seconds: number }>(
+      `select event, reason, on_time, duration_seconds from mes_onoff where tenant_id = $1 and device_code = 'WL-C' order by create_time, event desc`,
+      [tenant],
+    );
+    expect(records.map((r) => [r.event, r.reason])).toEqual([
+      ['online', 'normal'],
+      ['offline', 'last-will'],
+    ]);
+    expect(records[1]?.on_time).not.toBeNull();
+    await waitFor(() => directory.marks.some((m) => m.deviceCode === 'WL-C' && !m.online));
+  });
+
+  it('marks a silent device offline after its inactivity timeout', async () => {
+    const dir = new MapDirectory();
+    const d = dir.add(tenant, 'WL-D', FIELDS, 1);
+    const rt = await startMqtt(ctx(), dir, { url: undefined, host: '127.0.0.1', port: 0 }, { sweepSeconds: 0.2 });
+    try {
+      await rt.ready;
+      const client = await connectDevice(rt.port() ?? 0, d);
+      await publish(client, `mes/${tenant}/WL-D/telemetry`, JSON.stringify({ temperature: 20 }));
+      await waitFor(async () => {
+        const r = await rows<{ reason: string }>(
+          `select reason from mes_onoff where tenant_id = $1 and device_code = 'WL-D' and event = 'offline'`,
+          [tenant],
+        );
+        return r[0]?.reason === 'inactivity';
+      }, 5000);
+      await end(client);
+    } finally {
+      await rt.stop();
+    }
+  });
+
+  it('bounds the queue while PostgreSQL is stalled, then stores every message once', async () => {
+    const dir = new MapDirectory();
+    const d = dir.add(tenant, 'WL-E', FIELDS);
+    const tuning: MqttTuning = { batchSize: 20, batchDelayMs: 5, maxQueue: 100 };
+    const rt = await startMqtt(ctx(), dir, { url: undefined, host: '127.0.0.1', port: 0 }, tuning);
+    const lock = await database.pool.connect();
+    try {
+      await rt.ready;
+      const client = await connectDevice(rt.port() ?? 0, d);
+      await lock.query('begin');
+      await lock.query('lock table mes_mqtt_message in access exclusive mode');
+      const total = 2000;
+      const acks: Promise<void>[] = [];
+      for (let i = 0; i < total; i++)
+        acks.push(publish(client, `mes/${tenant}/WL-E/telemetry`, JSON.stringify({ temperature: i })));
+      await new Promise((r) => setTimeout(r, 1500));
+      const stalled = { ...rt.ingestion.counters, queued: rt.ingestion.queued };
+      await lock.query('commit');
+      await Promise.all(acks);
+      const [count] = await rows<{ n: string; distinct: string }>(
+        `select count(*) as n, count(distinct num_value) as distinct from mes_telemetry where tenant_id = $1 and device_code = 'WL-E'`,
+        [tenant],
+      );
+      console.log(`stalled PostgreSQL: queue max ${stalled.maxQueued} (bound 100), pauses ${stalled.pauses}`);
+      expect(stalled.pauses).toBeGreaterThan(0);
+      // Reading stops at the bound (100); what one socket chunk already held may follow.
+      expect(stalled.maxQueued).toBeLessThan(500);
+      expect(stalled.received).toBeLessThan(total);
+      expect(count).toEqual({ n: String(total), distinct: String(total) });
+      await end(client);
+    } finally {
+      lock.release();
+      await rt.stop();
+    }
+  }, 30_000);
+});
+
+describe("the machine's Mosquitto with PostgreSQL stalled", () => {
+  it('stops reading at the bound and loses nothing', async () => {
+    const tenant = `s${randomBytes(4).toString('hex')}`;
+    const directory = new MapDirectory();
+    directory.add(tenant, 'ST-2', FIELDS);
+    const rt = await startMqtt(
+      ctx(),
+      directory,
+      { url: 'mqtt://127.0.0.1:1883', host: '127.0.0.1', port: 0 },
+      // A group and filter of the test's own: other engineers' runs share the machine's Mosquitto.
+      { batchSize: 10, batchDelayMs: 5, maxQueue: 50, shareGroup: `test-${tenant}`, ingestTopic: `mes/${tenant}/+/+` },
+    );
+    const publisher = await mqtt.connectAsync('mqtt://127.0.0.1:1883', { protocolVersion: 5, reconnectPeriod: 0 });
+    const lock = await database.pool.connect();
+    try {
+      await rt.ready;
+      await lock.query('begin');
+      await lock.query('lock table mes_mqtt_message in access exclusive mode');
+      const total = 500;
+      await Promise.all(
+        Array.from({ length: total }, (_, i) =>
+          publisher.publishAsync(`mes/${tenant}/ST-2/telemetry`, JSON.stringify({ temperature: i }), { qos: 1 }),
+        ),
+      );
+      await new Promise((r) => setTimeout(r, 1000));
+      const stalled = { ...rt.ingestion.counters };
+      await lock.query('commit');
+      await waitFor(async () => {
+        const [r] = await rows<{ n: string }>(`select count(*) as n from mes_telemetry where tenant_id = $1`, [tenant]);
+        return Number(r?.n) >= total;
+      }, 20_000);
+      console.log(`external broker, stalled PostgreSQL: queue max ${stalled.maxQueued}, taken in ${stalled.received}`);
+      // Unacknowledged messages stay with the broker (its inflight window), not in the server.
+      expect(stalled.maxQueued).toBeLessThanOrEqual(50);
+      expect(stalled.received).toBeLessThan(total);
+      await rt.ingestion.drain();
+      const [count] = await rows<{ n: string; distinct: string }>(
+        `select count(*) as n, count(distinct num_value) as distinct from mes_telemetry where tenant_id = $1`,
+        [tenant],
+      );
+      expect(count).toEqual({ n: String(total), distinct: String(total) });
+    } finally {
+      lock.release();
+      await publisher.endAsync();
+      await rt.stop();
+    }
+  }, 40_000);
+});
+
+describe('the telemetry series tables', () => {
+  it('are partitioned and kept by the generic series upkeep', async () => {
+    const defs = [telemetryResource, mqttMessageResource, onOffResource];
+    for (const def of defs) {
+      const [kind] = await rows<{ relkind: string }>(`select relkind from pg_class where relname = $1`, [def.table]);
+      expect(kind?.relkind).toBe('p');
+    }
+    // Upkeep a month from now: partitions ahead of that day are created, none fails.
+    const later = new Date(Date.now() + 30 * 86_400_000);
+    const results = await upkeepAll(database.db, defs, later);
+    expect(results.iot?.created.length).toBeGreaterThan(0);
+    expect(results.mqtt?.created.length).toBeGreaterThan(0);
+    expect(results.onoff?.created.length).toBeGreaterThan(0);
+    const partitions = await listPartitions(database.db, 'mes_telemetry');
+    expect(partitions.some((p) => p.start.getTime() >= later.getTime() - 86_400_000)).toBe(true);
+  });
+});
+
+describe('a busy MQTT port', () => {
+  it('logs a clear line and keeps running', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve()));
+    const address = blocker.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const own: string[] = [];
+    const rt = await startMqtt(
+      { database, clock: { now: () => Date.now() }, logs: { warn: (m: string) => void own.push(m) } },
+      new MapDirectory(),
+      { url: undefined, host: '127.0.0.1', port },
+      { consoleAt: 'http://127.0.0.1:8080', retryBusyMs: 100 },
+    );
+    try {
+      await waitFor(() => own.length > 0);
+      expect(own[0]).toBe(busyPortMessage(port, 'http://127.0.0.1:8080'));
+      expect(own[0]).toContain(
+        `MQTT port ${port} is in use: device telemetry is off until it is free or MQTT_PORT names another port; the console runs on`,
+      );
+      expect(rt.port()).toBeUndefined();
+      // Freed: the broker binds on its next try.
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+      await rt.ready;
+      expect(rt.port()).toBe(port);
+    } finally {
+      blocker.close();
+      await rt.stop();
+    }
+  });
+});
+
+describe('an unreachable external broker', () => {
+  it('is retried in the background and never stops the start', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', () => resolve()));
+    const address = closed.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const own: string[] = [];
+    const rt = await startMqtt(
+      { database, clock: { now: () => Date.now() }, logs: { warn: (m: string) => void own.push(m) } },
+      new MapDirectory(),
+      { url: `mqtt://127.0.0.1:${port}`, host: '127.0.0.1', port: 0 },
+    );
+    await waitFor(() => own.length > 0);
+    expect(own[0]).toBe('MQTT: the subscriber could not connect; retrying in 5 s');
+    await rt.stop();
+  });
+});
+
+describe("the machine's Mosquitto through a shared subscription", () => {
+  it('splits the messages between two subscribers and stores each once', async () => {
+    const tenant = `m${randomBytes(4).toString('hex')}`;
+    const directory = new MapDirectory();
+    directory.add(tenant, 'ST-1', FIELDS);
+    const config = { url: 'mqtt://127.0.0.1:1883', host: '127.0.0.1', port: 0 };
+    // A group and filter of the test's own: other engineers' runs share the machine's Mosquitto.
+    const tuning: MqttTuning = { batchDelayMs: 10, shareGroup: `test-${tenant}`, ingestTopic: `mes/${tenant}/+/+` };
+    const one = await startMqtt(ctx(), directory, config, tuning);
+    const two = await startMqtt(ctx(), directory, config, tuning);
+    const publisher = await mqtt.connectAsync('mqtt://127.0.0.1:1883', { protocolVersion: 5, reconnectPeriod: 0 });
+    try {
+      await Promise.all([one.ready, two.ready]);
+      const total = 200;
+      await Promise.all(
+        Array.from({ length: total }, (_, i) =>
+          publisher.publishAsync(`mes/${tenant}/ST-1/telemetry`, JSON.stringify({ temperature: i }), { qos: 1 }),
+        ),
+      );
+      await waitFor(async () => {
+        const [r] = await rows<{ n: string }>(`select count(*) as n from mes_mqtt_message where tenant_id = $1`, [
+          tenant,
+        ]);
+        return Number(r?.n) >= total;
+      });
+      await one.ingestion.drain();
+      await two.ingestion.drain();
+      const [count] = await rows<{ n: string; distinct: string }>(
+        `select count(*) as n, count(distinct num_value) as distinct from mes_telemetry where tenant_id = $1`,
+        [tenant],
+      );
+      expect(count).toEqual({ n: String(total), distinct: String(total) });
+      const split = [one.ingestion.counters.received, two.ingestion.counters.received];
+      console.log(`shared subscription split: ${split.join(' + ')}`);
+      expect(split[0]! + split[1]!).toBe(total);
+      expect(split[0]).toBeGreaterThan(0);
+      expect(split[1]).toBeGreaterThan(0);
+    } finally {
+      await publisher.endAsync();
+      await one.stop();
+      await two.stop();
+    }
+  }, 30_000);
+});

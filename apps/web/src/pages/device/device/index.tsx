@@ -1,0 +1,190 @@
+import { CopyOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Descriptions, Modal, Typography } from 'antd';
+import { useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { buttonCodes, DEVICE_ROTATE_SECRET_PATH, deviceResource, type DeviceSecretReply } from '@mes/contracts';
+import { requestData } from '../../../api/http';
+import { ResourcePage } from '../../../crud/resource-page';
+import type { FormMode, ResourcePageContext, Row } from '../../../crud/resource-page-types';
+
+const SECRET_CODE = buttonCodes.device.secret;
+/** The embedded broker's default port (MQTT_PORT); an external broker has its own. */
+const DEFAULT_MQTT_PORT = 1883;
+
+const TEXT = {
+  zh: {
+    secret: '密钥',
+    confirmTitle: '重新生成 MQTT 密钥?',
+    confirmBody: '设备 {code} 的旧密钥将立即失效,设备需要用新密钥重新连接。',
+    rotate: '重新生成',
+    cancel: '取消',
+    dialogTitle: 'MQTT 密钥 - {code}',
+    onceHint: '密钥只显示这一次,关闭后无法再次查看;请立即复制并配置到设备中。',
+    clientId: '客户端 ID',
+    username: '用户名',
+    secretLabel: '密钥',
+    topic: '主题前缀',
+    broker: '服务器',
+    copy: '复制',
+    copied: '已复制',
+    close: '我已保存',
+  },
+  en: {
+    secret: 'MQTT secret',
+    confirmTitle: 'Generate a new MQTT secret?',
+    confirmBody: 'The old secret of device {code} stops working at once; the device must reconnect with the new one.',
+    rotate: 'Generate',
+    cancel: 'Cancel',
+    dialogTitle: 'MQTT secret - {code}',
+    onceHint: 'The secret is shown only this once and cannot be viewed again: copy it into the device now.',
+    clientId: 'Client id',
+    username: 'User name',
+    secretLabel: 'Secret',
+    topic: 'Topic prefix',
+    broker: 'Broker',
+    copy: 'Copy',
+    copied: 'Copied',
+    close: 'I have saved it',
+  },
+};
+type Key = keyof (typeof TEXT)['zh'];
+
+const rotateSecret = (id: string) =>
+  requestData<DeviceSecretReply>(DEVICE_ROTATE_SECRET_PATH, { method: 'POST', params: { id } });
+/** The first secret of a device just added; refused (silently) if the device already has one. */
+const firstSecret = (id: string) =>
+  requestData<DeviceSecretReply>(DEVICE_ROTATE_SECRET_PATH, { method: 'POST', params: { id, first: 1 }, silent: true });
+
+function useText() {
+  const { i18n } = useTranslation();
+  const table = i18n.language.startsWith('en') ? TEXT.en : TEXT.zh;
+  return (key: Key, code = '') => table[key].replace('{code}', code);
+}
+
+/** The new secret, once: client id, secret, topic prefix and broker, each with a copy button. */
+function SecretDialog({ shown, onClose }: { shown: DeviceSecretReply | null; onClose(): void }) {
+  const text = useText();
+  const { message } = App.useApp();
+  const copy = (value: string) => {
+    void navigator.clipboard?.writeText(value).then(
+      () => message.success(text('copied')),
+      () => undefined,
+    );
+  };
+  const copyable = (value: string, testId: string) => (
+    <div style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
+      <Typography.Text code data-testid={testId} style={{ flex: '1 1 auto', minWidth: 0, wordBreak: 'break-all' }}>
+        {value}
+      </Typography.Text>
+      <Button size="small" icon={<CopyOutlined />} onClick={() => copy(value)} aria-label={text('copy')}>
+        {text('copy')}
+      </Button>
+    </div>
+  );
+  const host = typeof window === 'undefined' ? 'localhost' : window.location.hostname;
+  return (
+    <Modal
+      open={!!shown}
+      title={text('dialogTitle', shown?.deviceCode)}
+      width={640}
+      destroyOnHidden
+      maskClosable={false}
+      onCancel={onClose}
+      footer={
+        <Button type="primary" onClick={onClose} data-testid="device-secret-close">
+          {text('close')}
+        </Button>
+      }
+    >
+      {shown && (
+        <div data-testid="device-secret-dialog">
+          <Alert type="warning" showIcon message={text('onceHint')} style={{ marginBottom: 16 }} />
+          <Descriptions column={1} size="small" bordered styles={{ label: { whiteSpace: 'nowrap' } }}>
+            <Descriptions.Item label={text('clientId')}>
+              {copyable(shown.clientId, 'device-secret-client')}
+            </Descriptions.Item>
+            <Descriptions.Item label={text('username')}>
+              {copyable(shown.clientId, 'device-secret-user')}
+            </Descriptions.Item>
+            <Descriptions.Item label={text('secretLabel')}>
+              {copyable(shown.secret, 'device-secret-value')}
+            </Descriptions.Item>
+            <Descriptions.Item label={text('topic')}>
+              {copyable(`${shown.topicPrefix}/`, 'device-secret-topic')}
+            </Descriptions.Item>
+            <Descriptions.Item label={text('broker')}>
+              <Typography.Text code>{`mqtt://${host}:${DEFAULT_MQTT_PORT}`}</Typography.Text>
+            </Descriptions.Item>
+          </Descriptions>
+        </div>
+      )}
+    </Modal>
+  );
+}
+
+/**
+ * 设备管理: the generic screen plus the MQTT secret. A device gets its client id on add and its
+ * first secret right after (the add's reply is only the id): this page then calls rotate-secret
+ * for the new device and shows the secret once. 密钥 on a row rotates after a confirm.
+ */
+export default function DeviceScreen() {
+  const text = useText();
+  const { modal } = App.useApp();
+  const [shown, setShown] = useState<DeviceSecretReply | null>(null);
+  // The code of a device being added, to find its id once the add succeeded.
+  const adding = useRef<string | null>(null);
+
+  const rowActions = useMemo(
+    () => (row: Row, ctx: ResourcePageContext) =>
+      ctx.can(SECRET_CODE) ? (
+        <Button
+          type="link"
+          size="small"
+          data-testid="device-secret"
+          onClick={() =>
+            modal.confirm({
+              title: text('confirmTitle'),
+              content: text('confirmBody', String(row.deviceCode)),
+              okText: text('rotate'),
+              cancelText: text('cancel'),
+              onOk: async () => setShown(await rotateSecret(row.id)),
+            })
+          }
+        >
+          {text('secret')}
+        </Button>
+      ) : null,
+    [modal, text],
+  );
+
+  const beforeSubmit = (values: Record<string, unknown>, mode: FormMode) => {
+    adding.current = mode === 'add' ? String(values.deviceCode ?? '') : null;
+    return values;
+  };
+
+  const onChanged = () => {
+    const code = adding.current;
+    adding.current = null;
+    if (!code) return;
+    void (async () => {
+      const page = await requestData<{ records: Row[] }>(`${deviceResource.api}/list`, {
+        params: { deviceCode_equal: code, current: 1, size: 1 },
+      });
+      const created = page.records.find((r) => r.deviceCode === code);
+      if (!created) return;
+      setShown(await firstSecret(created.id));
+    })().catch(() => undefined);
+  };
+
+  return (
+    <div data-testid="device-screen">
+      <ResourcePage
+        resource={deviceResource}
+        rowActions={rowActions}
+        beforeSubmit={beforeSubmit}
+        onChanged={onChanged}
+      />
+      <SecretDialog shown={shown} onClose={() => setShown(null)} />
+    </div>
+  );
+}

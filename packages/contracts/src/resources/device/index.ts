@@ -1,0 +1,4 @@
+export * from './device';
+export * from './model-rules';
+export * from './plc-variable';
+export * from './product';

@@ -1,0 +1,286 @@
+import { defineResource } from '../../resource/define';
+import { remarkField, sortField } from '../common-fields';
+import { ALARM_OPERATORS, MODEL_DATA_TYPES, PRODUCT_PROTOCOLS, fieldKeyField, oneOf } from './model-rules';
+
+const dataTypeLabel = { zh: '数据类型', en: 'Data type' };
+const accessLabel = { zh: '读写', en: 'Access' };
+const protocolLabel = { zh: '接入协议', en: 'Protocol' };
+const operatorLabel = { zh: '运算符', en: 'Operator' };
+
+/** One field of a product's thing model: what `iot/model-data` shows and ingestion accepts. */
+export const productFieldResource = defineResource({
+  code: 'product_field',
+  title: { zh: '物模型字段', en: 'Model fields' },
+  table: 'mes_product_field',
+  api: '/basic/product-field',
+  owner: 'tenant',
+  operations: [],
+  // Detail reads a product's rows by parent.
+  indexes: [{ fields: ['tenantId', 'productId'] }],
+  fields: {
+    productId: { kind: 'id', label: { zh: '产品', en: 'Product' }, form: false, list: false },
+    fieldKey: fieldKeyField({ zh: '字段标识', en: 'Field key' }),
+    fieldName: { kind: 'string', label: { zh: '字段名称', en: 'Name' }, max: 64, required: true, width: 140 },
+    dataType: {
+      kind: 'string',
+      label: dataTypeLabel,
+      max: 16,
+      required: true,
+      default: 'float',
+      options: { dict: 'model_data_type' },
+      pattern: oneOf(MODEL_DATA_TYPES, dataTypeLabel),
+      width: 110,
+    },
+    unit: { kind: 'string', label: { zh: '单位', en: 'Unit' }, max: 16, width: 90 },
+    precision: { kind: 'int', label: { zh: '精度', en: 'Precision' }, range: [0, 6], default: 2, width: 80 },
+    access: {
+      kind: 'string',
+      label: accessLabel,
+      max: 4,
+      required: true,
+      default: 'r',
+      options: { dict: 'model_access' },
+      pattern: oneOf(['r', 'rw'], accessLabel),
+      width: 100,
+    },
+    sort: { kind: 'int', label: { zh: '顺序', en: 'Order' }, form: false, default: 0 },
+  },
+});
+
+/** A program a device runs (a disinfection or sterilisation cycle). */
+export const productProgramResource = defineResource({
+  code: 'product_program',
+  title: { zh: '程序', en: 'Programs' },
+  table: 'mes_product_program',
+  api: '/basic/product-program',
+  owner: 'tenant',
+  operations: [],
+  // Detail reads a product's rows by parent.
+  indexes: [{ fields: ['tenantId', 'productId'] }],
+  fields: {
+    productId: { kind: 'id', label: { zh: '产品', en: 'Product' }, form: false, list: false },
+    programNo: { kind: 'int', label: { zh: '程序号', en: 'No.' }, required: true, range: [0, 9999], width: 90 },
+    programName: { kind: 'string', label: { zh: '程序名称', en: 'Name' }, max: 64, required: true, width: 140 },
+    durationMinutes: {
+      kind: 'int',
+      label: { zh: '时长(分钟)', en: 'Duration (min)' },
+      range: [0, 10000],
+      default: 0,
+      width: 100,
+    },
+    targetTemperature: {
+      kind: 'decimal',
+      label: { zh: '目标温度(℃)', en: 'Target temperature (°C)' },
+      precision: 8,
+      scale: 2,
+      range: [-100, 1000],
+      nullable: true,
+      width: 120,
+    },
+    targetConcentration: {
+      kind: 'decimal',
+      label: { zh: '目标浓度(mg/L)', en: 'Target concentration (mg/L)' },
+      precision: 10,
+      scale: 2,
+      range: [0, 1000000],
+      nullable: true,
+      width: 130,
+    },
+    sort: { kind: 'int', label: { zh: '顺序', en: 'Order' }, form: false, default: 0 },
+  },
+});
+
+/** An alarm rule on a model field: `field operator threshold` held for `durationSeconds`. */
+export const productAlarmRuleResource = defineResource({
+  code: 'product_alarm_rule',
+  title: { zh: '告警规则', en: 'Alarm rules' },
+  table: 'mes_product_alarm_rule',
+  api: '/basic/product-alarm-rule',
+  owner: 'tenant',
+  operations: [],
+  // Detail reads a product's rows by parent.
+  indexes: [{ fields: ['tenantId', 'productId'] }],
+  fields: {
+    productId: { kind: 'id', label: { zh: '产品', en: 'Product' }, form: false, list: false },
+    fieldKey: fieldKeyField({ zh: '字段标识', en: 'Field key' }),
+    operator: {
+      kind: 'string',
+      label: operatorLabel,
+      max: 2,
+      required: true,
+      default: '>',
+      options: { dict: 'alarm_operator' },
+      pattern: oneOf(ALARM_OPERATORS, operatorLabel),
+      width: 90,
+    },
+    threshold: {
+      kind: 'decimal',
+      label: { zh: '阈值', en: 'Threshold' },
+      precision: 18,
+      scale: 4,
+      required: true,
+      width: 120,
+    },
+    durationSeconds: {
+      kind: 'int',
+      label: { zh: '持续(秒)', en: 'Duration (s)' },
+      range: [0, 86400],
+      default: 0,
+      width: 100,
+    },
+    level: {
+      kind: 'int',
+      label: { zh: '级别', en: 'Level' },
+      required: true,
+      default: 2,
+      range: [1, 4],
+      options: { dict: 'warning_level' },
+      width: 100,
+    },
+    sort: { kind: 'int', label: { zh: '顺序', en: 'Order' }, form: false, default: 0 },
+  },
+});
+
+/**
+ * A product (device model): its thing model, programs and alarm rules travel with it as child
+ * rows (docs/devices.md). The model's field keys are what telemetry carries and what PLC
+ * variables map.
+ */
+export const productResource = defineResource({
+  code: 'product',
+  title: { zh: '产品管理', en: 'Products' },
+  table: 'mes_product',
+  api: '/basic/product',
+  owner: 'tenant',
+  dialogWidth: 1000,
+  menu: {
+    group: 'device',
+    sort: 1,
+    icon: 'appstore',
+    dictionaries: [
+      {
+        code: 'product_category',
+        name: '产品类别',
+        entries: [
+          ['1', '水路消毒机'],
+          ['2', '压力蒸汽灭菌器'],
+          ['3', '低温等离子/环氧乙烷灭菌器'],
+          ['4', '清洗消毒机'],
+          ['5', '空气消毒机'],
+        ],
+      },
+      {
+        code: 'product_protocol',
+        name: '接入协议',
+        entries: [
+          ['mqtt-json', 'MQTT JSON'],
+          ['sparkplug-b', 'Sparkplug B'],
+        ],
+      },
+      {
+        code: 'model_data_type',
+        name: '物模型数据类型',
+        entries: [
+          ['int', '整数'],
+          ['float', '浮点数'],
+          ['bool', '布尔'],
+          ['string', '字符串'],
+          ['enum', '枚举'],
+        ],
+      },
+      {
+        code: 'model_access',
+        name: '物模型读写',
+        entries: [
+          ['r', '只读'],
+          ['rw', '读写'],
+        ],
+      },
+      {
+        code: 'alarm_operator',
+        name: '告警运算符',
+        entries: ALARM_OPERATORS.map((op) => [op, op] as const),
+      },
+    ],
+  },
+  fields: {
+    productCode: {
+      kind: 'string',
+      label: { zh: '产品编号', en: 'Code' },
+      max: 64,
+      required: true,
+      search: true,
+      sort: true,
+      pattern: {
+        regex: '^[A-Za-z0-9_-]{1,64}$',
+        message: { zh: '产品编号只能包含字母、数字、_ 和 -', en: 'Letters, digits, _ and - only' },
+      },
+    },
+    productName: { kind: 'string', label: { zh: '产品名称', en: 'Name' }, max: 64, required: true, search: true },
+    category: {
+      kind: 'int',
+      label: { zh: '产品类别', en: 'Category' },
+      required: true,
+      default: 1,
+      range: [1, 5],
+      options: { dict: 'product_category' },
+      search: true,
+      width: 170,
+    },
+    protocol: {
+      kind: 'string',
+      label: protocolLabel,
+      max: 16,
+      required: true,
+      default: 'mqtt-json',
+      options: { dict: 'product_protocol' },
+      pattern: oneOf(PRODUCT_PROTOCOLS, protocolLabel),
+      width: 120,
+    },
+    inactivitySeconds: {
+      kind: 'int',
+      label: { zh: '离线超时(秒)', en: 'Inactivity timeout (s)' },
+      default: 600,
+      range: [30, 86400],
+      width: 120,
+    },
+    sort: sortField(),
+    remark: remarkField(),
+  },
+  children: {
+    fields: {
+      resource: () => productFieldResource,
+      parentField: 'productId',
+      orderField: 'sort',
+      label: { zh: '物模型', en: 'Model fields' },
+      unique: {
+        fields: ['fieldKey'],
+        message: { zh: '字段标识重复,同一产品内字段标识唯一', en: 'A field key appears once per product' },
+      },
+    },
+    programs: {
+      resource: () => productProgramResource,
+      parentField: 'productId',
+      orderField: 'sort',
+      label: { zh: '程序', en: 'Programs' },
+      unique: {
+        fields: ['programNo'],
+        message: { zh: '程序号重复', en: 'A program number appears once per product' },
+      },
+    },
+    alarmRules: {
+      resource: () => productAlarmRuleResource,
+      parentField: 'productId',
+      orderField: 'sort',
+      label: { zh: '告警规则', en: 'Alarm rules' },
+    },
+  },
+  indexes: [
+    {
+      fields: ['tenantId', 'productCode'],
+      unique: true,
+      message: { zh: '产品编号已存在', en: 'The product code exists' },
+    },
+  ],
+  defaultSort: [{ field: 'sort' }],
+});
