@@ -1,4 +1,4 @@
-import type { LocalText, ResourceDef } from './define';
+import type { FieldDef, FieldMap, LocalText, ResourceDef } from './define';
 
 /**
  * Child rows (issue 13): rows of another resource that belong to one parent row and are edited,
@@ -60,4 +60,29 @@ export function childRowMessage(collection: ChildCollection, row: number, messag
   return lang === 'zh'
     ? `「${collection.label.zh}」第 ${row} 行: ${message}`
     : `${collection.label.en}, row ${row}: ${message}`;
+}
+
+/** The field every child definition made by `defineChildResource` keeps its position in. */
+export const CHILD_ORDER_FIELD = 'sort';
+
+/**
+ * A child definition with what every child of a tenant-owned parent has: the tenant owner, no
+ * routes of its own (its rows travel inside the parent's), the parent id field first, an index
+ * by tenant and parent (detail reads a parent's rows), and the order field `sort` last.
+ */
+export function defineChildResource<const P extends string, F extends FieldMap>(
+  def: Omit<ResourceDef<F>, 'owner' | 'operations' | 'indexes'> & { parent: { field: P; label: LocalText } },
+): ResourceDef<Record<P, FieldDef> & F & Record<typeof CHILD_ORDER_FIELD, FieldDef>> & { owner: 'tenant' } {
+  const { parent, fields, ...rest } = def;
+  return {
+    ...rest,
+    owner: 'tenant',
+    operations: [],
+    indexes: [{ fields: ['tenantId', parent.field] }],
+    fields: {
+      [parent.field]: { kind: 'id', label: parent.label, form: false, list: false },
+      ...fields,
+      [CHILD_ORDER_FIELD]: { kind: 'int', label: { zh: '顺序', en: 'Order' }, form: false, default: 0 },
+    } as Record<P, FieldDef> & F & Record<typeof CHILD_ORDER_FIELD, FieldDef>,
+  };
 }

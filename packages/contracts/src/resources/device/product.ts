@@ -1,24 +1,22 @@
+import { defineChildResource } from '../../resource/children';
 import { defineResource } from '../../resource/define';
 import { remarkField, sortField } from '../common-fields';
 import { ALARM_OPERATORS, MODEL_DATA_TYPES, PRODUCT_PROTOCOLS, fieldKeyField, oneOf } from './model-rules';
 
+const productLabel = { zh: '产品', en: 'Product' };
 const dataTypeLabel = { zh: '数据类型', en: 'Data type' };
 const accessLabel = { zh: '读写', en: 'Access' };
 const protocolLabel = { zh: '接入协议', en: 'Protocol' };
 const operatorLabel = { zh: '运算符', en: 'Operator' };
 
 /** One field of a product's thing model: what `iot/model-data` shows and ingestion accepts. */
-export const productFieldResource = defineResource({
+export const productFieldResource = defineChildResource({
   code: 'product_field',
   title: { zh: '物模型字段', en: 'Model fields' },
   table: 'mes_product_field',
   api: '/basic/product-field',
-  owner: 'tenant',
-  operations: [],
-  // Detail reads a product's rows by parent.
-  indexes: [{ fields: ['tenantId', 'productId'] }],
+  parent: { field: 'productId', label: productLabel },
   fields: {
-    productId: { kind: 'id', label: { zh: '产品', en: 'Product' }, form: false, list: false },
     fieldKey: fieldKeyField({ zh: '字段标识', en: 'Field key' }),
     fieldName: { kind: 'string', label: { zh: '字段名称', en: 'Name' }, max: 64, required: true, width: 140 },
     dataType: {
@@ -43,22 +41,17 @@ export const productFieldResource = defineResource({
       pattern: oneOf(['r', 'rw'], accessLabel),
       width: 100,
     },
-    sort: { kind: 'int', label: { zh: '顺序', en: 'Order' }, form: false, default: 0 },
   },
 });
 
 /** A program a device runs (a disinfection or sterilisation cycle). */
-export const productProgramResource = defineResource({
+export const productProgramResource = defineChildResource({
   code: 'product_program',
   title: { zh: '程序', en: 'Programs' },
   table: 'mes_product_program',
   api: '/basic/product-program',
-  owner: 'tenant',
-  operations: [],
-  // Detail reads a product's rows by parent.
-  indexes: [{ fields: ['tenantId', 'productId'] }],
+  parent: { field: 'productId', label: productLabel },
   fields: {
-    productId: { kind: 'id', label: { zh: '产品', en: 'Product' }, form: false, list: false },
     programNo: { kind: 'int', label: { zh: '程序号', en: 'No.' }, required: true, range: [0, 9999], width: 90 },
     programName: { kind: 'string', label: { zh: '程序名称', en: 'Name' }, max: 64, required: true, width: 140 },
     durationMinutes: {
@@ -86,22 +79,17 @@ export const productProgramResource = defineResource({
       nullable: true,
       width: 130,
     },
-    sort: { kind: 'int', label: { zh: '顺序', en: 'Order' }, form: false, default: 0 },
   },
 });
 
 /** An alarm rule on a model field: `field operator threshold` held for `durationSeconds`. */
-export const productAlarmRuleResource = defineResource({
+export const productAlarmRuleResource = defineChildResource({
   code: 'product_alarm_rule',
   title: { zh: '告警规则', en: 'Alarm rules' },
   table: 'mes_product_alarm_rule',
   api: '/basic/product-alarm-rule',
-  owner: 'tenant',
-  operations: [],
-  // Detail reads a product's rows by parent.
-  indexes: [{ fields: ['tenantId', 'productId'] }],
+  parent: { field: 'productId', label: productLabel },
   fields: {
-    productId: { kind: 'id', label: { zh: '产品', en: 'Product' }, form: false, list: false },
     fieldKey: fieldKeyField({ zh: '字段标识', en: 'Field key' }),
     operator: {
       kind: 'string',
@@ -137,7 +125,6 @@ export const productAlarmRuleResource = defineResource({
       options: { dict: 'warning_level' },
       width: 100,
     },
-    sort: { kind: 'int', label: { zh: '顺序', en: 'Order' }, form: false, default: 0 },
   },
 });
 
