@@ -239,6 +239,9 @@ export function ResourceForm(props: ResourceFormProps) {
                   <Form.Item
                     name={name}
                     label={collection.label[lang]}
+                    // A sub-table wider than the dialog scrolls beside its label instead of
+                    // wrapping below it (a flex item never shrinks under its content otherwise).
+                    wrapperCol={phone ? undefined : { flex: '1 1 0', style: { minWidth: 0 } }}
                     required={mode !== 'view' && (collection.min ?? 0) > 0}
                     rules={mode === 'view' ? undefined : childRules(name, child)}
                   >

@@ -52,7 +52,7 @@ export const productProgramResource = defineChildResource({
   api: '/basic/product-program',
   parent: { field: 'productId', label: productLabel },
   fields: {
-    programNo: { kind: 'int', label: { zh: '程序号', en: 'No.' }, required: true, range: [0, 9999], width: 90 },
+    programNo: { kind: 'int', label: { zh: '程序号', en: 'Program no.' }, required: true, range: [0, 9999], width: 90 },
     programName: { kind: 'string', label: { zh: '程序名称', en: 'Name' }, max: 64, required: true, width: 140 },
     durationMinutes: {
       kind: 'int',
