@@ -10,6 +10,7 @@ import { REGISTRY, type ResourceDef } from '@mes/contracts';
 import { SERIES_UPKEEP_CRON, seriesUpkeepJob, upkeepAll } from './platform/series/upkeep';
 import { JobQueue, type JobQueueSettings } from './platform/jobs/job-queue';
 import { STORE_PURGE_CRON, storePurgeJob } from './platform/jobs/store-purge';
+import { DEVICE_INACTIVITY_CRON, deviceInactivityJob, sweepInactiveDevices } from './platform/mqtt/device-presence';
 import { apiLogEnabled } from './platform/config';
 import { postgresRevocationList, storeRevocationList } from './platform/auth/revocation-list';
 import { SessionStates } from './platform/auth/session-state';
@@ -54,6 +55,10 @@ function scheduleHousekeeping(jobs: JobQueue, logs: LogService, store: Ephemeral
   jobs.schedule(seriesUpkeepJob, SERIES_UPKEEP_CRON, {});
   jobs.register(storePurgeJob, () => store.purgeExpired());
   jobs.schedule(storePurgeJob, STORE_PURGE_CRON, {});
+  // Devices silent past their product's inactivity timeout go offline: once across processes,
+  // from the device rows ingestion keeps (docs/mqtt.md "Online state and on/off records").
+  jobs.register(deviceInactivityJob, () => sweepInactiveDevices(db, new Date(clock.now())));
+  jobs.schedule(deviceInactivityJob, DEVICE_INACTIVITY_CRON, {});
 }
 
 /** Wires the platform services every route module uses. */

@@ -54,6 +54,7 @@ describe('housekeeping jobs', () => {
       sql`select name, cron from pgboss.schedule order by name`,
     );
     expect(rows.rows).toEqual([
+      { name: 'device.inactivity', cron: '* * * * *' },
       { name: 'log.prune', cron: '7 * * * *' },
       { name: 'series.upkeep', cron: '7 * * * *' },
       { name: 'store.purge', cron: '*/10 * * * *' },

@@ -1,13 +1,16 @@
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
-import { mqttMessageResource, onOffResource, telemetryResource } from '@mes/contracts';
+import { acquisitionResource, mqttMessageResource, onOffResource, telemetryResource } from '@mes/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMigrations, connectDatabase, type Database } from '../src/platform/db/database';
+import { nextId } from '../src/platform/db/ids';
 import type { DeviceDirectory, DeviceIdentity, KnownDevice, ModelField } from '../src/platform/mqtt/device-directory';
 import { busyPortMessage, startMqtt, type MqttRuntime, type MqttTuning } from '../src/platform/mqtt';
 import { listPartitions } from '../src/platform/series/partitions';
 import { upkeepAll } from '../src/platform/series/upkeep';
+import { JobQueue } from '../src/platform/jobs/job-queue';
+import { deviceInactivityJob, sweepInactiveDevices } from '../src/platform/mqtt/device-presence';
 import { createTestDatabase } from './support/test-database';
 
 /**
@@ -20,10 +23,14 @@ interface FakeDevice extends KnownDevice {
   secret: string;
 }
 
-/** The device module's directory, as a map (the module is built separately). */
+/**
+ * The device module's directory, as a map (the module is built separately). Each device also
+ * gets its product and device rows the first time the broker or ingestion asks for it: the online
+ * state and the inactivity sweep live in those rows.
+ */
 class MapDirectory implements DeviceDirectory {
   readonly devices = new Map<string, FakeDevice>();
-  readonly marks: { deviceCode: string; online: boolean }[] = [];
+  private readonly saved = new Map<string, Promise<void>>();
   add(tenantId: string, deviceCode: string, fields: ModelField[], inactivitySeconds = 600): FakeDevice {
     const device: FakeDevice = {
       deviceId: randomBytes(4).readUInt32BE(0).toString(),
@@ -38,15 +45,41 @@ class MapDirectory implements DeviceDirectory {
     this.devices.set(`${tenantId}/${deviceCode}`, device);
     return device;
   }
-  authenticate(clientId: string, secret: string): Promise<DeviceIdentity | undefined> {
+  /** Writes the device's product and device rows once. */
+  save(d: FakeDevice): Promise<void> {
+    const key = `${d.tenantId}/${d.deviceCode}`;
+    let saved = this.saved.get(key);
+    if (!saved) {
+      const productId = nextId();
+      saved = database.pool
+        .query(
+          `insert into mes_product (id, tenant_id, product_code, product_name, inactivity_seconds) values ($1, $2, $3, $3, $4)`,
+          [productId, d.tenantId, `P-${d.deviceCode}-${randomBytes(3).toString('hex')}`, d.inactivitySeconds],
+        )
+        .then(() =>
+          database.pool.query(
+            `insert into mes_device (id, tenant_id, device_code, device_name, product_id, mqtt_client_id)
+             values ($1, $2, $3, $3, $4, $5)`,
+            [nextId(), d.tenantId, d.deviceCode, productId, d.clientId],
+          ),
+        )
+        .then(() => undefined);
+      this.saved.set(key, saved);
+    }
+    return saved;
+  }
+  async authenticate(clientId: string, secret: string): Promise<DeviceIdentity | undefined> {
     const d = [...this.devices.values()].find((x) => x.clientId === clientId && x.secret === secret);
-    return Promise.resolve(d && { tenantId: d.tenantId, deviceCode: d.deviceCode, deviceId: d.deviceId });
+    if (!d) return undefined;
+    await this.save(d);
+    return { tenantId: d.tenantId, deviceCode: d.deviceCode, deviceId: d.deviceId };
   }
-  find(tenantId: string, deviceCode: string): Promise<KnownDevice | undefined> {
-    return Promise.resolve(this.devices.get(`${tenantId}/${deviceCode}`));
+  async find(tenantId: string, deviceCode: string): Promise<KnownDevice | undefined> {
+    const d = this.devices.get(`${tenantId}/${deviceCode}`);
+    if (d) await this.save(d);
+    return d;
   }
-  markOnline(_tenantId: string, deviceCode: string, online: boolean): Promise<void> {
-    this.marks.push({ deviceCode, online });
+  markOnline(): Promise<void> {
     return Promise.resolve();
   }
 }
@@ -59,6 +92,7 @@ const FIELDS: ModelField[] = [
 ];
 
 let database: Database;
+let databaseUrl: string;
 let dropDb: () => Promise<void>;
 const warnings: string[] = [];
 const ctx = () => ({
@@ -70,6 +104,7 @@ const ctx = () => ({
 beforeAll(async () => {
   const created = await createTestDatabase();
   dropDb = created.drop;
+  databaseUrl = created.url;
   database = connectDatabase(created.url);
   await applyMigrations(database);
 }, 60_000);
@@ -264,6 +299,44 @@ describe('the embedded broker', () => {
     await end(second);
   });
 
+  it('writes one acquisition row per telemetry report, with its values, errors and seq', async () => {
+    const f = directory.add(tenant, 'WL-F', FIELDS);
+    const client = await connectDevice(port, f);
+    const ts = Date.now() - 2000;
+    const topic = `mes/${tenant}/WL-F/telemetry`;
+    await publish(client, topic, JSON.stringify({ ts, seq: 7, values: { chlorine: 30, color: 'red' } }));
+    // Flat form: `seq` is the report's, not a field; a status is not a report.
+    await publish(client, topic, JSON.stringify({ temperature: 21, seq: 8 }));
+    await publish(client, `mes/${tenant}/WL-F/status`, 'online');
+    await publish(client, topic, JSON.stringify({ running: false }));
+    const acq = await rows<{
+      collect_time: Date;
+      data_values: Record<string, unknown>;
+      errors: string | null;
+      topic: string;
+      protocol: string;
+      seq: number | null;
+      gateway: string;
+    }>(
+      `select collect_time, data_values, errors, topic, protocol, seq, gateway from mes_acqdata
+        where tenant_id = $1 and device_code = 'WL-F' order by collect_time, seq`,
+      [tenant],
+    );
+    expect(acq.map((r) => [r.data_values, r.errors, r.seq, r.protocol])).toEqual([
+      [{ chlorine: 3.05 }, 'unknown field color', 7, 'json'],
+      [{ temperature: 21 }, null, 8, 'json'],
+      [{ running: 0 }, null, null, 'json'],
+    ]);
+    expect(acq[0]?.collect_time.getTime()).toBe(ts);
+    expect(acq.every((r) => r.topic === topic && r.gateway === '')).toBe(true);
+    const fields = await rows<{ field: string }>(
+      `select distinct field from mes_telemetry where tenant_id = $1 and device_code = 'WL-F' order by field`,
+      [tenant],
+    );
+    expect(fields.map((r) => r.field)).toEqual(['chlorine', 'running', 'temperature']);
+    await end(client);
+  });
+
   it('records the last will as an off record', async () => {
     const c = directory.add(tenant, 'WL-C', FIELDS);
     const client = await connectDevice(port, c, {
@@ -289,28 +362,12 @@ describe('the embedded broker', () => {
       ['offline', 'last-will'],
     ]);
     expect(records[1]?.on_time).not.toBeNull();
-    await waitFor(() => directory.marks.some((m) => m.deviceCode === 'WL-C' && !m.online));
-  });
-
-  it('marks a silent device offline after its inactivity timeout', async () => {
-    const dir = new MapDirectory();
-    const d = dir.add(tenant, 'WL-D', FIELDS, 1);
-    const rt = await startMqtt(ctx(), dir, { url: undefined, host: '127.0.0.1', port: 0 }, { sweepSeconds: 0.2 });
-    try {
-      await rt.ready;
-      const client = await connectDevice(rt.port() ?? 0, d);
-      await publish(client, `mes/${tenant}/WL-D/telemetry`, JSON.stringify({ temperature: 20 }));
-      await waitFor(async () => {
-        const r = await rows<{ reason: string }>(
-          `select reason from mes_onoff where tenant_id = $1 and device_code = 'WL-D' and event = 'offline'`,
-          [tenant],
-        );
-        return r[0]?.reason === 'inactivity';
-      }, 5000);
-      await end(client);
-    } finally {
-      await rt.stop();
-    }
+    const [row] = await rows<{ online: boolean; last_disconnect_time: Date | null }>(
+      `select online, last_disconnect_time from mes_device where tenant_id = $1 and device_code = 'WL-C'`,
+      [tenant],
+    );
+    expect(row?.online).toBe(false);
+    expect(row?.last_disconnect_time).not.toBeNull();
   });
 
   it('bounds the queue while PostgreSQL is stalled, then stores every message once', async () => {
@@ -399,9 +456,89 @@ describe("the machine's Mosquitto with PostgreSQL stalled", () => {
   }, 40_000);
 });
 
+describe('the durable inactivity sweep', () => {
+  it('marks silent devices offline once across processes, from the device rows', async () => {
+    const tenant = `i${randomBytes(4).toString('hex')}`;
+    const directory = new MapDirectory();
+    const quiet = directory.add(tenant, 'WL-Q', FIELDS, 30);
+    const busy = directory.add(tenant, 'WL-B', FIELDS, 600);
+    // Two ingestion processes on one database: the state is the device row, not either's memory.
+    const one = await startMqtt(ctx(), directory, { url: undefined, host: '127.0.0.1', port: 0 }, { batchDelayMs: 5 });
+    const two = await startMqtt(ctx(), directory, { url: undefined, host: '127.0.0.1', port: 0 }, { batchDelayMs: 5 });
+    // Two processes' job queues; the sweep runs as if a minute later, past WL-Q's 30 s.
+    const later = () => new Date(Date.now() + 60_000);
+    const settings = {
+      pollingIntervalSeconds: 0.5,
+      cronMonitorIntervalSeconds: 1,
+      cronWorkerIntervalSeconds: 1,
+      stopTimeoutMs: 5000,
+    };
+    const queues = [0, 1].map(() => new JobQueue({ connectionString: databaseUrl, settings, warn: () => undefined }));
+    const outputs: { offline: number }[] = [];
+    for (const queue of queues)
+      queue.register(deviceInactivityJob, async () => {
+        const result = await sweepInactiveDevices(database.db, later());
+        outputs.push(result);
+        return result;
+      });
+    try {
+      await Promise.all([one.ready, two.ready, ...queues.map((q) => q.start())]);
+      const a = await connectDevice(one.port() ?? 0, quiet);
+      const b = await connectDevice(two.port() ?? 0, busy);
+      await publish(a, `mes/${tenant}/WL-Q/telemetry`, JSON.stringify({ temperature: 1 }));
+      await publish(b, `mes/${tenant}/WL-B/telemetry`, JSON.stringify({ temperature: 2 }));
+      // The same device reporting through the other process is no second online period.
+      const again = await connectDevice(two.port() ?? 0, { ...quiet, clientId: quiet.clientId });
+      await publish(again, `mes/${tenant}/WL-Q/telemetry`, JSON.stringify({ temperature: 3 }));
+      await Promise.all([one.ingestion.drain(), two.ingestion.drain()]);
+      const onoff = () =>
+        rows<{ device_code: string; event: string; reason: string }>(
+          `select device_code, event, reason from mes_onoff where tenant_id = $1 order by create_time, event desc, device_code`,
+          [tenant],
+        );
+      expect((await onoff()).filter((r) => r.device_code === 'WL-Q')).toEqual([
+        { device_code: 'WL-Q', event: 'online', reason: 'normal' },
+      ]);
+      // Both processes' schedules fire: the first run takes WL-Q offline, the second finds nothing left.
+      await queues[0]!.enqueue(deviceInactivityJob, {});
+      await queues[1]!.enqueue(deviceInactivityJob, {});
+      await waitFor(() => outputs.length === 2, 20_000);
+      expect(outputs.map((o) => o.offline).sort()).toEqual([0, 1]);
+      const records = await onoff();
+      expect(records.filter((r) => r.event === 'offline')).toEqual([
+        { device_code: 'WL-Q', event: 'offline', reason: 'inactivity' },
+      ]);
+      const state = await rows<{ device_code: string; online: boolean }>(
+        `select device_code, online from mes_device where tenant_id = $1 order by device_code`,
+        [tenant],
+      );
+      expect(state).toEqual([
+        { device_code: 'WL-B', online: true },
+        { device_code: 'WL-Q', online: false },
+      ]);
+      // Its next message, in either process, opens a new online period.
+      await publish(a, `mes/${tenant}/WL-Q/telemetry`, JSON.stringify({ temperature: 4 }));
+      await one.ingestion.drain();
+      // (The sweep's row is stamped a minute ahead, its pretended time: compare as a set.)
+      const after = (await onoff()).filter((r) => r.device_code === 'WL-Q').map((r) => r.event);
+      expect(after.sort()).toEqual(['offline', 'online', 'online']);
+      const [back] = await rows<{ online: boolean }>(
+        `select online from mes_device where tenant_id = $1 and device_code = 'WL-Q'`,
+        [tenant],
+      );
+      expect(back?.online).toBe(true);
+      await Promise.all([end(a), end(b), end(again)]);
+    } finally {
+      await Promise.all(queues.map((q) => q.stop()));
+      await one.stop();
+      await two.stop();
+    }
+  }, 40_000);
+});
+
 describe('the telemetry series tables', () => {
   it('are partitioned and kept by the generic series upkeep', async () => {
-    const defs = [telemetryResource, mqttMessageResource, onOffResource];
+    const defs = [telemetryResource, mqttMessageResource, onOffResource, acquisitionResource];
     for (const def of defs) {
       const [kind] = await rows<{ relkind: string }>(`select relkind from pg_class where relname = $1`, [def.table]);
       expect(kind?.relkind).toBe('p');
@@ -412,6 +549,7 @@ describe('the telemetry series tables', () => {
     expect(results.iot?.created.length).toBeGreaterThan(0);
     expect(results.mqtt?.created.length).toBeGreaterThan(0);
     expect(results.onoff?.created.length).toBeGreaterThan(0);
+    expect(results.acqdata?.created.length).toBeGreaterThan(0);
     const partitions = await listPartitions(database.db, 'mes_telemetry');
     expect(partitions.some((p) => p.start.getTime() >= later.getTime() - 86_400_000)).toBe(true);
   });

@@ -7,6 +7,7 @@ import { param, post } from '../src/platform/db/schema';
 import { SEED_PARAMS, SEED_POSTS } from '../src/seed/seed-data';
 import { derivedSeedId, isDerivedSeedId, paramSeedId, postSeedId } from '../src/seed/seed-ids';
 import { seedDatabase } from '../src/seed/seed';
+import { LEGACY_PARAM_IDS } from '../src/seed/legacy-ids';
 import { createTestDatabase } from './support/test-database';
 
 /**
@@ -87,7 +88,12 @@ afterAll(async () => {
 describe('seeded posts and parameters', () => {
   it('take ids from their codes, the same ones the positional release gave', () => {
     expect(SEED_POSTS.map((p) => p.id)).toEqual(SEED_POSTS.map((_, i) => oldPostId(i)));
-    expect(SEED_PARAMS.map((p) => p.id)).toEqual(SEED_PARAMS.map((_, i) => oldParamId(i)));
+    // The parameters the positional release seeded keep its ids; later ones get derived ids.
+    const positional = SEED_PARAMS.filter((p) => p.paramKey in LEGACY_PARAM_IDS);
+    expect(positional.map((p) => p.id)).toEqual(positional.map((_, i) => oldParamId(i)));
+    for (const later of SEED_PARAMS.filter((p) => !(p.paramKey in LEGACY_PARAM_IDS))) {
+      expect(later.id).toBe(derivedSeedId('param', later.paramKey));
+    }
     // A code the positional releases never seeded gets a derived id, wherever it is listed.
     expect(postSeedId('qa')).toBe(derivedSeedId('post', 'qa'));
     expect(isDerivedSeedId(postSeedId('qa'))).toBe(true);

@@ -290,7 +290,7 @@ export class ChildRows {
       const found = await tx
         .select({ id: t.id })
         .from(t)
-        .where(and(inArray(t.id, ids), rowScope(ref.target, t, auth)))
+        .where(and(inArray(t.id, ids), rowScope(ref.target, t, auth), ref.allowed))
         .for('share');
       const known = new Set(found.map((f) => String(f.id)));
       const index = rows.findIndex((r) => {

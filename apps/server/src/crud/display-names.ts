@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, sql, type SQL, type Subquery } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, sql, type SQL, type Subquery } from 'drizzle-orm';
 import { QueryBuilder, type PgColumn } from 'drizzle-orm/pg-core';
 import {
   dictionaryFields,
@@ -127,6 +127,8 @@ export interface ReferenceJoin {
   targetTable: AnyResourceTable;
   rows: Subquery;
   label: PgColumn;
+  /** The reference's `where` as a condition on the target's table, when it has one. */
+  allowed?: SQL;
   /** The condition joining the referenced row of the caller's reach to a row. */
   on(auth: AuthContext): SQL;
 }
@@ -169,6 +171,9 @@ export function referenceJoins(def: ResourceDef, table: AnyResourceTable): Refer
     if (own[nameKey]) throw new Error(`${def.code}.${name}: ${nameKey} is already a field`);
     if (unqualifiedColumns(def).has(label.name) || label.name === 'id')
       throw new Error(`${def.code}.${name}: label column ${label.name} would be ambiguous in the list query`);
+    const where = reference.where;
+    const whereColumn = where ? targetColumns[where.field] : undefined;
+    if (where && !whereColumn) throw new Error(`${def.code}.${name}: ${target.code} has no field ${where.field}`);
     const tenantOwned = target.owner === 'tenant' && targetTable.tenantId !== undefined;
     const exposed: Record<string, PgColumn> = { id: targetTable.id, label };
     if (tenantOwned) exposed.tenantId = targetTable.tenantId as PgColumn;
@@ -188,6 +193,7 @@ export function referenceJoins(def: ResourceDef, table: AnyResourceTable): Refer
       targetTable,
       rows,
       label: joined.label,
+      allowed: where && whereColumn ? inArray(whereColumn, [...where.in]) : undefined,
       on: (auth) =>
         and(eq(joined.id, column), tenantOwned ? eq(joined.tenantId, rowTenant ?? auth.tenantId) : undefined) as SQL,
     };

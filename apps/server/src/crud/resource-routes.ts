@@ -90,6 +90,8 @@ export interface ResourceHooks {
   listParams?: {
     names: readonly string[];
     where(query: Record<string, unknown>, auth: AuthContext): SQL | undefined | Promise<SQL | undefined>;
+    /** The condition depends on the caller (a scope of their own), so totals are kept per caller. */
+    perCaller?: boolean;
   };
   beforeChange?(args: ChangeArgs): void | Promise<void>;
   afterChange?(args: ChangeArgs & { id: string }): void | Promise<void>;
@@ -449,7 +451,8 @@ export class ResourceService {
     const filters = Object.entries(query)
       .filter(([k]) => !['current', 'size', 'ascs', 'descs'].includes(k))
       .sort(([a], [b]) => a.localeCompare(b));
-    const scope = this.def.dataScope ? `${[...auth.roleIds].sort().join(',')}|${auth.userId}|${auth.deptId}` : '';
+    const perCaller = this.def.dataScope || this.binding.hooks?.listParams?.perCaller;
+    const scope = perCaller ? `${[...auth.roleIds].sort().join(',')}|${auth.userId}|${auth.deptId}` : '';
     return `${JSON.stringify(filters)}|${scope}`;
   }
 
@@ -656,12 +659,15 @@ export class ResourceService {
       const id = values[ref.field];
       if (typeof id !== 'string') continue;
       const t = ref.targetTable;
+      const label = this.def.fields[ref.field]?.label.zh ?? ref.field;
       const [found] = await tx
-        .select({ id: t.id })
+        .select({ id: t.id, ...(ref.allowed ? { allowed: sql<boolean>`${ref.allowed}` } : {}) })
         .from(t)
         .where(and(eq(t.id, id), rowScope(ref.target, t, auth)))
         .for('share');
-      if (!found) throw badRequest(`所选${this.def.fields[ref.field]?.label.zh ?? ref.field}不存在`);
+      if (!found) throw badRequest(`所选${label}不存在`);
+      // The reference's `where` (a device's department is a base or a clinic).
+      if (found.allowed === false) throw badRequest(`所选${label}不在可选范围内`);
     }
   }
 

@@ -120,6 +120,8 @@ export const SEED_PARAMS = (
     ['同一地址登录失败限流次数', 'account.ipFailCount', '20'],
     ['登录失败计数时长(分钟)', 'account.failWindowMinutes', '30'],
     ['登录一律需要验证码', 'account.captchaMode', 'false'],
+    // TELEMETRY_RETENTION_PARAM: days of telemetry, MQTT messages and on/off records (series upkeep).
+    ['物联网数据保留天数', 'telemetry.retentionDays', '90'],
   ] as const
 ).map(([paramName, paramKey, paramValue]) => ({
   id: paramSeedId(paramKey),

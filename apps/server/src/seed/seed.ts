@@ -15,6 +15,7 @@ import {
   SEED_POSTS,
   SEED_ROLES,
 } from './seed-data';
+import { seedDemoDevices } from './demo-devices';
 import { buildSeed, SEED } from './seed-menus';
 import { grantToTenantAdministrators, syncMenus } from './seed-sync';
 
@@ -85,6 +86,8 @@ export async function seedDatabase(
       password: await hashPassword(md5Hex(plain)),
       createDept: DEPT_IDS.company,
     });
+    // A fresh install only: demo products and devices for the simulator (docs/simulator.md).
+    await seedDemoDevices(tx);
     return { generatedAdminPassword: generated, createdAdmin: true };
   });
 }

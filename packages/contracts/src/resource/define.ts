@@ -71,8 +71,11 @@ export type OptionSource =
   | { dict: string }
   /** A business dictionary of the caller's tenant. */
   | { dictBiz: string }
-  /** Another endpoint returning `[{title|label, value|key|id, children?}]` or an entity list. */
-  | { url: string; label?: string; value?: string }
+  /**
+   * Another endpoint returning `[{title|label, value|key|id, children?}]` or an entity list;
+   * `where` keeps only the rows it holds for (a tree's other nodes give way to their children).
+   */
+  | { url: string; label?: string; value?: string; where?: FieldCondition }
   /** A fixed list. */
   | { items: readonly { value: string | number; label: LocalText }[] };
 
@@ -109,6 +112,11 @@ export interface FieldReference {
    * `clear` sets this field to NULL on the referencing rows in the same transaction.
    */
   onRemove?: ReferenceRemoval;
+  /**
+   * Only target rows for which this holds may be referenced (a device's department is a base or
+   * a clinic): the picker offers only them and a submit naming another row is refused.
+   */
+  where?: FieldCondition;
 }
 
 export interface FieldDef {
@@ -182,6 +190,11 @@ export interface FieldDef {
   width?: number;
   /** Form item spans the whole dialog row. */
   wide?: boolean;
+  /**
+   * `text` and `string` only: how the view dialog shows the value. `json`: as indented JSON in a
+   * monospace, scrollable box (a message payload); text that is not JSON is shown as it is.
+   */
+  display?: 'json';
 }
 
 export type FieldMap = Record<string, FieldDef>;
@@ -409,8 +422,15 @@ export function optionSourceOf(field: FieldDef): OptionSource | undefined {
   const url = ops.includes('select')
     ? `${target.api}/select`
     : `${target.api}/${target.listRoute ?? 'list'}?size=${REFERENCE_OPTIONS_PAGE}`;
-  return { url, label: field.reference.label, value: 'id' };
+  const where = field.reference.where;
+  return where
+    ? { url, label: field.reference.label, value: 'id', where }
+    : { url, label: field.reference.label, value: 'id' };
 }
+
+/** Whether a row satisfies a condition (values compared as text, as `visibleWhen` compares them). */
+export const rowMeets = (condition: FieldCondition, row: Record<string, unknown>): boolean =>
+  condition.in.some((v) => String(v) === String(row[condition.field]));
 
 /** Permission (button) codes of a resource. */
 export const permissionCodes = (code: string) => ({

@@ -31,7 +31,9 @@ import { apiScopeResource, dataScopeResource } from './system/scope';
 import { tenantResource } from './system/tenant';
 import { topMenuResource } from './system/top-menu';
 import { userResource } from './system/user';
+import { acquisitionResource, sparkplugBirthResource } from './telemetry/acquisition';
 import { mqttMessageResource, onOffResource, telemetryLatestResource, telemetryResource } from './telemetry/telemetry';
+import { telemetryMinuteResource } from './telemetry/telemetry-minute';
 
 /** Every definition, by export name; `REGISTRY` (registry.ts) is its list. */
 export const DEFINITIONS = {
@@ -67,8 +69,11 @@ export const DEFINITIONS = {
   tenantResource,
   topMenuResource,
   userResource,
+  acquisitionResource,
+  sparkplugBirthResource,
   mqttMessageResource,
   onOffResource,
   telemetryLatestResource,
   telemetryResource,
+  telemetryMinuteResource,
 } as const;

@@ -1,6 +1,7 @@
-import { deviceResource, plcVariableResource, productResource } from '@mes/contracts';
+import { deviceResource, plcVariableResource, productResource, telemetryResource } from '@mes/contracts';
 import type { RouteBinding } from '../../crud/registry';
 import { registerDeviceRoutes } from './device-routes';
+import { registerIotRoutes } from './iot-routes';
 import { registerPlcVariableRoutes } from './plc-variable-routes';
 import { registerProductRoutes } from './product-routes';
 
@@ -11,4 +12,6 @@ export const deviceRouteBindings: readonly RouteBinding[] = [
   { defs: [productResource], register: registerProductRoutes },
   { defs: [deviceResource], register: registerDeviceRoutes },
   { defs: [plcVariableResource], register: registerPlcVariableRoutes },
+  // The generic page/detail of the telemetry series, its model-data/model-list and dashboard/deviceCount.
+  { defs: [telemetryResource], register: registerIotRoutes },
 ];

@@ -166,7 +166,7 @@ type IndexColumn = Parameters<ReturnType<typeof index>['on']>[0];
 /**
  * Builds the Drizzle table of a resource from its definition: `id`, the declared fields,
  * `tenant_id` for tenant-owned rows, the audit columns, and the declared indexes (unique
- * indexes ignore soft-deleted rows). drizzle-kit generates the migration from it.
+ * indexes ignore soft-deleted rows where there are any). drizzle-kit generates the migration from it.
  */
 export function resourceTable<F extends FieldMap, O extends ResourceOwner>(def: ResourceDef<F> & { owner: O }) {
   const columns: Record<string, PgColumnBuilderBase> = { id: idColumn() };
@@ -185,11 +185,13 @@ export function resourceTable<F extends FieldMap, O extends ResourceOwner>(def: 
       const name = ix.name ?? `${def.table}_${suffix}_${ix.unique ? 'uq' : 'idx'}`;
       const [first, ...rest] = cols;
       if (!first) throw new Error(`index ${name} of ${def.table} has no fields`);
-      return ix.unique
-        ? uniqueIndex(name)
+      if (!ix.unique) return index(name).on(first, ...rest);
+      // Without audit columns there are no soft-deleted rows to leave out (and no `is_deleted`).
+      return def.audit === false
+        ? uniqueIndex(name).on(first, ...rest)
+        : uniqueIndex(name)
             .on(first, ...rest)
-            .where(notDeleted)
-        : index(name).on(first, ...rest);
+            .where(notDeleted);
     }),
   );
 }

@@ -30,7 +30,10 @@ export interface KnownDevice {
   productId: string;
   /** The product's thing model by field key. */
   fields: ReadonlyMap<string, ModelField>;
-  /** Seconds without any message after which the device counts as offline (product setting). */
+  /**
+   * Seconds without any message after which the device counts as offline (product setting). The
+   * inactivity sweep reads it from the product row itself (device-presence.ts).
+   */
   inactivitySeconds: number;
 }
 
@@ -46,6 +49,10 @@ export interface DeviceDirectory {
   authenticate(clientId: string, secret: string): Promise<DeviceIdentity | undefined>;
   /** A device with its product's model, or undefined when the tenant has no such live device. */
   find(tenantId: string, deviceCode: string): Promise<KnownDevice | undefined>;
-  /** Records connection state: online flag and last connect / disconnect / activity times. */
+  /**
+   * Records connection state: online flag and last connect / disconnect / activity times. For
+   * callers outside ingestion: ingestion writes the state itself, in its batch transaction and
+   * with the on/off record (device-presence.ts), so that it is one truth across processes.
+   */
   markOnline(tenantId: string, deviceCode: string, online: boolean, at: Date): Promise<void>;
 }

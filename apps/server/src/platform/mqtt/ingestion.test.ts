@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { ModelField } from './device-directory';
 import { convertValue, parseStatus, parseTelemetry, parseTopic } from './ingestion';
 import { mayPublish, maySubscribe } from './mqtt-broker';
+import { SparkplugSessions, decodeSparkplug, parseSparkplugTopic, type SparkplugMetric } from './sparkplug';
+import { get as sparkplugNamespace } from 'sparkplug-payload';
 
 const now = Date.UTC(2026, 10, 24, 12);
 const received = new Date(now);
@@ -44,6 +46,17 @@ describe('telemetry payloads', () => {
       values: { a: 1, b: 'x' },
     });
     expect(parseTelemetry(json({ a: 1 }), received, now)).toEqual({ ts: received, values: { a: 1 } });
+  });
+
+  it('keeps a report sequence number apart from the values', () => {
+    expect(parseTelemetry(json({ seq: 4, a: 1 }), received, now)).toEqual({ ts: received, values: { a: 1 }, seq: 4 });
+    expect(parseTelemetry(json({ seq: 5, values: { a: 1 } }), received, now)).toEqual({
+      ts: received,
+      values: { a: 1 },
+      seq: 5,
+    });
+    // Not an int4 ≥ 0: no sequence number, the values still count.
+    expect(parseTelemetry(json({ seq: 'x', a: 1 }), received, now)).toEqual({ ts: received, values: { a: 1 } });
   });
 
   it('refuses what it cannot read, saying why', () => {
@@ -96,5 +109,94 @@ describe('values against the model', () => {
     expect(convertValue(field({ dataType: 'string' }), 'P1')).toEqual({ num: null, text: 'P1' });
     expect(convertValue(field({ dataType: 'enum' }), 3)).toEqual({ num: '3', text: null });
     expect(convertValue(field({ dataType: 'enum' }), 'drying')).toEqual({ num: null, text: 'drying' });
+  });
+});
+
+describe('Sparkplug B', () => {
+  const device = { tenantId: 't1', deviceCode: 'WL-1', deviceId: '1' };
+
+  it('maps group to tenant and the device (or, for node messages, the edge node) to the device code', () => {
+    expect(parseSparkplugTopic('spBv1.0/t1/DDATA/GW/WL-1')).toEqual({
+      group: 't1',
+      type: 'DDATA',
+      edge: 'GW',
+      device: 'WL-1',
+    });
+    expect(parseSparkplugTopic('spBv1.0/t1/NBIRTH/GW')).toEqual({
+      group: 't1',
+      type: 'NBIRTH',
+      edge: 'GW',
+      device: undefined,
+    });
+    expect(parseSparkplugTopic('spBv1.0/t1/NDATA/GW/WL-1')).toBeUndefined();
+    expect(parseSparkplugTopic('spBv1.0/t1/DDATA/GW')).toBeUndefined();
+    expect(parseSparkplugTopic('spBv1.0/t1/NCMD/GW')).toBeUndefined();
+    expect(parseSparkplugTopic('spBv1.0/STATE/host')).toBeUndefined();
+    expect(parseSparkplugTopic('spAv1.0/t1/NDATA/GW')).toBeUndefined();
+  });
+
+  it('lets a device publish under its tenant and own code only', () => {
+    expect(mayPublish(device, 'spBv1.0/t1/NBIRTH/WL-1')).toBe(true);
+    expect(mayPublish(device, 'spBv1.0/t1/DDATA/GW/WL-1')).toBe(true);
+    expect(mayPublish(device, 'spBv1.0/t1/DDATA/WL-1/WL-2')).toBe(false);
+    expect(mayPublish(device, 'spBv1.0/t1/NDATA/WL-2')).toBe(false);
+    expect(mayPublish(device, 'spBv1.0/t2/NDATA/WL-1')).toBe(false);
+    expect(mayPublish(device, 'spBv1.0/t1/NCMD/WL-1')).toBe(false);
+    expect(maySubscribe(device, 'spBv1.0/t1/NCMD/WL-1')).toBe(true);
+    expect(maySubscribe(device, 'spBv1.0/t1/DCMD/GW/WL-1')).toBe(true);
+    expect(maySubscribe(device, 'spBv1.0/t1/DCMD/+/WL-2')).toBe(false);
+    expect(maySubscribe(device, 'spBv1.0/t1/#')).toBe(false);
+    expect(maySubscribe(device, 'spBv1.0/STATE/scada')).toBe(true);
+    expect(maySubscribe(device, 'spBv1.0/STATE/#')).toBe(false);
+  });
+
+  it('decodes the protobuf with 64-bit numbers as numbers, and refuses other bytes', () => {
+    const spB = sparkplugNamespace('spBv1.0')!;
+    const bytes = spB.encodePayload({
+      timestamp: now,
+      seq: 3,
+      metrics: [
+        { name: 'bdSeq', type: 'UInt64', value: 7 },
+        { name: 'count', alias: 2, type: 'Int64', value: -5 },
+      ],
+    });
+    const decoded = decodeSparkplug(Buffer.from(bytes));
+    expect(decoded).toMatchObject({ timestamp: now, seq: 3 });
+    if (typeof decoded === 'string') throw new Error(decoded);
+    expect(decoded.metrics.map((m) => [m.name, m.alias, m.type, m.value])).toEqual([
+      ['bdSeq', undefined, 'UInt64', 7],
+      ['count', 2, 'Int64', -5],
+    ]);
+    expect(decodeSparkplug(Buffer.from([0xff, 0xff, 0xff]))).toBe('payload is not a Sparkplug B protobuf');
+  });
+
+  it('remembers aliases per birth and ignores a death of an older birth', () => {
+    const metric = (m: Partial<SparkplugMetric>): SparkplugMetric => ({
+      name: undefined,
+      alias: undefined,
+      type: 'Int32',
+      value: 0,
+      isNull: false,
+      timestamp: undefined,
+      isHistorical: false,
+      ...m,
+    });
+    const sessions = new SparkplugSessions();
+    sessions.nodeBirth('t1', 'GW', [
+      metric({ name: 'bdSeq', type: 'UInt64', value: 2 }),
+      metric({ name: 'a', alias: 1 }),
+    ]);
+    sessions.deviceBirth('t1', 'GW', 'WL-1', [metric({ name: 'b', alias: 5, type: 'Float' })]);
+    expect(sessions.resolve('t1', 'GW', 'WL-1', 5)).toEqual({ name: 'b', type: 'Float' });
+    // Aliases are unique per node: a device's data may use the node's.
+    expect(sessions.resolve('t1', 'GW', 'WL-1', 1)?.name).toBe('a');
+    expect(sessions.resolve('t1', 'GW', undefined, 5)).toBeUndefined();
+    expect(sessions.typeOf('t1', 'GW', 'WL-1', 'b')).toBe('Float');
+    expect(sessions.isCurrentDeath('t1', 'GW', [metric({ name: 'bdSeq', value: 1 })]).current).toBe(false);
+    expect(sessions.isCurrentDeath('t1', 'GW', [metric({ name: 'bdSeq', value: 2 })]).current).toBe(true);
+    expect(sessions.nodeDeath('t1', 'GW')).toEqual(['WL-1']);
+    expect(sessions.resolve('t1', 'GW', 'WL-1', 5)).toBeUndefined();
+    // No birth remembered (a restarted process): the death is taken as current.
+    expect(sessions.isCurrentDeath('t1', 'GW', [metric({ name: 'bdSeq', value: 9 })]).current).toBe(true);
   });
 });

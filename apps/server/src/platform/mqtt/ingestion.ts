@@ -1,13 +1,22 @@
 import type pg from 'pg';
-import { MqttDirection, OnOffReason, TelemetryQuality } from '@mes/contracts';
+import { AcquisitionProtocol, MqttDirection, OnOffReason, TelemetryQuality } from '@mes/contracts';
 import { nextId } from '../db/ids';
-import type { DeviceDirectory, KnownDevice, ModelField } from './device-directory';
+import type { DeviceDirectory, KnownDevice } from './device-directory';
+import { applyPresence, type PresenceChange } from './device-presence';
+import { BatchRows, PLATFORM_TENANT, TENANT_ID, clip, errorText, parseTs, printable, type LogRow } from './batch-rows';
+import { SPARKPLUG_NAMESPACE, SparkplugSessions, parseSparkplugTopic } from './sparkplug';
+import { applyBirthChanges, loadBirths, type StoredBirth } from './sparkplug-births';
+import { addToMinuteRollup } from './minute-rollup';
+import { ingestSparkplug } from './sparkplug-ingest';
+
+export { convertValue } from './batch-rows';
 
 /**
- * Ingestion of device messages (docs/mqtt.md): parsed, checked against the product's model,
- * scaled, and written in batches — one transaction per batch to the telemetry series, the
- * latest values, the MQTT message log and the on/off records. A message's `ack` (its PUBACK) is
- * called only after the batch holding it committed.
+ * Ingestion of device messages (docs/mqtt.md): parsed (JSON topics here, Sparkplug B in
+ * sparkplug-ingest.ts), checked against the product's model, scaled, and written in batches —
+ * one transaction per batch to the telemetry series, the latest values, the acquisition data,
+ * the MQTT message log, the devices' online state and the on/off records. A message's `ack` (its
+ * PUBACK) is called only after the batch holding it committed.
  */
 
 export type TopicKind = 'telemetry' | 'status' | 'cycle';
@@ -32,14 +41,8 @@ export interface IncomingMessage {
   receivedAt: Date;
 }
 
-/** A connection event the embedded broker or the inactivity sweep reports. */
-export interface PresenceEvent {
-  tenantId: string;
-  deviceCode: string;
-  online: boolean;
-  at: Date;
-  reason: (typeof OnOffReason)[keyof typeof OnOffReason];
-}
+/** A connection event the embedded broker reports (connect, disconnect). */
+export type PresenceEvent = PresenceChange;
 
 type Item = { message: IncomingMessage; ack: () => void } | { presence: PresenceEvent; ack?: undefined };
 
@@ -51,6 +54,10 @@ export interface IngestionCounters {
   unknownDevice: number;
   unknownField: number;
   wrongType: number;
+  /** Sparkplug metrics sent by an alias no remembered birth defines (not stored). */
+  unknownAlias: number;
+  /** Sparkplug NDEATHs whose bdSeq is not the current birth's (ignored). */
+  staleDeath: number;
   batches: number;
   failedBatches: number;
   /** The largest number of messages ever waiting at once (the queue's bound holds it below `maxQueue`). */
@@ -72,67 +79,26 @@ export interface IngestionOptions {
   maxQueue?: number;
   /** Stop / resume reading from the broker (the subscriber's socket). */
   flow?: { pause(): void; resume(): void };
+  /**
+   * Runs inside each batch's transaction, before COMMIT, with the batch's messages (the same
+   * objects that were pushed): the external subscriber's delivery ledger, so that a batch
+   * committed but not acknowledged before a crash is recognised when the broker redelivers it.
+   */
+  inTransaction?(client: pg.PoolClient, messages: readonly IncomingMessage[]): Promise<void>;
 }
 
-interface TelemetryRow {
-  tenantId: string;
-  deviceCode: string;
-  field: string;
-  ts: Date;
-  num: string | null;
-  text: string | null;
-}
-
-interface LogRow {
-  tenantId: string;
-  topic: string;
-  clientId: string;
-  qos: number;
-  retain: boolean;
-  payload: string;
-  deviceCode: string;
-  parsedOk: boolean;
-  error: string | null;
-  at: Date;
-}
-
-interface OnOffRow {
-  tenantId: string;
-  deviceCode: string;
-  event: 'online' | 'offline';
-  onTime: Date | null;
-  offTime: Date | null;
-  duration: number | null;
-  reason: string;
-  at: Date;
-}
-
-const PLATFORM_TENANT = '000000';
-const TENANT_ID = /^[A-Za-z0-9_-]{1,12}$/;
-/** numeric(24, 6) holds |v| < 10^18; larger values would fail the whole batch's insert. */
-const MAX_ABS_VALUE = 1e17;
-const EARLIEST_TS = Date.UTC(2000, 0, 1);
-const LATEST_AHEAD_MS = 24 * 60 * 60 * 1000;
 const RETRY_MS = 1000;
 
-const clip = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
-/** PostgreSQL text refuses NUL. */
-const printable = (text: string) => text.replaceAll(String.fromCharCode(0), '\uFFFD');
+/** A report's sequence number as acquisition data keeps it: an int4 ≥ 0, else none. */
+const sequenceOf = (value: unknown) =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 2_147_483_647 ? value : undefined;
 
-function parseTs(value: unknown, fallback: Date, now: number): Date | string {
-  if (value === undefined || value === null) return fallback;
-  const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
-  if (!Number.isFinite(ms)) return 'ts is neither epoch milliseconds nor an ISO time';
-  if (ms < EARLIEST_TS || ms > now + LATEST_AHEAD_MS) return 'ts is out of range';
-  return new Date(ms);
-}
-
-/** `{ts, values:{k:v}}` or flat `{k: v, ts?}`. */
+/** `{ts, seq?, values:{k:v}}` or flat `{k: v, ts?, seq?}`; `seq` is kept for acquisition data. */
 export function parseTelemetry(
   payload: Buffer,
   receivedAt: Date,
   now: number,
-): { ts: Date; values: Record<string, unknown> } | string {
+): { ts: Date; values: Record<string, unknown>; seq?: number } | string {
   let body: unknown;
   try {
     body = JSON.parse(payload.toString('utf8'));
@@ -151,9 +117,11 @@ export function parseTelemetry(
   } else {
     values = { ...record };
     delete values.ts;
+    delete values.seq;
   }
   if (Object.keys(values).length === 0) return 'no values';
-  return { ts, values };
+  const seq = sequenceOf(record.seq);
+  return seq === undefined ? { ts, values } : { ts, values, seq };
 }
 
 /** `online` / `offline`, as text, a JSON string or `{status, reason?}`. */
@@ -173,49 +141,13 @@ export function parseStatus(payload: Buffer): { online: boolean; reason?: string
   return { online: status === 'online', ...(typeof reason === 'string' ? { reason } : {}) };
 }
 
-const round = (value: number, precision: number) => {
-  const p = 10 ** Math.max(0, Math.min(6, Math.trunc(precision)));
-  return Math.round(value * p) / p;
-};
-
-/** A value checked against its model field: the stored number or text, or why it was refused. */
-export function convertValue(field: ModelField, raw: unknown): { num: string | null; text: string | null } | string {
-  const numeric = (value: number) => {
-    const scaled = field.scaling ? value * field.scaling.multiplier + field.scaling.offset : value;
-    const rounded = round(scaled, field.precision);
-    if (!Number.isFinite(rounded) || Math.abs(rounded) >= MAX_ABS_VALUE) return `${field.field} is out of range`;
-    return { num: String(rounded), text: null };
-  };
-  switch (field.dataType) {
-    case 'int':
-      if (typeof raw !== 'number' || !Number.isInteger(raw)) return `${field.field} is not an integer`;
-      return numeric(raw);
-    case 'float':
-      if (typeof raw !== 'number') return `${field.field} is not a number`;
-      return numeric(raw);
-    case 'bool':
-      if (typeof raw !== 'boolean') return `${field.field} is not a boolean`;
-      return { num: raw ? '1' : '0', text: null };
-    case 'string':
-      if (typeof raw !== 'string') return `${field.field} is not a string`;
-      return { num: null, text: clip(printable(raw), 255) };
-    case 'enum':
-      if (typeof raw === 'number' && Number.isInteger(raw) && Math.abs(raw) < MAX_ABS_VALUE)
-        return { num: String(raw), text: null };
-      if (typeof raw === 'string') return { num: null, text: clip(printable(raw), 255) };
-      return `${field.field} is not an enum value`;
-    default:
-      return `${field.field} has an unknown data type`;
-  }
-}
-
-const keyOf = (tenantId: string, deviceCode: string) => `${tenantId}/${deviceCode}`;
-
-interface Seen {
-  tenantId: string;
-  deviceCode: string;
-  lastAt: number;
-  inactivitySeconds: number;
+/** Shared by the JSON and Sparkplug readers of one batch. */
+export interface BatchContext {
+  rows: BatchRows;
+  counters: IngestionCounters;
+  sessions: SparkplugSessions;
+  now: number;
+  find(tenantId: string, deviceCode: string): Promise<KnownDevice | undefined>;
 }
 
 export class Ingestion {
@@ -226,6 +158,8 @@ export class Ingestion {
     unknownDevice: 0,
     unknownField: 0,
     wrongType: 0,
+    unknownAlias: 0,
+    staleDeath: 0,
     batches: 0,
     failedBatches: 0,
     maxQueued: 0,
@@ -237,10 +171,8 @@ export class Ingestion {
   private paused = false;
   private stopped = false;
   private stopping = false;
-  /** Devices this process counts as online, with the time they came online. */
-  private readonly onlineSince = new Map<string, Date>();
-  /** Last message time of every device seen, for the inactivity sweep. */
-  private readonly seen = new Map<string, Seen>();
+  /** Sparkplug births (metric aliases, bdSeq) of the edge nodes seen: stored ones, refreshed per batch. */
+  readonly sparkplug = new SparkplugSessions();
   private readonly batchSize: number;
   private readonly batchDelayMs: number;
   private readonly maxQueue: number;
@@ -264,7 +196,7 @@ export class Ingestion {
     this.enqueue({ message, ack });
   }
 
-  /** A connection event (embedded broker connect / disconnect, inactivity). */
+  /** A connection event (embedded broker connect / disconnect). */
   presence(event: PresenceEvent): void {
     this.enqueue({ presence: event });
   }
@@ -329,30 +261,10 @@ export class Ingestion {
     this.stopped = true;
   }
 
-  /**
-   * Devices silent for longer than their product's inactivity timeout go offline. Each process
-   * sweeps the devices whose messages it received (docs/mqtt.md, several processes).
-   */
-  sweepInactive(): void {
-    const now = this.options.now();
-    for (const [key, seen] of this.seen) {
-      if (now - seen.lastAt < seen.inactivitySeconds * 1000) continue;
-      this.seen.delete(key);
-      if (this.onlineSince.has(key))
-        this.presence({
-          tenantId: seen.tenantId,
-          deviceCode: seen.deviceCode,
-          online: false,
-          at: new Date(now),
-          reason: OnOffReason.inactivity,
-        });
-    }
-  }
-
   private async writeBatch(batch: Item[]): Promise<void> {
     const devices = new Map<string, Promise<KnownDevice | undefined>>();
     const find = (tenantId: string, deviceCode: string) => {
-      const key = keyOf(tenantId, deviceCode);
+      const key = `${tenantId}/${deviceCode}`;
       let found = devices.get(key);
       if (!found) {
         found = this.options.directory.find(tenantId, deviceCode).catch((error: unknown) => {
@@ -363,135 +275,47 @@ export class Ingestion {
       }
       return found;
     };
-    const telemetry: TelemetryRow[] = [];
-    const latest = new Map<string, TelemetryRow>();
-    const logs: LogRow[] = [];
-    const onoff: OnOffRow[] = [];
-    const marks: { tenantId: string; deviceCode: string; online: boolean; at: Date }[] = [];
-    const transition = (event: PresenceEvent) => {
-      const key = keyOf(event.tenantId, event.deviceCode);
-      const since = this.onlineSince.get(key);
-      if (event.online) {
-        if (since) return;
-        this.onlineSince.set(key, event.at);
-        onoff.push({ ...event, event: 'online', onTime: event.at, offTime: null, duration: null, at: event.at });
-      } else {
-        if (!since) return;
-        this.onlineSince.delete(key);
-        const duration = Math.max(0, Math.round((event.at.getTime() - since.getTime()) / 1000));
-        onoff.push({ ...event, event: 'offline', onTime: since, offTime: event.at, duration, at: event.at });
-      }
-      marks.push({ tenantId: event.tenantId, deviceCode: event.deviceCode, online: event.online, at: event.at });
+    const rows = new BatchRows();
+    const messages = batch.flatMap((item) => ('message' in item ? [item.message] : []));
+    const ctx: BatchContext = {
+      rows,
+      counters: this.counters,
+      sessions: this.sparkplug,
+      now: this.options.now(),
+      find,
     };
+
+    await this.loadSparkplugBirths(messages);
 
     let stored = 0;
     for (const item of batch) {
       if ('presence' in item) {
-        const known = await find(item.presence.tenantId, item.presence.deviceCode);
-        if (known) transition(item.presence);
+        rows.presence.push(item.presence);
         continue;
       }
       const m = item.message;
-      const topic = parseTopic(m.topic);
       const log: LogRow = {
-        tenantId: topic && TENANT_ID.test(topic.tenantId) ? topic.tenantId : PLATFORM_TENANT,
+        tenantId: PLATFORM_TENANT,
         topic: clip(printable(m.topic), 255),
         clientId: clip(printable(m.clientId), 128),
         qos: m.qos,
         retain: m.retain,
-        payload: printable(m.payload.toString('utf8')),
-        deviceCode: clip(printable(topic?.deviceCode ?? ''), 64),
+        payload: '',
+        deviceCode: '',
         parsedOk: false,
         error: null,
         at: m.receivedAt,
       };
-      logs.push(log);
-      if (!topic) {
-        this.counters.malformed++;
-        log.error = 'topic is not mes/{tenantId}/{deviceCode}/{telemetry|status|cycle}';
-        continue;
-      }
-      const device = await find(topic.tenantId, topic.deviceCode);
-      if (!device) {
-        this.counters.unknownDevice++;
-        log.error = 'unknown device';
-        continue;
-      }
-      const key = keyOf(device.tenantId, device.deviceCode);
-      this.seen.set(key, {
-        tenantId: device.tenantId,
-        deviceCode: device.deviceCode,
-        lastAt: m.receivedAt.getTime(),
-        inactivitySeconds: device.inactivitySeconds,
-      });
-      const errors: string[] = [];
-      if (topic.kind === 'telemetry') {
-        const parsed = parseTelemetry(m.payload, m.receivedAt, this.options.now());
-        if (typeof parsed === 'string') {
-          this.counters.malformed++;
-          log.error = parsed;
-          continue;
-        }
-        for (const [name, raw] of Object.entries(parsed.values)) {
-          const field = device.fields.get(name);
-          if (!field) {
-            this.counters.unknownField++;
-            errors.push(`unknown field ${clip(name, 64)}`);
-            continue;
-          }
-          const value = convertValue(field, raw);
-          if (typeof value === 'string') {
-            this.counters.wrongType++;
-            errors.push(value);
-            continue;
-          }
-          const row: TelemetryRow = {
-            tenantId: device.tenantId,
-            deviceCode: device.deviceCode,
-            field: field.field,
-            ts: parsed.ts,
-            ...value,
-          };
-          telemetry.push(row);
-          const fieldKey = `${key}/${field.field}`;
-          const previous = latest.get(fieldKey);
-          if (!previous || previous.ts <= row.ts) latest.set(fieldKey, row);
-        }
-        transition({ ...device, online: true, at: m.receivedAt, reason: OnOffReason.normal });
-      } else if (topic.kind === 'status') {
-        const status = parseStatus(m.payload);
-        if (typeof status === 'string') {
-          this.counters.malformed++;
-          log.error = status;
-          continue;
-        }
-        // An offline status is what devices send as their last will (DOMAIN.md): a device
-        // signing off on purpose says so with `{"status":"offline","reason":"normal"}`.
-        const reason = status.online
-          ? OnOffReason.normal
-          : status.reason === OnOffReason.normal
-            ? OnOffReason.normal
-            : OnOffReason.lastWill;
-        transition({ ...device, online: status.online, at: m.receivedAt, reason });
-      } else {
-        try {
-          JSON.parse(m.payload.toString('utf8'));
-        } catch {
-          this.counters.malformed++;
-          log.error = 'payload is not JSON';
-          continue;
-        }
-        transition({ ...device, online: true, at: m.receivedAt, reason: OnOffReason.normal });
-      }
-      log.tenantId = device.tenantId;
-      log.parsedOk = true;
-      log.error = errors.length ? clip(errors.join('; '), 500) : null;
-      stored++;
+      rows.logs.push(log);
+      const ok = m.topic.startsWith(`${SPARKPLUG_NAMESPACE}/`)
+        ? await ingestSparkplug(m, log, ctx)
+        : await this.ingestJson(m, log, ctx);
+      if (ok) stored++;
     }
 
     for (;;) {
       try {
-        await this.commit(telemetry, [...latest.values()], logs, onoff);
+        await this.commit(rows, messages);
         break;
       } catch (error) {
         this.counters.failedBatches++;
@@ -503,17 +327,114 @@ export class Ingestion {
     this.counters.batches++;
     this.counters.stored += stored;
     for (const item of batch) item.ack?.();
-    for (const mark of marks) {
-      await this.options.directory
-        .markOnline(mark.tenantId, mark.deviceCode, mark.online, mark.at)
-        .catch((error: unknown) =>
-          this.options.warn(`MQTT ingestion: markOnline failed for ${mark.deviceCode}`, error),
-        );
+  }
+
+  /**
+   * The stored births of the batch's Sparkplug edge nodes replace what this process remembers of
+   * them: every earlier batch, of any process, committed its births, so PostgreSQL is ahead of
+   * this process's memory. If they cannot be read, the batch goes on with the memory.
+   */
+  private async loadSparkplugBirths(messages: readonly IncomingMessage[]): Promise<void> {
+    const nodes = new Map<string, { tenantId: string; edgeNode: string }>();
+    for (const m of messages) {
+      if (!m.topic.startsWith(`${SPARKPLUG_NAMESPACE}/`)) continue;
+      const topic = parseSparkplugTopic(m.topic);
+      if (topic && TENANT_ID.test(topic.group) && topic.edge.length <= 64)
+        nodes.set(`${topic.group}/${topic.edge}`, { tenantId: topic.group, edgeNode: topic.edge });
+    }
+    if (!nodes.size) return;
+    try {
+      const byNode = new Map<string, StoredBirth[]>([...nodes.keys()].map((key) => [key, []]));
+      for (const birth of await loadBirths(this.options.pool, [...nodes.values()]))
+        byNode.get(`${birth.tenantId}/${birth.edgeNode}`)?.push(birth);
+      for (const [key, births] of byNode) {
+        const node = nodes.get(key)!;
+        this.sparkplug.replaceNode(node.tenantId, node.edgeNode, births);
+      }
+    } catch (error) {
+      this.options.warn('MQTT ingestion: Sparkplug births could not be read; using this process’s own', error);
     }
   }
 
+  /** A message on `mes/{tenant}/{device}/{kind}`: true when it was understood (stored or applied). */
+  private async ingestJson(m: IncomingMessage, log: LogRow, ctx: BatchContext): Promise<boolean> {
+    const topic = parseTopic(m.topic);
+    log.payload = printable(m.payload.toString('utf8'));
+    if (topic && TENANT_ID.test(topic.tenantId)) log.tenantId = topic.tenantId;
+    log.deviceCode = clip(printable(topic?.deviceCode ?? ''), 64);
+    if (!topic) {
+      this.counters.malformed++;
+      log.error = 'topic is not mes/{tenantId}/{deviceCode}/{telemetry|status|cycle}';
+      return false;
+    }
+    const device = await ctx.find(topic.tenantId, topic.deviceCode);
+    if (!device) {
+      this.counters.unknownDevice++;
+      log.error = 'unknown device';
+      return false;
+    }
+    const errors: string[] = [];
+    const { tenantId, deviceCode } = device;
+    if (topic.kind === 'telemetry') {
+      const parsed = parseTelemetry(m.payload, m.receivedAt, ctx.now);
+      if (typeof parsed === 'string') {
+        this.counters.malformed++;
+        log.error = parsed;
+        return false;
+      }
+      const values: Record<string, number | string> = {};
+      for (const [name, raw] of Object.entries(parsed.values)) {
+        const added = ctx.rows.addValue(device, name, raw, parsed.ts, this.counters);
+        if (typeof added === 'string') errors.push(added);
+        else values[added.field] = added.value;
+      }
+      ctx.rows.acquisition.push({
+        tenantId,
+        deviceCode,
+        gateway: '',
+        groupId: '',
+        collectTime: parsed.ts,
+        values,
+        errors: errorText(errors),
+        topic: log.topic,
+        protocol: AcquisitionProtocol.json,
+        seq: parsed.seq ?? null,
+      });
+      ctx.rows.presence.push({ tenantId, deviceCode, online: true, at: m.receivedAt, reason: OnOffReason.normal });
+    } else if (topic.kind === 'status') {
+      const status = parseStatus(m.payload);
+      if (typeof status === 'string') {
+        this.counters.malformed++;
+        log.error = status;
+        return false;
+      }
+      // An offline status is what devices send as their last will (DOMAIN.md): a device
+      // signing off on purpose says so with `{"status":"offline","reason":"normal"}`.
+      const reason = status.online
+        ? OnOffReason.normal
+        : status.reason === OnOffReason.normal
+          ? OnOffReason.normal
+          : OnOffReason.lastWill;
+      ctx.rows.presence.push({ tenantId, deviceCode, online: status.online, at: m.receivedAt, reason });
+    } else {
+      try {
+        JSON.parse(m.payload.toString('utf8'));
+      } catch {
+        this.counters.malformed++;
+        log.error = 'payload is not JSON';
+        return false;
+      }
+      ctx.rows.presence.push({ tenantId, deviceCode, online: true, at: m.receivedAt, reason: OnOffReason.normal });
+    }
+    log.tenantId = tenantId;
+    log.parsedOk = true;
+    log.error = errorText(errors);
+    return true;
+  }
+
   /** One transaction; each table gets one INSERT of parallel arrays (unnest), parameterised. */
-  private async commit(telemetry: TelemetryRow[], latest: TelemetryRow[], logs: LogRow[], onoff: OnOffRow[]) {
+  private async commit(rows: BatchRows, messages: readonly IncomingMessage[]) {
+    const { telemetry, latest, logs, acquisition } = rows;
     const client = await this.options.pool.connect();
     try {
       await client.query('begin');
@@ -533,6 +454,8 @@ export class Ingestion {
             telemetry.map(() => TelemetryQuality.good),
           ],
         );
+      // The per-minute rollup `iot/model-list` reads long ranges from: exact, late points included.
+      if (telemetry.length) await addToMinuteRollup(client, telemetry);
       if (latest.length)
         await client.query(
           `insert into mes_telemetry_latest (id, tenant_id, device_code, field, ts, num_value, text_value, quality)
@@ -551,6 +474,26 @@ export class Ingestion {
             latest.map((r) => r.num),
             latest.map((r) => r.text),
             latest.map(() => TelemetryQuality.good),
+          ],
+        );
+      if (acquisition.length)
+        await client.query(
+          `insert into mes_acqdata (id, tenant_id, device_code, gateway, group_id, collect_time, data_values, errors,
+                                    topic, protocol, seq)
+           select * from unnest($1::bigint[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[],
+                                $6::timestamptz[], $7::jsonb[], $8::varchar[], $9::varchar[], $10::varchar[], $11::int[])`,
+          [
+            acquisition.map(() => nextId()),
+            acquisition.map((r) => r.tenantId),
+            acquisition.map((r) => r.deviceCode),
+            acquisition.map((r) => r.gateway),
+            acquisition.map((r) => r.groupId),
+            acquisition.map((r) => r.collectTime),
+            acquisition.map((r) => JSON.stringify(r.values)),
+            acquisition.map((r) => r.errors),
+            acquisition.map((r) => r.topic),
+            acquisition.map((r) => r.protocol),
+            acquisition.map((r) => r.seq),
           ],
         );
       if (logs.length)
@@ -574,23 +517,9 @@ export class Ingestion {
             logs.map((r) => r.at),
           ],
         );
-      if (onoff.length)
-        await client.query(
-          `insert into mes_onoff (id, tenant_id, device_code, event, on_time, off_time, duration_seconds, reason, create_time)
-           select * from unnest($1::bigint[], $2::varchar[], $3::varchar[], $4::varchar[], $5::timestamptz[],
-                                $6::timestamptz[], $7::int[], $8::varchar[], $9::timestamptz[])`,
-          [
-            onoff.map(() => nextId()),
-            onoff.map((r) => r.tenantId),
-            onoff.map((r) => r.deviceCode),
-            onoff.map((r) => r.event),
-            onoff.map((r) => r.onTime),
-            onoff.map((r) => r.offTime),
-            onoff.map((r) => r.duration),
-            onoff.map((r) => r.reason),
-            onoff.map((r) => r.at),
-          ],
-        );
+      if (rows.presence.length) await applyPresence(client, rows.presence);
+      if (rows.births.length) await applyBirthChanges(client, rows.births);
+      if (messages.length && this.options.inTransaction) await this.options.inTransaction(client, messages);
       await client.query('commit');
     } catch (error) {
       await client.query('rollback').catch(() => undefined);

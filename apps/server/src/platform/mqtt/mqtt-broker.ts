@@ -5,12 +5,14 @@ import { OnOffReason } from '@mes/contracts';
 import type { DeviceDirectory, DeviceIdentity } from './device-directory';
 import type { PresenceEvent } from './ingestion';
 import { TOPIC_KINDS } from './ingestion';
+import { mayPublishSparkplug, maySubscribeSparkplug } from './sparkplug';
 
 /**
  * The embedded broker (aedes, MQTT 3.1.1) the server runs when no `MQTT_URL` names an external
  * one. Devices sign in with their MQTT client id and secret (`DeviceDirectory.authenticate`) and
- * may publish only to `mes/{their tenant}/{their code}/{telemetry|status|cycle}`; the server's
- * own subscriber signs in with a credential made at start and never stored.
+ * may publish only to `mes/{their tenant}/{their code}/{telemetry|status|cycle}` and to Sparkplug
+ * topics of their tenant's group under their own code; the server's own subscriber signs in with
+ * a credential made at start and never stored.
  */
 export interface EmbeddedBrokerOptions {
   host: string;
@@ -54,13 +56,20 @@ const sameSecret = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 
-/** Whether a device may publish to a topic: its own prefix and one of the three kinds only. */
+/**
+ * Whether a device may publish to a topic: its own prefix and one of the three kinds, or a
+ * Sparkplug report of its tenant's group under its own code (sparkplug.ts).
+ */
 export const mayPublish = (device: DeviceIdentity, topic: string) =>
-  TOPIC_KINDS.some((kind) => topic === `mes/${device.tenantId}/${device.deviceCode}/${kind}`);
+  TOPIC_KINDS.some((kind) => topic === `mes/${device.tenantId}/${device.deviceCode}/${kind}`) ||
+  mayPublishSparkplug(device, topic);
 
-/** Whether a device may subscribe to a filter: anything under its own prefix (wildcards stay inside it). */
+/**
+ * Whether a device may subscribe to a filter: anything under its own prefix (wildcards stay
+ * inside it), or its own Sparkplug commands and a host's state.
+ */
 export const maySubscribe = (device: DeviceIdentity, filter: string) =>
-  filter.startsWith(`mes/${device.tenantId}/${device.deviceCode}/`);
+  filter.startsWith(`mes/${device.tenantId}/${device.deviceCode}/`) || maySubscribeSparkplug(device, filter);
 
 export async function startEmbeddedBroker(
   options: EmbeddedBrokerOptions,

@@ -1,10 +1,14 @@
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
+import type { IPublishPacket } from 'mqtt-packet';
 import type pg from 'pg';
 import type { MqttConfig } from '../config';
+import { readOrCreateSecret } from '../data-dir';
+import { DeliveryLedger, RECENT, digest } from './delivery-ledger';
 import type { DeviceDirectory } from './device-directory';
-import { Ingestion, type IngestionOptions } from './ingestion';
+import { Ingestion, type IncomingMessage, type IngestionOptions } from './ingestion';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt-broker';
+import { SPARKPLUG_TOPIC } from './sparkplug';
 import { Subscriber } from './subscriber';
 
 /** What MQTT needs of the application context (structural, so the platform imports no app code). */
@@ -12,6 +16,11 @@ export interface MqttContext {
   database: { pool: pg.Pool };
   clock: { now(): number };
   logs: { warn(message: string, error?: unknown): void };
+  /**
+   * The server's data directory (one process per directory): the external subscriber's client id
+   * is kept there, so a restarted process resumes its broker session.
+   */
+  dataDir?: string;
 }
 
 /** The topics the server reads, and the shared-subscription group several processes split them in. */
@@ -19,8 +28,6 @@ export const INGEST_TOPIC = 'mes/+/+/+';
 export const SHARE_GROUP = 'mes-console';
 
 export interface MqttTuning extends Pick<IngestionOptions, 'batchSize' | 'batchDelayMs' | 'maxQueue'> {
-  /** How often silent devices are checked for their inactivity timeout (default 15 s). */
-  sweepSeconds?: number;
   /** Where the console listens, for the busy-port message. */
   consoleAt?: string;
   /** How long to wait before trying a busy MQTT port again (default 30 s). */
@@ -31,6 +38,55 @@ export interface MqttTuning extends Pick<IngestionOptions, 'batchSize' | 'batchD
    */
   shareGroup?: string;
   ingestTopic?: string;
+  /** External broker: the Sparkplug B filter (default {@link SPARKPLUG_TOPIC}), narrowed like `ingestTopic`. */
+  sparkplugTopic?: string;
+  /**
+   * External broker: the subscriber's client id, which names its persistent session. Default: made
+   * once and kept in `DATA_DIR/mqtt-client-id`; with neither, a random id and a clean session.
+   */
+  clientId?: string;
+  /** External broker: how long the broker keeps the session of a process that went away (default 300 s). */
+  sessionExpirySeconds?: number;
+  /** External broker: MQTT 5 Receive Maximum, unacknowledged messages in flight to us (default `maxQueue`, 5,000). */
+  receiveMaximum?: number;
+}
+
+/** What the external subscriber's dedup saw (docs/mqtt.md). */
+export interface RedeliveryCounters {
+  /** Redelivered messages whose batch had committed: acknowledged, not stored again. */
+  duplicates: number;
+  /** Redelivered messages still queued here: their one pending ack answers both. */
+  pendingAgain: number;
+}
+
+const DEFAULT_SESSION_EXPIRY_S = 300;
+/** Ingestion's own default (ingestion.ts), for the ledger's slot count. */
+const DEFAULT_BATCH_SIZE = 500;
+
+/** Ingestion's own default queue bound (ingestion.ts). */
+const DEFAULT_MAX_QUEUE = 5000;
+/**
+ * Mosquitto takes a v5 client's Receive Maximum as its inflight window towards it (over its own
+ * `max_inflight_messages`). More unacknowledged messages than the queue holds would only wait in the
+ * socket, so the window defaults to the queue bound; capped well below 65,535 minus the ledger's
+ * {@link RECENT}, so packet ids cannot wrap inside what the dedup remembers.
+ */
+const receiveMaximum = (tuning: MqttTuning) =>
+  Math.min(65_535 - RECENT - 1024, tuning.receiveMaximum ?? tuning.maxQueue ?? DEFAULT_MAX_QUEUE);
+
+/**
+ * The subscriber's identity: explicit, else kept in the data directory (claimed by one process
+ * at a time), so the same process finds its session again after a crash or a restart.
+ */
+function subscriberIdentity(ctx: MqttContext, tuning: MqttTuning): string | undefined {
+  if (tuning.clientId) return tuning.clientId;
+  if (!ctx.dataDir) return undefined;
+  const host = os
+    .hostname()
+    .replace(/[^A-Za-z0-9_.-]/g, '')
+    .slice(0, 32);
+  const made = readOrCreateSecret(ctx.dataDir, 'mqtt-client-id', 6).replace(/[^A-Za-z0-9_-]/g, '');
+  return `mes-console-${host}-${made}`;
 }
 
 export interface MqttRuntime {
@@ -44,14 +100,18 @@ export interface MqttRuntime {
   internal(): { clientId: string; password: string } | undefined;
   /** Resolves when messages can flow: subscribed, or the embedded broker bound (never while its port stays busy). */
   ready: Promise<void>;
+  /** External broker: the subscriber's client id (its session), and what its dedup saw. */
+  subscriberId(): string | undefined;
+  redeliveries: RedeliveryCounters;
   stop(): Promise<void>;
 }
 
 /**
  * Starts MQTT ingestion: the embedded broker handing devices' messages to ingestion from its
- * `published` hook (the device's PUBACK waits for the commit), or a subscriber of the external
+ * `authorizePublish` hook (the device's PUBACK waits for the commit), or a subscriber of the external
  * broker at `MQTT_URL` through the shared subscription `$share/mes-console/mes/+/+/+` (the
- * subscriber's PUBACK to the broker waits for the commit).
+ * subscriber's PUBACK to the broker waits for the commit; its session persists, and a redelivery
+ * of a message already committed is acknowledged without being stored again: delivery-ledger.ts).
  * Never rejects for a broker that is unreachable or a port that is busy: the console keeps
  * running and the reason is logged (docs/mqtt.md).
  */
@@ -66,27 +126,50 @@ export async function startMqtt(
   let subscriber: Subscriber | undefined;
   let boundPort: number | undefined;
   let stopped = false;
-  const ingestion = new Ingestion({
+  const identity = config.url ? subscriberIdentity(ctx, tuning) : undefined;
+  const clientId = identity ?? `mes-console-${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const ledger = identity
+    ? new DeliveryLedger(ctx.database.pool, identity, tuning.batchSize ?? DEFAULT_BATCH_SIZE)
+    : undefined;
+  /** The packet id and digest of each message the external subscriber pushed, for the ledger row. */
+  const deliveries = new WeakMap<IncomingMessage, { packetId: number; hash: number; epoch: number }>();
+  const redeliveries: RedeliveryCounters = { duplicates: 0, pendingAgain: 0 };
+  const options: IngestionOptions = {
     pool: ctx.database.pool,
     directory,
     warn,
     now: () => ctx.clock.now(),
     ...tuning,
     flow: { pause: () => subscriber?.pause(), resume: () => subscriber?.resume() },
-  });
-  const sweep = setInterval(() => ingestion.sweepInactive(), (tuning.sweepSeconds ?? 15) * 1000);
-  sweep.unref();
+    // The delivery ledger's row goes into each batch's own transaction (delivery-ledger.ts).
+    ...(ledger
+      ? {
+          inTransaction: (client: pg.PoolClient, messages: readonly IncomingMessage[]) =>
+            ledger.record(
+              client,
+              messages.flatMap((m) => {
+                const d = deliveries.get(m);
+                return d && d.epoch === ledger.epoch ? [d] : [];
+              }),
+            ),
+        }
+      : {}),
+  };
+  const ingestion = new Ingestion(options);
 
   const subscribe = async (make: () => Subscriber): Promise<void> => {
     // The first attempt may fail (broker not up yet): retried every few seconds until stopped.
     for (;;) {
       if (stopped) return;
+      // Set before the first SUBACK: a resumed session's redeliveries come right after the CONNACK,
+      // and flow control or a stop must reach the subscriber that reads them.
       const candidate = make();
+      subscriber = candidate;
       try {
         await candidate.start();
-        subscriber = candidate;
         return;
       } catch (error) {
+        subscriber = undefined;
         warn('MQTT: the subscriber could not connect; retrying in 5 s', error);
         await new Promise((r) => setTimeout(r, 5000).unref());
       }
@@ -96,28 +179,68 @@ export async function startMqtt(
   let ready: Promise<void>;
   if (config.url) {
     const url = config.url;
-    ready = subscribe(
-      () =>
-        new Subscriber({
-          url,
-          clientId: `mes-console-${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
-          protocolVersion: 5,
-          topics: [`$share/${tuning.shareGroup ?? SHARE_GROUP}/${tuning.ingestTopic ?? INGEST_TOPIC}`],
-          onMessage: (packet, ack) =>
-            ingestion.push(
-              {
-                topic: packet.topic,
-                payload: Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload),
-                qos: packet.qos,
-                retain: packet.retain,
-                clientId: '',
-                receivedAt: new Date(ctx.clock.now()),
-              },
-              ack,
-            ),
-          warn,
-        }),
-    );
+    const onMessage = (packet: IPublishPacket, ack: () => void) => {
+      const message: IncomingMessage = {
+        topic: packet.topic,
+        payload: Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload),
+        qos: packet.qos,
+        retain: packet.retain,
+        clientId: '',
+        receivedAt: new Date(ctx.clock.now()),
+      };
+      const packetId = packet.messageId;
+      if (!ledger || packet.qos === 0 || packetId === undefined) return ingestion.push(message, ack);
+      const hash = digest(message.topic, message.payload);
+      switch (ledger.accept(packetId, hash, packet.dup)) {
+        case 'committed':
+          redeliveries.duplicates++;
+          return ack();
+        case 'pending':
+          redeliveries.pendingAgain++;
+          return;
+        case 'new': {
+          const epoch = ledger.epoch;
+          deliveries.set(message, { packetId, hash, epoch });
+          ingestion.push(message, () => {
+            ledger.commit(packetId, hash, epoch);
+            ack();
+          });
+        }
+      }
+    };
+    ready = (async () => {
+      // What the last run of this session committed, before the broker redelivers anything.
+      for (;;) {
+        if (stopped || !ledger) break;
+        try {
+          await ledger.load();
+          break;
+        } catch (error) {
+          warn('MQTT: cannot read the delivery ledger; retrying in 5 s', error);
+          await new Promise((r) => setTimeout(r, 5000).unref());
+        }
+      }
+      await subscribe(
+        () =>
+          new Subscriber({
+            url,
+            clientId,
+            protocolVersion: 5,
+            topics: [
+              `$share/${tuning.shareGroup ?? SHARE_GROUP}/${tuning.ingestTopic ?? INGEST_TOPIC}`,
+              `$share/${tuning.shareGroup ?? SHARE_GROUP}/${tuning.sparkplugTopic ?? SPARKPLUG_TOPIC}`,
+            ],
+            cleanStart: !ledger,
+            sessionExpirySeconds: ledger ? (tuning.sessionExpirySeconds ?? DEFAULT_SESSION_EXPIRY_S) : 0,
+            receiveMaximum: receiveMaximum(tuning),
+            onMessage,
+            onSession: (present) => {
+              if (!present) ledger?.reset();
+            },
+            warn,
+          }),
+      );
+    })();
   } else {
     const started = await startEmbeddedBroker(
       {
@@ -143,12 +266,15 @@ export async function startMqtt(
     port: () => boundPort,
     internal: () => broker?.internal,
     ready,
+    subscriberId: () => (config.url ? clientId : undefined),
+    redeliveries,
     stop: async () => {
       stopped = true;
-      clearInterval(sweep);
-      // The subscriber first: nothing new arrives, then what is queued is committed and acked.
-      await subscriber?.stop();
+      // Reading stops first; what was read is committed and acknowledged, then DISCONNECT. What
+      // the broker sent after the halt stays unacknowledged in the session for the next start.
+      subscriber?.halt();
       await ingestion.stop();
+      await subscriber?.stop();
       await broker?.close();
     },
   };

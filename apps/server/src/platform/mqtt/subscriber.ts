@@ -11,6 +11,11 @@ import { generate, parser, type IPublishPacket, type Packet } from 'mqtt-packet'
  * would make every batch one message long. Here the broker's own inflight window bounds how many
  * unacknowledged messages are outstanding, and {@link Subscriber.pause} stops reading the socket
  * when the ingestion queue is full: TCP then pushes back on the broker (docs/mqtt.md).
+ *
+ * With `cleanStart: false` the broker keeps the session (subscription, unacknowledged and queued
+ * messages) across reconnects and restarts for `sessionExpirySeconds`: packet ids belong to the
+ * session, so an ack made after a reconnect is still sent (on the new connection) while the broker
+ * says the session is the same one (CONNACK session present).
  */
 export interface SubscriberOptions {
   /** `mqtt://host:port` or `mqtts://…`; credentials in the URL or below. */
@@ -22,22 +27,44 @@ export interface SubscriberOptions {
   protocolVersion: 4 | 5;
   topics: string[];
   keepaliveSeconds?: number;
+  /** false: resume the broker's session (default true: a new one at every connection). */
+  cleanStart?: boolean;
+  /** MQTT 5: how long the broker keeps the session after a disconnect (default 0). */
+  sessionExpirySeconds?: number;
+  /** MQTT 5: at most this many unacknowledged QoS-1 messages in flight to us (broker's own limit too). */
+  receiveMaximum?: number;
   /** Called for every PUBLISH; `ack()` sends its PUBACK (a no-op for QoS 0). */
   onMessage(packet: IPublishPacket, ack: () => void): void;
+  /** After every CONNACK: whether the broker resumed the session (false: every earlier delivery is void). */
+  onSession?(present: boolean): void;
   onConnected?(): void;
   warn(message: string, error?: unknown): void;
 }
 
 const RECONNECT_MS = 1000;
 
+/** A PUBACK with reason 0 and no properties (4 bytes in both 3.1.1 and 5: MQTT 5 §3.4.2.1). */
+function puback(messageId: number): Buffer {
+  return Buffer.from([0x40, 0x02, messageId >> 8, messageId & 0xff]);
+}
+
 export class Subscriber {
   private socket: net.Socket | undefined;
+  private connected = false;
   private stopped = false;
   private paused = false;
+  /** Reading ended for good (shutdown): the flow control's resume must not undo it. */
+  private halted = false;
   private ping: NodeJS.Timeout | undefined;
   private retry: NodeJS.Timeout | undefined;
-  /** Bumped on every connection: an ack for a message of an earlier connection is not sent. */
-  private generation = 0;
+  /**
+   * Bumped when the broker starts a new session: an ack for a delivery of an earlier session is
+   * not sent (its packet id now means nothing, or another message).
+   */
+  private session = 0;
+  /** PUBACKs of one commit, written together (one syscall per batch, not per message). */
+  private acks: Buffer[] = [];
+  private ackFlush = false;
   private firstConnect: { resolve: () => void; reject: (e: Error) => void } | undefined;
 
   /** A first attempt that failed ends this subscriber: the caller retries with a new one. */
@@ -65,13 +92,13 @@ export class Subscriber {
     const port = Number(url.port || (secure ? 8883 : 1883));
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const socket = secure ? tls.connect({ host, port, servername: host }) : net.connect({ host, port });
-    const generation = ++this.generation;
     this.socket = socket;
+    this.connected = false;
     socket.setNoDelay(true);
     const version = this.options.protocolVersion;
     const read = parser({ protocolVersion: version });
     const send = (packet: Packet) => {
-      if (generation !== this.generation || socket.destroyed) return;
+      if (socket !== this.socket || socket.destroyed) return;
       try {
         socket.write(generate(packet, { protocolVersion: version }));
       } catch (error) {
@@ -79,7 +106,7 @@ export class Subscriber {
         socket.destroy();
       }
     };
-    read.on('packet', (packet: Packet) => this.onPacket(packet, send, generation));
+    read.on('packet', (packet: Packet) => this.onPacket(packet, send));
     read.on('error', (error: Error) => {
       this.options.warn('MQTT subscriber: malformed packet from the broker', error);
       socket.destroy();
@@ -90,15 +117,25 @@ export class Subscriber {
         this.options.username ??
         (url.username ? decodeURIComponent(url.username) : this.options.password ? this.options.clientId : undefined);
       const password = this.options.password ?? (url.password ? decodeURIComponent(url.password) : undefined);
+      const properties =
+        version === 5
+          ? {
+              ...(this.options.sessionExpirySeconds
+                ? { sessionExpiryInterval: this.options.sessionExpirySeconds }
+                : {}),
+              ...(this.options.receiveMaximum ? { receiveMaximum: this.options.receiveMaximum } : {}),
+            }
+          : {};
       send({
         cmd: 'connect',
         protocolId: 'MQTT',
         protocolVersion: version,
         clientId: this.options.clientId,
-        clean: true,
+        clean: this.options.cleanStart ?? true,
         keepalive: this.options.keepaliveSeconds ?? 30,
         ...(username !== undefined ? { username } : {}),
         ...(password !== undefined ? { password: Buffer.from(password) } : {}),
+        ...(Object.keys(properties).length ? { properties } : {}),
       });
     });
     socket.on('data', (chunk: Buffer) => read.parse(chunk));
@@ -107,15 +144,16 @@ export class Subscriber {
     });
     socket.on('close', () => {
       clearInterval(this.ping);
+      if (socket === this.socket) this.connected = false;
       if (this.stopped) return;
       // Closed before the SUBACK of the first attempt: that attempt failed.
       if (this.failFirst(new Error('MQTT broker closed the connection'))) return;
       this.retry = setTimeout(() => this.connect(), RECONNECT_MS);
     });
-    if (this.paused) socket.pause();
+    if (this.paused || this.halted) socket.pause();
   }
 
-  private onPacket(packet: Packet, send: (p: Packet) => void, generation: number): void {
+  private onPacket(packet: Packet, send: (p: Packet) => void): void {
     switch (packet.cmd) {
       case 'connack': {
         const code = packet.returnCode ?? packet.reasonCode ?? 0;
@@ -125,6 +163,11 @@ export class Subscriber {
           this.socket?.destroy();
           return;
         }
+        const present = packet.sessionPresent && this.options.cleanStart === false;
+        if (!present) this.session++;
+        this.connected = true;
+        this.options.onSession?.(present);
+        // Subscribing again with a resumed session only replaces the same subscription.
         send({
           cmd: 'subscribe',
           messageId: 1,
@@ -147,11 +190,12 @@ export class Subscriber {
       }
       case 'publish': {
         const { messageId, qos } = packet;
+        const session = this.session;
         let acked = false;
         const ack = () => {
-          if (acked || qos === 0 || messageId === undefined || generation !== this.generation) return;
+          if (acked || qos === 0 || messageId === undefined || session !== this.session) return;
           acked = true;
-          send({ cmd: 'puback', messageId });
+          this.queueAck(messageId);
         };
         this.options.onMessage(packet, ack);
         return;
@@ -159,6 +203,26 @@ export class Subscriber {
       default:
         return;
     }
+  }
+
+  /**
+   * Queues a PUBACK for the current connection; a batch's acks leave in one write. Without a
+   * connection it is dropped: the broker redelivers the message to the resumed session (DUP),
+   * where the dedup of `start-mqtt.ts` acknowledges it without storing it again.
+   */
+  private queueAck(messageId: number): void {
+    if (!this.connected) return;
+    this.acks.push(puback(messageId));
+    if (this.ackFlush) return;
+    this.ackFlush = true;
+    process.nextTick(() => {
+      this.ackFlush = false;
+      const acks = this.acks;
+      this.acks = [];
+      const socket = this.socket;
+      if (this.connected && socket && !socket.destroyed)
+        socket.write(acks.length === 1 ? acks[0]! : Buffer.concat(acks));
+    });
   }
 
   /** Stops reading from the broker (the queue is full); the broker's inflight window fills. */
@@ -169,7 +233,16 @@ export class Subscriber {
 
   resume(): void {
     this.paused = false;
-    this.socket?.resume();
+    if (!this.halted) this.socket?.resume();
+  }
+
+  /**
+   * Stops reading for good (shutdown) while acks still go out: what was read is committed and
+   * acknowledged, what the broker sent after stays unacknowledged in the session.
+   */
+  halt(): void {
+    this.halted = true;
+    this.socket?.pause();
   }
 
   get isPaused(): boolean {
@@ -184,8 +257,11 @@ export class Subscriber {
     if (!socket || socket.destroyed) return;
     await new Promise<void>((resolve) => {
       socket.once('close', () => resolve());
-      socket.end(generate({ cmd: 'disconnect' }, { protocolVersion: this.options.protocolVersion }));
-      setTimeout(() => socket.destroy(), 500).unref();
+      // Acks queued in this tick go first.
+      process.nextTick(() => {
+        socket.end(generate({ cmd: 'disconnect' }, { protocolVersion: this.options.protocolVersion }));
+        setTimeout(() => socket.destroy(), 500).unref();
+      });
     });
   }
 }

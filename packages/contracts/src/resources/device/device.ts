@@ -31,6 +31,8 @@ export const deviceResource = defineResource({
   table: 'mes_device',
   api: '/basic/device',
   owner: 'tenant',
+  // A device belongs to its department: lists, details and the IoT calls follow the data scope.
+  dataScope: { deptColumn: 'dept_id' },
   dialogWidth: 880,
   menu: {
     group: 'device',
@@ -68,7 +70,8 @@ export const deviceResource = defineResource({
       kind: 'reference',
       label: { zh: '所属机构', en: 'Department' },
       search: true,
-      reference: { to: () => deptResource, label: 'deptName' },
+      // A device stands in a clinic (node, category 5) or a disinfection base (4): dictionary org_category.
+      reference: { to: () => deptResource, label: 'deptName', where: { field: 'deptCategory', in: [4, 5] } },
       width: 140,
     },
     chairs: { kind: 'int', label: { zh: '服务牙椅数', en: 'Chairs served' }, range: [0, 999], default: 0, width: 100 },

@@ -1,1 +1,4 @@
 export * from './telemetry';
+export * from './acquisition';
+export * from './iot-api';
+export * from './telemetry-minute';

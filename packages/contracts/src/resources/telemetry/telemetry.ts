@@ -25,7 +25,9 @@ export const telemetryResource = defineResource({
   menu: { group: 'device', sort: 10, icon: 'line-chart', nameEn: 'IoT data' },
   owner: 'tenant',
   audit: false,
-  operations: ['list', 'detail'],
+  // Spec section 7: page and detail; model-data and model-list are the device module's own routes.
+  operations: ['page', 'detail'],
+  listRoute: 'page',
   fields: {
     deviceCode: { kind: 'string', label: { zh: '设备编号', en: 'Device code' }, max: 64, search: true, width: 140 },
     field: { kind: 'string', label: { zh: '字段', en: 'Field' }, max: 64, search: true, width: 120 },
@@ -114,7 +116,7 @@ export const mqttMessageResource = defineResource({
         ],
       },
     },
-    payload: { kind: 'text', label: { zh: '内容', en: 'Payload' }, list: false },
+    payload: { kind: 'text', label: { zh: '内容', en: 'Payload' }, list: false, display: 'json', wide: true },
     deviceCode: { kind: 'string', label: { zh: '设备编号', en: 'Device code' }, max: 64, search: true, width: 140 },
     parsedOk: {
       kind: 'boolean',

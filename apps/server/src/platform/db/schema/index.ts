@@ -2,3 +2,4 @@ export * from './resource-tables';
 export * from './system';
 export * from './resource';
 export * from './ephemeral';
+export * from './mqtt-delivery';

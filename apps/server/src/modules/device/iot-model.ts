@@ -1,0 +1,148 @@
+import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
+import { deviceResource, formatDateTime, type ModelDataItem, type ModelDataType } from '@mes/contracts';
+import type { AppContext } from '../../app-context';
+import { dataScopeCondition } from '../../crud/resource-access';
+import type { AuthContext } from '../../platform/auth/request-auth';
+import { device, productField, telemetry, telemetryLatest } from '../../platform/db/schema';
+import { notFound } from '../../platform/http/errors';
+import { rowsOfSameTenant, tenantRows, tenantScope } from '../../platform/tenancy/tenant-scope';
+import { IotMessages } from './iot-messages';
+
+/** A device the caller may see: in their tenant and inside their data scope of devices. */
+export interface VisibleDevice {
+  deviceCode: string;
+  productId: string;
+}
+
+/** The product of the device `deviceCode` if the caller may see the device, else undefined. */
+async function productOfVisible(ctx: AppContext, auth: AuthContext, deviceCode: string): Promise<string | undefined> {
+  const scope = await dataScopeCondition(deviceResource, auth, ctx.grants);
+  const [found] = await tenantScope(ctx.db, auth.tenantId)
+    .select(device, { productId: device.productId })
+    .where(eq(device.deviceCode, deviceCode), scope)
+    .limit(1);
+  return found?.productId ? String(found.productId) : undefined;
+}
+
+/**
+ * The device of `deviceCode` as the caller may see it, or the same 404 as any detail of a row
+ * that does not exist or is not theirs (another tenant's code, a department outside the
+ * caller's data scope of devices) — the reply does not tell which.
+ */
+export async function visibleDevice(ctx: AppContext, auth: AuthContext, deviceCode: string): Promise<VisibleDevice> {
+  const productId = await productOfVisible(ctx, auth, deviceCode);
+  if (!productId) throw notFound(IotMessages.deviceNotFound(deviceCode));
+  return { deviceCode, productId };
+}
+
+/**
+ * Whether a telemetry row of `deviceCode` is the caller's to see: always, unless a data scope
+ * of devices narrows what they see (then the device must be inside it).
+ */
+export async function telemetryVisible(ctx: AppContext, auth: AuthContext, deviceCode: string): Promise<boolean> {
+  if (!(await dataScopeCondition(deviceResource, auth, ctx.grants))) return true;
+  return (await productOfVisible(ctx, auth, deviceCode)) !== undefined;
+}
+
+/**
+ * The telemetry rows of devices inside the caller's data scope of devices, or undefined when no
+ * scope narrows them (the tenant condition is the engine's, on the telemetry rows themselves).
+ */
+export async function visibleTelemetry(ctx: AppContext, auth: AuthContext): Promise<SQL | undefined> {
+  const scope = await dataScopeCondition(deviceResource, auth, ctx.grants);
+  if (!scope) return undefined;
+  const codes = ctx.db
+    .select({ code: device.deviceCode })
+    .from(device)
+    .where(and(tenantRows(device, auth.tenantId), scope));
+  return inArray(telemetry.deviceCode, codes);
+}
+
+/** One model field of a product, as model-list needs it. */
+export interface ModelFieldInfo {
+  dataType: ModelDataType;
+  unit: string;
+}
+
+/**
+ * The device as {@link visibleDevice} finds it, with the model field `field` of its product
+ * (undefined when the model has no such key): one query, the device joined to its model field.
+ */
+export async function visibleDeviceField(
+  ctx: AppContext,
+  auth: AuthContext,
+  deviceCode: string,
+  field: string,
+): Promise<ModelFieldInfo | undefined> {
+  const scope = await dataScopeCondition(deviceResource, auth, ctx.grants);
+  const [found] = await ctx.db
+    .select({ productId: device.productId, dataType: productField.dataType, unit: productField.unit })
+    .from(device)
+    .leftJoin(
+      productField,
+      rowsOfSameTenant(
+        productField,
+        device,
+        eq(productField.productId, device.productId),
+        eq(productField.fieldKey, field),
+      ),
+    )
+    .where(and(tenantRows(device, auth.tenantId, eq(device.deviceCode, deviceCode)), scope))
+    .limit(1);
+  if (!found?.productId) throw notFound(IotMessages.deviceNotFound(deviceCode));
+  return found.dataType ? { dataType: found.dataType as ModelDataType, unit: found.unit ?? '' } : undefined;
+}
+
+const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+
+/**
+ * The newest value of every field of the device's model, in model order; a field that never
+ * received a value is listed with nulls. One query: the model joined to the latest-value rows.
+ */
+export async function modelData(ctx: AppContext, auth: AuthContext, target: VisibleDevice): Promise<ModelDataItem[]> {
+  const rows = await ctx.db
+    .select({
+      field: productField.fieldKey,
+      name: productField.fieldName,
+      dataType: productField.dataType,
+      unit: productField.unit,
+      precision: productField.precision,
+      numValue: telemetryLatest.numValue,
+      textValue: telemetryLatest.textValue,
+      ts: telemetryLatest.ts,
+      quality: telemetryLatest.quality,
+    })
+    .from(productField)
+    .leftJoin(
+      telemetryLatest,
+      rowsOfSameTenant(
+        telemetryLatest,
+        productField,
+        eq(telemetryLatest.deviceCode, target.deviceCode),
+        eq(telemetryLatest.field, productField.fieldKey),
+      ),
+    )
+    .where(tenantRows(productField, auth.tenantId, eq(productField.productId, target.productId)))
+    .orderBy(asc(productField.sort), asc(productField.id));
+  const now = ctx.clock.now();
+  return rows.map((row) => {
+    // Null where the left join found no latest value.
+    const at = row.ts as Date | null;
+    const ts = at ? at.getTime() : null;
+    const dataType = row.dataType as ModelDataType;
+    // Text of a string field, or of an enum sent as text; every other value is stored as a number.
+    const text = dataType === 'string' || (dataType === 'enum' && row.numValue === null) ? row.textValue : null;
+    return {
+      field: row.field,
+      name: row.name,
+      dataType,
+      unit: row.unit,
+      precision: row.precision,
+      value: ts === null ? null : (text ?? numberOrNull(row.numValue)),
+      time: at ? formatDateTime(at) : null,
+      ts,
+      ageSeconds: ts === null ? null : Math.max(0, Math.floor((now - ts) / 1000)),
+      quality: row.quality ?? 0,
+    };
+  });
+}

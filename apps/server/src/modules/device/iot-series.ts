@@ -1,0 +1,217 @@
+import { and, asc, eq, gte, isNotNull, lt, lte, or, sql } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
+import type { ModelListPoint } from '@mes/contracts';
+import type { AppContext } from '../../app-context';
+import { telemetry, telemetryMinute } from '../../platform/db/schema';
+import { tenantRows } from '../../platform/tenancy/tenant-scope';
+import { bucketSecondsFor, type ModelListWindow } from './iot-range';
+
+/** One field of one device of one tenant. */
+export interface SeriesKey {
+  tenantId: string;
+  deviceCode: string;
+  field: string;
+}
+
+/** The points of a window: raw, or folded into buckets of `bucketSeconds`. */
+export interface SeriesPoints {
+  bucketSeconds: number;
+  points: ModelListPoint[];
+}
+
+/**
+ * Every condition leads with the `(tenant_id, device_code, field, ts)` index's columns, so each
+ * partition the window touches is read by one index range scan and nothing else.
+ */
+const inWindow = (key: SeriesKey, window: ModelListWindow) =>
+  tenantRows(
+    telemetry,
+    key.tenantId,
+    eq(telemetry.deviceCode, key.deviceCode),
+    eq(telemetry.field, key.field),
+    gte(telemetry.ts, new Date(window.from)),
+    lte(telemetry.ts, new Date(window.to)),
+  );
+
+const num = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+
+/**
+ * The raw points of the window when there are at most `maxPoints` of them: one index scan that
+ * stops at `maxPoints + 1` rows, so a dense window costs no more than a sparse one to rule out.
+ */
+async function rawPoints(ctx: AppContext, key: SeriesKey, window: ModelListWindow) {
+  const rows = await ctx.db
+    .select({ ts: telemetry.ts, value: telemetry.numValue })
+    .from(telemetry)
+    .where(inWindow(key, window))
+    .orderBy(asc(telemetry.ts))
+    .limit(window.maxPoints + 1);
+  if (rows.length > window.maxPoints) return undefined;
+  return rows.map((row): ModelListPoint => {
+    const value = num(row.value);
+    return { ts: (row.ts as Date).getTime(), value, min: value, max: value, count: 1 };
+  });
+}
+
+/** A bucket's partial aggregates, so buckets read from the rollup and from raw points can be merged. */
+interface BucketSums {
+  bucket: number;
+  count: number;
+  sum: number;
+  min: number | null;
+  max: number | null;
+}
+
+const MINUTE_MS = 60_000;
+const epochBin = (seconds: number, column: unknown) =>
+  sql`date_bin(make_interval(secs => ${seconds}), ${column}, timestamptz '1970-01-01 00:00:00+00')`;
+
+/**
+ * Raw points of `[from, to]` folded into buckets of `bucketSeconds` aligned on the epoch
+ * (`date_bin`). Sums in double precision: the chart needs no more, and `numeric` arithmetic over
+ * a million rows costs several times more. For the statement: JIT off (compiling cost more,
+ * ~60 ms, than it saved), and no sort — the planner takes every row for a group of its own, so it
+ * sorts a million rows (spilling to disk) instead of hashing a thousand buckets; hashed, then
+ * sorted here, took 30–45 % less.
+ */
+async function rawBuckets(ctx: AppContext, key: SeriesKey, window: ModelListWindow, bucketSeconds: number) {
+  if (window.from > window.to) return [];
+  const value = sql`${telemetry.numValue}::float8`;
+  return ctx.db.transaction(async (tx) => {
+    await tx.execute(sql`set local jit = off`);
+    await tx.execute(sql`set local enable_sort = off`);
+    const rows = await tx
+      .select({
+        bucket: sql<Date>`${epochBin(bucketSeconds, telemetry.ts)}`.mapWith((v: string | Date) => new Date(v)),
+        sum: sql<number | null>`sum(${value})`,
+        min: sql<number | null>`min(${value})`,
+        max: sql<number | null>`max(${value})`,
+        count: sql<number>`count(${value})`.mapWith(Number),
+      })
+      .from(telemetry)
+      .where(inWindow(key, window))
+      .groupBy(sql`1`);
+    return rows.map((row): BucketSums => ({
+      bucket: row.bucket.getTime(),
+      count: row.count,
+      sum: num(row.sum) ?? 0,
+      min: num(row.min),
+      max: num(row.max),
+    }));
+  });
+}
+
+/**
+ * Buckets of a minute or more in one statement: the window's whole minutes `[firstWhole, endWhole)`
+ * from the per-minute rollup (`mes_telemetry_minute`, kept by ingestion in the batch's
+ * transaction; a day at 1 Hz is 1,440 rows there instead of 86,400 raw ones), and the part-minutes
+ * at its two edges from the raw points, folded together into buckets of `bucketSeconds` (a
+ * multiple of 60, so each bucket is a union of whole minutes).
+ */
+async function rollupBuckets(
+  ctx: AppContext,
+  key: SeriesKey,
+  window: ModelListWindow,
+  bucketSeconds: number,
+  firstWhole: number,
+  endWhole: number,
+) {
+  const whole = ctx.db
+    .select({
+      bucket: sql<string>`${epochBin(bucketSeconds, telemetryMinute.minute)}`.as('bucket'),
+      sum: sql<number>`${telemetryMinute.total}::float8`.as('sum'),
+      min: sql<number>`${telemetryMinute.low}::float8`.as('min'),
+      max: sql<number>`${telemetryMinute.high}::float8`.as('max'),
+      count: sql<number>`${telemetryMinute.points}`.as('count'),
+    })
+    .from(telemetryMinute)
+    .where(
+      tenantRows(
+        telemetryMinute,
+        key.tenantId,
+        eq(telemetryMinute.deviceCode, key.deviceCode),
+        eq(telemetryMinute.field, key.field),
+        gte(telemetryMinute.minute, new Date(firstWhole)),
+        lt(telemetryMinute.minute, new Date(endWhole)),
+      ),
+    );
+  const value = sql`${telemetry.numValue}::float8`;
+  const edges = ctx.db
+    .select({
+      bucket: sql<string>`${epochBin(bucketSeconds, telemetry.ts)}`.as('bucket'),
+      sum: sql<number>`${value}`.as('sum'),
+      min: sql<number>`${value}`.as('min'),
+      max: sql<number>`${value}`.as('max'),
+      count: sql<number>`1`.as('count'),
+    })
+    .from(telemetry)
+    .where(
+      tenantRows(
+        telemetry,
+        key.tenantId,
+        eq(telemetry.deviceCode, key.deviceCode),
+        eq(telemetry.field, key.field),
+        isNotNull(telemetry.numValue),
+        or(
+          and(gte(telemetry.ts, new Date(window.from)), lt(telemetry.ts, new Date(firstWhole))),
+          and(gte(telemetry.ts, new Date(endWhole)), lte(telemetry.ts, new Date(window.to))),
+        ),
+      ),
+    );
+  const parts = unionAll(whole, edges).as('parts');
+  const rows = await ctx.db
+    .select({
+      bucket: sql<Date>`${parts.bucket}`.mapWith((v: string | Date) => new Date(v)),
+      sum: sql<number | null>`sum(${parts.sum})`,
+      min: sql<number | null>`min(${parts.min})`,
+      max: sql<number | null>`max(${parts.max})`,
+      count: sql<number>`sum(${parts.count})`.mapWith(Number),
+    })
+    .from(parts)
+    .groupBy(sql`1`);
+  return rows.map((row): BucketSums => ({
+    bucket: row.bucket.getTime(),
+    count: row.count,
+    sum: num(row.sum) ?? 0,
+    min: num(row.min),
+    max: num(row.max),
+  }));
+}
+
+/** Buckets of the same instant added together; each then gives its average. */
+function mergeBuckets(parts: readonly BucketSums[]): ModelListPoint[] {
+  const byBucket = new Map<number, BucketSums>();
+  for (const part of parts) {
+    const seen = byBucket.get(part.bucket);
+    if (!seen) {
+      byBucket.set(part.bucket, { ...part });
+      continue;
+    }
+    seen.count += part.count;
+    seen.sum += part.sum;
+    seen.min = seen.min === null ? part.min : part.min === null ? seen.min : Math.min(seen.min, part.min);
+    seen.max = seen.max === null ? part.max : part.max === null ? seen.max : Math.max(seen.max, part.max);
+  }
+  return [...byBucket.values()]
+    .sort((a, b) => a.bucket - b.bucket)
+    .map((b) => ({ ts: b.bucket, value: b.count ? b.sum / b.count : null, min: b.min, max: b.max, count: b.count }));
+}
+
+/**
+ * Buckets of a minute or more come from the rollup for the window's whole minutes and from the
+ * raw series only for the part-minutes at its two edges; finer buckets from the raw series alone.
+ */
+async function bucketPoints(ctx: AppContext, key: SeriesKey, window: ModelListWindow, bucketSeconds: number) {
+  if (bucketSeconds % 60 !== 0) return mergeBuckets(await rawBuckets(ctx, key, window, bucketSeconds));
+  const firstWhole = Math.ceil(window.from / MINUTE_MS) * MINUTE_MS;
+  const endWhole = Math.floor((window.to + 1) / MINUTE_MS) * MINUTE_MS;
+  if (firstWhole >= endWhole) return mergeBuckets(await rawBuckets(ctx, key, window, bucketSeconds));
+  return mergeBuckets(await rollupBuckets(ctx, key, window, bucketSeconds, firstWhole, endWhole));
+}
+/** The window's points: raw when they fit in `maxPoints`, else downsampled on the server. */
+export async function seriesPoints(ctx: AppContext, key: SeriesKey, window: ModelListWindow): Promise<SeriesPoints> {
+  const raw = await rawPoints(ctx, key, window);
+  if (raw) return { bucketSeconds: 0, points: raw };
+  const bucketSeconds = bucketSecondsFor(window);
+  return { bucketSeconds, points: await bucketPoints(ctx, key, window, bucketSeconds) };
+}

@@ -1,0 +1,128 @@
+import type pg from 'pg';
+
+/**
+ * Recognises a message the broker delivers again (after a reconnect or a crash of this process)
+ * whose batch was already committed, so that it is acknowledged without being stored twice
+ * (docs/mqtt.md, "External broker").
+ *
+ * Why a redelivery can be a duplicate at all: a QoS-1 message is acknowledged after its batch
+ * committed. The broker redelivers (DUP set) every message of the session it holds no PUBACK for.
+ * Most of those were never committed (still queued or in the batch being written): storing them
+ * then is right. Only a message whose commit succeeded but whose PUBACK never reached the broker —
+ * the connection dropped, or the process died, between the COMMIT and the write of the PUBACKs —
+ * would be stored twice.
+ *
+ * How it is recognised: packet ids belong to the session, and the broker reuses an id only after
+ * our PUBACK freed it (Mosquitto and EMQX count them up through all 65,535). So a redelivery with
+ * id p and the same topic and payload as a message of id p that we committed among the last
+ * {@link RECENT} deliveries is that same message. The recent committed ids live in memory (a
+ * reconnect) and, per batch, in one row of `mes_mqtt_delivery` written in the batch's own
+ * transaction (a crash: the restarted process loads them before it subscribes). A message of the
+ * same id still queued here is the same delivery too: its pending ack answers both.
+ *
+ * Cost: a 32-bit FNV-1a digest of topic + payload per message, and one row upserted per batch (not
+ * per message; measured in docs/ingest-performance.md). A per-message idempotency key with a
+ * unique index would have cost an index entry per message on the partitioned message log, whose
+ * unique keys must include the partition time the redelivery does not know.
+ */
+
+/** Committed deliveries remembered; far below 65,535 minus the inflight window, so ids cannot wrap inside it. */
+export const RECENT = 16_384;
+
+export function digest(topic: string, payload: Buffer): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < topic.length; i++) {
+    h ^= topic.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= 0xff;
+  h = Math.imul(h, 0x01000193);
+  for (let i = 0; i < payload.length; i++) {
+    h ^= payload[i]!;
+    h = Math.imul(h, 0x01000193);
+  }
+  return h | 0;
+}
+
+export type Delivery = 'new' | 'pending' | 'committed';
+
+export class DeliveryLedger {
+  /** Delivered, not yet committed: packet id → digest. */
+  private readonly pending = new Map<number, number>();
+  /** Committed (acked, or about to be): packet id → digest, oldest first. */
+  private readonly committed = new Map<number, number>();
+  private slot = 0;
+  private readonly slots: number;
+  /** Bumped by {@link reset}: a commit of an earlier session's delivery is ignored. */
+  epoch = 0;
+
+  /**
+   * @param session the MQTT client id whose session this is
+   * @param batchSize ingestion's batch size: the rows kept per session cover {@link RECENT} messages
+   */
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly session: string,
+    batchSize: number,
+  ) {
+    this.slots = Math.max(2, Math.floor(RECENT / Math.max(1, batchSize)));
+  }
+
+  /** Loads what the last run of this session committed (table `mes_mqtt_delivery`, platform/db/schema). */
+  async load(): Promise<void> {
+    const { rows } = await this.pool.query<{ packet_ids: number[]; digests: number[] }>(
+      'select packet_ids, digests from mes_mqtt_delivery where session = $1 order by committed_at, slot',
+      [this.session],
+    );
+    for (const row of rows) row.packet_ids.forEach((id, i) => this.remember(id, row.digests[i] ?? 0));
+  }
+
+  /** The broker started a new session: no earlier packet id means anything any more. */
+  reset(): void {
+    this.epoch++;
+    this.pending.clear();
+    this.committed.clear();
+  }
+
+  /** Classifies a delivery; a `new` one is pending until {@link commit}. */
+  accept(packetId: number, hash: number, dup: boolean): Delivery {
+    if (dup) {
+      if (this.pending.get(packetId) === hash) return 'pending';
+      if (this.committed.get(packetId) === hash) return 'committed';
+    }
+    // A first delivery of this id: the broker freed it, so what we remember of it is another message.
+    this.committed.delete(packetId);
+    this.pending.set(packetId, hash);
+    return 'new';
+  }
+
+  /** The delivery's batch committed (called just before its PUBACK). */
+  commit(packetId: number, hash: number, epoch: number): void {
+    if (epoch !== this.epoch) return;
+    if (this.pending.get(packetId) === hash) this.pending.delete(packetId);
+    this.remember(packetId, hash);
+  }
+
+  private remember(packetId: number, hash: number): void {
+    this.committed.delete(packetId);
+    this.committed.set(packetId, hash);
+    if (this.committed.size > RECENT) {
+      const oldest = this.committed.keys().next();
+      if (!oldest.done) this.committed.delete(oldest.value);
+    }
+  }
+
+  /** Inside a batch's transaction: the batch's deliveries, one row (slots rotate). */
+  async record(client: pg.PoolClient, deliveries: { packetId: number; hash: number }[]): Promise<void> {
+    if (!deliveries.length) return;
+    const slot = this.slot;
+    this.slot = (this.slot + 1) % this.slots;
+    await client.query(
+      `insert into mes_mqtt_delivery (session, slot, packet_ids, digests, committed_at)
+       values ($1, $2, $3::int[], $4::int[], clock_timestamp())
+       on conflict (session, slot) do update
+         set packet_ids = excluded.packet_ids, digests = excluded.digests, committed_at = excluded.committed_at`,
+      [this.session, slot, deliveries.map((d) => d.packetId), deliveries.map((d) => d.hash)],
+    );
+  }
+}

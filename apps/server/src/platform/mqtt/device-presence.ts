@@ -1,0 +1,318 @@
+import { sql } from 'drizzle-orm';
+import type pg from 'pg';
+import { z } from 'zod';
+import { OnOffReason } from '@mes/contracts';
+import type { Db } from '../db/database';
+import { nextId } from '../db/ids';
+import { defineJob } from '../jobs/job-definition';
+
+/**
+ * Devices' online state kept in PostgreSQL (docs/mqtt.md "Online state and on/off records"): the
+ * device row's online flag and connect / disconnect / activity times are the one truth every
+ * server process shares. Ingestion applies a batch's presence changes inside the batch's
+ * transaction; the inactivity sweep is a durable job that runs once across processes. Each
+ * change is a conditional UPDATE of the device row, so when two processes race, the row lock and
+ * PostgreSQL's re-check of the condition let exactly one of them record the on/off row.
+ *
+ * The rows are matched by `(tenant_id, device_code)`, the device's unique key, across tenants:
+ * a batch holds several tenants' devices, and the sweep runs for all of them.
+ */
+
+export type OnOffReasonValue = (typeof OnOffReason)[keyof typeof OnOffReason];
+
+/** One presence change of a device, in the order the batch received them. */
+export interface PresenceChange {
+  tenantId: string;
+  deviceCode: string;
+  /** true: came online or showed activity (any message); false: went offline. */
+  online: boolean;
+  at: Date;
+  reason: OnOffReasonValue;
+}
+
+/**
+ * `last_activity_time` is written at most once per this many seconds per device (a busy device
+ * would otherwise rewrite its row every batch); the sweep waits this much longer to make up for it.
+ */
+export const ACTIVITY_RESOLUTION_SECONDS = 5;
+
+/** The default of a device without a product (the product's own default). */
+const DEFAULT_INACTIVITY_SECONDS = 600;
+
+type Query = Pick<pg.PoolClient, 'query'>;
+
+/** Sorted by key: concurrent batches lock device rows in one order, so they cannot deadlock. */
+const byKey = <T extends { tenantId: string; deviceCode: string }>(a: T, b: T) =>
+  a.tenantId < b.tenantId
+    ? -1
+    : a.tenantId > b.tenantId
+      ? 1
+      : a.deviceCode < b.deviceCode
+        ? -1
+        : a.deviceCode > b.deviceCode
+          ? 1
+          : 0;
+
+/**
+ * Applies a batch's presence changes inside the caller's transaction and writes the on/off rows
+ * they produce. Returns how many devices came online and went offline.
+ */
+export async function applyPresence(
+  client: Query,
+  changes: readonly PresenceChange[],
+): Promise<{ online: number; offline: number }> {
+  const perDevice = new Map<string, PresenceChange[]>();
+  for (const change of changes) {
+    const key = `${change.tenantId}\u0000${change.deviceCode}`;
+    const list = perDevice.get(key);
+    if (list) list.push(change);
+    else perDevice.set(key, [change]);
+  }
+  const onlyOnline: { tenantId: string; deviceCode: string; first: Date; last: Date }[] = [];
+  const mixed: PresenceChange[][] = [];
+  for (const list of perDevice.values()) {
+    if (list.every((c) => c.online)) {
+      let first = list[0]!.at;
+      let last = first;
+      for (const c of list) {
+        if (c.at < first) first = c.at;
+        if (c.at > last) last = c.at;
+      }
+      onlyOnline.push({ tenantId: list[0]!.tenantId, deviceCode: list[0]!.deviceCode, first, last });
+    } else mixed.push(list);
+  }
+  onlyOnline.sort(byKey);
+  mixed.sort((a, b) => byKey(a[0]!, b[0]!));
+  let online = 0;
+  let offline = 0;
+  if (onlyOnline.length) {
+    // The usual batch: messages from devices that are online already. Only a device that was
+    // offline is locked and changed (and gets its online row); the others' activity time is
+    // written when it is older than the resolution, so a busy device's row is not rewritten every batch.
+    const result = await client.query<{ n: string }>(
+      `with v as (
+         select * from unnest($1::varchar[], $2::varchar[], $3::timestamptz[], $4::timestamptz[], $5::bigint[])
+           as v(tenant_id, device_code, first_at, last_at, onoff_id)),
+       came as (
+         update mes_device d set online = true, last_connect_time = v.first_at,
+                last_activity_time = greatest(d.last_activity_time, v.last_at)
+           from v
+          where d.tenant_id = v.tenant_id and d.device_code = v.device_code and d.is_deleted = 0 and not d.online
+         returning v.onoff_id, d.tenant_id, d.device_code, v.first_at),
+       recorded as (
+         insert into mes_onoff (id, tenant_id, device_code, event, on_time, reason, create_time)
+         select onoff_id, tenant_id, device_code, 'online', first_at, $6, first_at from came
+         returning 1),
+       touched as (
+         update mes_device d set last_activity_time = v.last_at
+           from v
+          where d.tenant_id = v.tenant_id and d.device_code = v.device_code and d.is_deleted = 0 and d.online
+            and (d.last_activity_time is null
+                 or d.last_activity_time < v.last_at - make_interval(secs => $7::int)))
+       select (select count(*) from recorded)::text as n`,
+      [
+        onlyOnline.map((d) => d.tenantId),
+        onlyOnline.map((d) => d.deviceCode),
+        onlyOnline.map((d) => d.first),
+        onlyOnline.map((d) => d.last),
+        onlyOnline.map(() => nextId()),
+        OnOffReason.normal,
+        ACTIVITY_RESOLUTION_SECONDS,
+      ],
+    );
+    online += Number(result.rows[0]?.n ?? 0);
+  }
+  if (mixed.length) {
+    const counts = await applyInOrder(client, mixed);
+    online += counts.online;
+    offline += counts.offline;
+  }
+  return { online, offline };
+}
+
+interface DeviceState {
+  tenant_id: string;
+  device_code: string;
+  online: boolean;
+  last_connect_time: Date | null;
+}
+
+/**
+ * Devices that went offline (and maybe online again) within the batch: their rows are locked and
+ * the changes replayed in order against the stored state, so a will after an inactivity sweep,
+ * or a second process's copy, records nothing twice.
+ */
+async function applyInOrder(client: Query, devices: PresenceChange[][]): Promise<{ online: number; offline: number }> {
+  const { rows } = await client.query<DeviceState>(
+    `select d.tenant_id, d.device_code, d.online, d.last_connect_time
+       from mes_device d
+       join unnest($1::varchar[], $2::varchar[]) as v(tenant_id, device_code)
+         on d.tenant_id = v.tenant_id and d.device_code = v.device_code
+      where d.is_deleted = 0
+      order by d.tenant_id, d.device_code
+        for update of d`,
+    [devices.map((l) => l[0]!.tenantId), devices.map((l) => l[0]!.deviceCode)],
+  );
+  const stored = new Map(rows.map((r) => [`${r.tenant_id}\u0000${r.device_code}`, r]));
+  const onoff: {
+    tenantId: string;
+    deviceCode: string;
+    event: 'online' | 'offline';
+    onTime: Date | null;
+    offTime: Date | null;
+    duration: number | null;
+    reason: string;
+    at: Date;
+  }[] = [];
+  const finals: {
+    tenantId: string;
+    deviceCode: string;
+    online: boolean;
+    connect: Date | null;
+    disconnect: Date | null;
+    activity: Date | null;
+  }[] = [];
+  for (const list of devices) {
+    const { tenantId, deviceCode } = list[0]!;
+    const state = stored.get(`${tenantId}\u0000${deviceCode}`);
+    if (!state) continue;
+    let isOnline = state.online;
+    let since = state.last_connect_time;
+    let disconnect: Date | null = null;
+    let activity: Date | null = null;
+    for (const change of list) {
+      if (change.online) {
+        activity = change.at;
+        if (isOnline) continue;
+        isOnline = true;
+        since = change.at;
+        onoff.push({
+          tenantId,
+          deviceCode,
+          event: 'online',
+          onTime: change.at,
+          offTime: null,
+          duration: null,
+          reason: change.reason,
+          at: change.at,
+        });
+      } else {
+        if (!isOnline) continue;
+        isOnline = false;
+        disconnect = change.at;
+        const duration = since ? Math.max(0, Math.round((change.at.getTime() - since.getTime()) / 1000)) : null;
+        onoff.push({
+          tenantId,
+          deviceCode,
+          event: 'offline',
+          onTime: since,
+          offTime: change.at,
+          duration,
+          reason: change.reason,
+          at: change.at,
+        });
+      }
+    }
+    finals.push({ tenantId, deviceCode, online: isOnline, connect: since, disconnect, activity });
+  }
+  if (finals.length)
+    await client.query(
+      `update mes_device d
+          set online = v.online, last_connect_time = v.connect_at,
+              last_disconnect_time = coalesce(v.disconnect_at, d.last_disconnect_time),
+              last_activity_time = greatest(d.last_activity_time, v.activity_at)
+         from unnest($1::varchar[], $2::varchar[], $3::boolean[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[])
+           as v(tenant_id, device_code, online, connect_at, disconnect_at, activity_at)
+        where d.tenant_id = v.tenant_id and d.device_code = v.device_code and d.is_deleted = 0`,
+      [
+        finals.map((f) => f.tenantId),
+        finals.map((f) => f.deviceCode),
+        finals.map((f) => f.online),
+        finals.map((f) => f.connect),
+        finals.map((f) => f.disconnect),
+        finals.map((f) => f.activity),
+      ],
+    );
+  await insertOnOff(client, onoff);
+  return {
+    online: onoff.filter((r) => r.event === 'online').length,
+    offline: onoff.filter((r) => r.event === 'offline').length,
+  };
+}
+
+async function insertOnOff(
+  client: Query,
+  rows: readonly {
+    tenantId: string;
+    deviceCode: string;
+    event: string;
+    onTime: Date | null;
+    offTime: Date | null;
+    duration: number | null;
+    reason: string;
+    at: Date;
+  }[],
+): Promise<void> {
+  if (!rows.length) return;
+  await client.query(
+    `insert into mes_onoff (id, tenant_id, device_code, event, on_time, off_time, duration_seconds, reason, create_time)
+     select * from unnest($1::bigint[], $2::varchar[], $3::varchar[], $4::varchar[], $5::timestamptz[],
+                          $6::timestamptz[], $7::int[], $8::varchar[], $9::timestamptz[])`,
+    [
+      rows.map(() => nextId()),
+      rows.map((r) => r.tenantId),
+      rows.map((r) => r.deviceCode),
+      rows.map((r) => r.event),
+      rows.map((r) => r.onTime),
+      rows.map((r) => r.offTime),
+      rows.map((r) => r.duration),
+      rows.map((r) => r.reason),
+      rows.map((r) => r.at),
+    ],
+  );
+}
+
+/**
+ * The inactivity sweep: every device online whose last activity is older than its product's
+ * inactivity timeout (plus the activity resolution) goes offline with an on/off row, reason
+ * `inactivity`. One transaction; a device a batch touches meanwhile is re-checked by PostgreSQL
+ * after its lock and stays online.
+ */
+export async function sweepInactiveDevices(db: Db, now: Date): Promise<{ offline: number }> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ tenant_id: string; device_code: string; last_connect_time: Date | null }>(
+      sql`update mes_device d set online = false, last_disconnect_time = ${now}
+           where d.online and d.is_deleted = 0
+             and coalesce(d.last_activity_time, d.last_connect_time, '-infinity'::timestamptz)
+                 < ${now}::timestamptz - make_interval(secs => ${ACTIVITY_RESOLUTION_SECONDS}::int + coalesce(
+                     (select p.inactivity_seconds from mes_product p where p.id = d.product_id),
+                     ${DEFAULT_INACTIVITY_SECONDS}::int))
+          returning d.tenant_id, d.device_code, d.last_connect_time`,
+    );
+    if (rows.length) {
+      const onTimes = rows.map((r) => (r.last_connect_time === null ? null : new Date(r.last_connect_time)));
+      await tx.execute(
+        sql`insert into mes_onoff (id, tenant_id, device_code, event, on_time, off_time, duration_seconds, reason, create_time)
+            select v.id, v.tenant_id, v.device_code, 'offline', v.on_time, ${now}, v.duration, ${OnOffReason.inactivity}, ${now}
+              from unnest(${sql.param(rows.map(() => nextId()))}::bigint[], ${sql.param(rows.map((r) => r.tenant_id))}::varchar[],
+                          ${sql.param(rows.map((r) => r.device_code))}::varchar[], ${sql.param(onTimes)}::timestamptz[],
+                          ${sql.param(onTimes.map((t) => (t ? Math.max(0, Math.round((now.getTime() - t.getTime()) / 1000)) : null)))}::int[])
+                as v(id, tenant_id, device_code, on_time, duration)`,
+      );
+    }
+    return { offline: rows.length };
+  });
+}
+
+/**
+ * The inactivity sweep as a durable job: once a minute (cron resolution) across all processes.
+ * A missed run is made up by the next one, so it is not retried.
+ */
+export const deviceInactivityJob = defineJob({
+  name: 'device.inactivity',
+  payload: z.object({}),
+  retry: { limit: 0, delaySeconds: 0, backoff: false },
+  expireInSeconds: 5 * 60,
+});
+/** Every minute. */
+export const DEVICE_INACTIVITY_CRON = '* * * * *';

@@ -1,0 +1,410 @@
+import { DEFAULT_TENANT_ID } from '@mes/contracts';
+import type { Db } from '../platform/db/database';
+import * as t from '../platform/db/schema';
+import { newClientId } from '../modules/device/credentials';
+import { ADMIN_USER, DEPT_IDS } from './seed-data';
+import { derivedSeedId } from './seed-ids';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * Demo products and devices of the platform tenant, seeded once on a fresh install (with the
+ * administrator account), so that `npm run simulate` has something to animate and the device
+ * screens are not empty (docs/simulator.md). An existing install never gets them: demo rows in a
+ * customer's console would be noise. Ids are derived from the codes like every seeded row.
+ */
+
+export type DemoKind = 'waterline' | 'steriliser';
+
+export interface DemoField {
+  fieldKey: string;
+  fieldName: string;
+  dataType: 'int' | 'float' | 'bool' | 'string' | 'enum';
+  unit: string;
+  precision: number;
+  access: 'r' | 'rw';
+}
+
+export interface DemoProgram {
+  programNo: number;
+  programName: string;
+  durationMinutes: number;
+  targetTemperature: string | null;
+  targetConcentration: string | null;
+}
+
+export interface DemoAlarmRule {
+  fieldKey: string;
+  operator: '>' | '>=' | '<' | '<=' | '==' | '!=';
+  threshold: string;
+  durationSeconds: number;
+  level: number;
+}
+
+/** A PLC variable as seeded: the columns that differ from the resource's defaults. */
+export interface DemoPlcVariable {
+  name: string;
+  label: string;
+  address: string;
+  registerType: number;
+  dataType: 'BOOL' | 'INT16' | 'UINT16' | 'INT32' | 'FLOAT' | 'DOUBLE' | 'STRING';
+  multiplier?: string;
+  range?: { rawLow: string; rawHigh: string; engLow: string; engHigh: string };
+  decimals: number;
+  unit: string;
+  limits?: { ll?: string; l?: string; h?: string; hh?: string };
+}
+
+export interface DemoProduct {
+  kind: DemoKind;
+  productCode: string;
+  productName: string;
+  /** `product_category`: 1 waterline disinfector, 2 steam steriliser. */
+  category: number;
+  inactivitySeconds: number;
+  remark: string;
+  fields: readonly DemoField[];
+  programs: readonly DemoProgram[];
+  alarmRules: readonly DemoAlarmRule[];
+  plcVariables: readonly DemoPlcVariable[];
+}
+
+const field = (
+  fieldKey: string,
+  fieldName: string,
+  dataType: DemoField['dataType'],
+  unit: string,
+  precision: number,
+  access: DemoField['access'] = 'r',
+): DemoField => ({ fieldKey, fieldName, dataType, unit, precision, access });
+
+export const WATERLINE_PRODUCT: DemoProduct = {
+  kind: 'waterline',
+  productCode: 'WL-PRO',
+  productName: '牙椅水路消毒机 WL-PRO',
+  category: 1,
+  inactivitySeconds: 300,
+  remark: '演示产品(npm run simulate)',
+  fields: [
+    field('chlorine', '有效氯', 'float', 'mg/L', 2),
+    field('orp', '氧化还原电位', 'float', 'mV', 0),
+    field('ph', 'pH', 'float', '', 2),
+    field('waterTemp', '水温', 'float', '℃', 1),
+    field('flow', '流量', 'float', 'L/min', 2),
+    field('tankLevel', '药液余量', 'float', '%', 1),
+    field('program', '程序号', 'int', '', 0, 'rw'),
+    // 0 idle, 1 dosing, 2 holding, 3 flushing (simulator/waterline-model.ts).
+    field('phase', '运行阶段', 'enum', '', 0),
+    field('faultCode', '故障码', 'int', '', 0),
+    field('cycleCount', '累计周期', 'int', '', 0),
+  ],
+  programs: [
+    {
+      programNo: 1,
+      programName: '日常补氯',
+      durationMinutes: 12,
+      targetTemperature: null,
+      targetConcentration: '2.00',
+    },
+    {
+      programNo: 2,
+      programName: '强化冲击消毒',
+      durationMinutes: 45,
+      targetTemperature: null,
+      targetConcentration: '50.00',
+    },
+    { programNo: 3, programName: '下班冲洗', durationMinutes: 2, targetTemperature: null, targetConcentration: null },
+  ],
+  alarmRules: [
+    { fieldKey: 'chlorine', operator: '<', threshold: '0.3', durationSeconds: 300, level: 2 },
+    { fieldKey: 'chlorine', operator: '>', threshold: '80', durationSeconds: 0, level: 1 },
+    { fieldKey: 'ph', operator: '<', threshold: '6', durationSeconds: 120, level: 3 },
+    { fieldKey: 'ph', operator: '>', threshold: '8.5', durationSeconds: 120, level: 3 },
+    { fieldKey: 'tankLevel', operator: '<', threshold: '10', durationSeconds: 0, level: 3 },
+    { fieldKey: 'faultCode', operator: '!=', threshold: '0', durationSeconds: 0, level: 2 },
+  ],
+  plcVariables: [
+    {
+      name: 'chlorine',
+      label: '有效氯',
+      address: '40001',
+      registerType: 4,
+      dataType: 'UINT16',
+      // 0.01 mg/L per count.
+      range: { rawLow: '0', rawHigh: '10000', engLow: '0', engHigh: '100' },
+      decimals: 2,
+      unit: 'mg/L',
+      limits: { ll: '0.1', l: '0.3', h: '60', hh: '90' },
+    },
+    {
+      name: 'ph',
+      label: 'pH',
+      address: '40002',
+      registerType: 4,
+      dataType: 'INT16',
+      multiplier: '0.01',
+      decimals: 2,
+      unit: '',
+      limits: { ll: '5.5', l: '6', h: '8.5', hh: '9' },
+    },
+    {
+      name: 'waterTemp',
+      label: '水温',
+      address: '30001',
+      registerType: 3,
+      dataType: 'INT16',
+      multiplier: '0.1',
+      decimals: 1,
+      unit: '℃',
+      limits: { h: '40', hh: '45' },
+    },
+    {
+      name: 'tankLevel',
+      label: '药液余量',
+      address: '30002',
+      registerType: 3,
+      dataType: 'UINT16',
+      // A 12-bit level sensor.
+      range: { rawLow: '0', rawHigh: '4095', engLow: '0', engHigh: '100' },
+      decimals: 1,
+      unit: '%',
+      limits: { ll: '5', l: '10' },
+    },
+  ],
+};
+
+export const STERILISER_PRODUCT: DemoProduct = {
+  kind: 'steriliser',
+  productCode: 'ST-B23',
+  productName: '压力蒸汽灭菌器 B 类 23L',
+  category: 2,
+  inactivitySeconds: 300,
+  remark: '演示产品(npm run simulate)',
+  fields: [
+    field('chamberTemp', '腔体温度', 'float', '℃', 1),
+    field('chamberPressure', '腔体压力', 'float', 'kPa', 1),
+    field('program', '程序号', 'int', '', 0, 'rw'),
+    // 0 idle, 1 pre-vacuum, 2 heating, 3 sterilising, 4 exhaust, 5 drying (simulator/steriliser-model.ts).
+    field('phase', '运行阶段', 'enum', '', 0),
+    field('remainingSeconds', '剩余时间', 'int', 's', 0),
+    field('doorClosed', '门已关闭', 'bool', '', 0),
+    field('faultCode', '故障码', 'int', '', 0),
+    field('cycleCount', '累计周期', 'int', '', 0),
+  ],
+  programs: [
+    {
+      programNo: 1,
+      programName: '134℃ 标准',
+      durationMinutes: 40,
+      targetTemperature: '134.00',
+      targetConcentration: null,
+    },
+    {
+      programNo: 2,
+      programName: '134℃ 朊病毒',
+      durationMinutes: 55,
+      targetTemperature: '134.00',
+      targetConcentration: null,
+    },
+    {
+      programNo: 3,
+      programName: '121℃ 织物',
+      durationMinutes: 55,
+      targetTemperature: '121.00',
+      targetConcentration: null,
+    },
+    {
+      programNo: 4,
+      programName: 'B-D 测试',
+      durationMinutes: 25,
+      targetTemperature: '134.00',
+      targetConcentration: null,
+    },
+  ],
+  alarmRules: [
+    { fieldKey: 'chamberTemp', operator: '>', threshold: '138', durationSeconds: 0, level: 1 },
+    { fieldKey: 'chamberPressure', operator: '>', threshold: '250', durationSeconds: 0, level: 1 },
+    { fieldKey: 'faultCode', operator: '!=', threshold: '0', durationSeconds: 0, level: 2 },
+  ],
+  plcVariables: [
+    {
+      name: 'chamberTemp',
+      label: '腔体温度',
+      address: 'DB1,REAL0',
+      registerType: 5,
+      dataType: 'FLOAT',
+      decimals: 1,
+      unit: '℃',
+      limits: { h: '137', hh: '138' },
+    },
+    {
+      name: 'chamberPressure',
+      label: '腔体压力',
+      address: 'DB1,REAL4',
+      registerType: 5,
+      dataType: 'FLOAT',
+      decimals: 1,
+      unit: 'kPa',
+      limits: { ll: '-100', h: '230', hh: '250' },
+    },
+  ],
+};
+
+export const DEMO_PRODUCTS: readonly DemoProduct[] = [WATERLINE_PRODUCT, STERILISER_PRODUCT];
+
+export interface DemoDevice {
+  deviceCode: string;
+  deviceName: string;
+  productCode: string;
+  chairs: number;
+  location: string;
+  serialNo: string;
+}
+
+export const DEMO_DEVICES: readonly DemoDevice[] = [
+  {
+    deviceCode: 'DEMO-WL-01',
+    deviceName: '1 号诊室水路消毒机',
+    productCode: 'WL-PRO',
+    chairs: 4,
+    location: '1 号诊室',
+    serialNo: 'WLP2603001',
+  },
+  {
+    deviceCode: 'DEMO-WL-02',
+    deviceName: '2 号诊室水路消毒机',
+    productCode: 'WL-PRO',
+    chairs: 3,
+    location: '2 号诊室',
+    serialNo: 'WLP2603002',
+  },
+  {
+    deviceCode: 'DEMO-ST-01',
+    deviceName: '消毒室灭菌器 A',
+    productCode: 'ST-B23',
+    chairs: 0,
+    location: '消毒供应室',
+    serialNo: 'STB2603001',
+  },
+  {
+    deviceCode: 'DEMO-ST-02',
+    deviceName: '消毒室灭菌器 B',
+    productCode: 'ST-B23',
+    chairs: 0,
+    location: '消毒供应室',
+    serialNo: 'STB2603002',
+  },
+];
+
+export const demoProductId = (code: string) => derivedSeedId('demo-product', code);
+const demoChildId = (kind: string, productCode: string, key: string) =>
+  derivedSeedId('demo-product', productCode, kind, key);
+export const demoDeviceId = (code: string) => derivedSeedId('demo-device', code);
+
+const owned = { tenantId: DEFAULT_TENANT_ID, createUser: ADMIN_USER.id, createDept: DEPT_IDS.company };
+
+/**
+ * Inserts the demo products (with model fields, programs, alarm rules and PLC variables) and
+ * devices. Called in the seed's transaction right after the administrator account is created, so
+ * it runs once per install. Devices get a client id but no secret: the simulator (or 密钥) issues one.
+ */
+export async function seedDemoDevices(tx: Tx): Promise<void> {
+  const madeProducts = new Set<string>();
+  for (const p of DEMO_PRODUCTS) {
+    const productId = demoProductId(p.productCode);
+    const made = await tx
+      .insert(t.product)
+      .values({
+        ...owned,
+        id: productId,
+        productCode: p.productCode,
+        productName: p.productName,
+        category: p.category,
+        protocol: 'mqtt-json',
+        inactivitySeconds: p.inactivitySeconds,
+        sort: p.category,
+        remark: p.remark,
+      })
+      .onConflictDoNothing()
+      .returning({ id: t.product.id });
+    // A product of this code that was there before keeps its own model.
+    if (!made.length) continue;
+    madeProducts.add(p.productCode);
+    await tx.insert(t.productField).values(
+      p.fields.map((f, i) => ({
+        ...owned,
+        ...f,
+        id: demoChildId('field', p.productCode, f.fieldKey),
+        productId,
+        sort: i + 1,
+      })),
+    );
+    await tx.insert(t.productProgram).values(
+      p.programs.map((g, i) => ({
+        ...owned,
+        ...g,
+        id: demoChildId('program', p.productCode, String(g.programNo)),
+        productId,
+        sort: i + 1,
+      })),
+    );
+    await tx.insert(t.productAlarmRule).values(
+      p.alarmRules.map((r, i) => ({
+        ...owned,
+        ...r,
+        id: demoChildId('alarm', p.productCode, String(i + 1)),
+        productId,
+        sort: i + 1,
+      })),
+    );
+    await tx.insert(t.plcVariable).values(
+      p.plcVariables.map((v) => ({
+        ...owned,
+        id: demoChildId('plc', p.productCode, v.name),
+        productId,
+        name: v.name,
+        label: v.label,
+        address: v.address,
+        registerType: v.registerType,
+        dataType: v.dataType,
+        multiplier: v.multiplier ?? '1',
+        offset: '0',
+        rawLow: v.range?.rawLow ?? null,
+        rawHigh: v.range?.rawHigh ?? null,
+        engLow: v.range?.engLow ?? null,
+        engHigh: v.range?.engHigh ?? null,
+        decimals: v.decimals,
+        unit: v.unit,
+        reportStrategy: 3,
+        limitLl: v.limits?.ll ?? null,
+        limitL: v.limits?.l ?? null,
+        limitH: v.limits?.h ?? null,
+        limitHh: v.limits?.hh ?? null,
+      })),
+    );
+  }
+  for (const d of DEMO_DEVICES) {
+    if (!madeProducts.has(d.productCode)) continue;
+    await tx
+      .insert(t.device)
+      .values({
+        ...owned,
+        id: demoDeviceId(d.deviceCode),
+        deviceCode: d.deviceCode,
+        deviceName: d.deviceName,
+        productId: demoProductId(d.productCode),
+        // No department: a device stands in a clinic or base (deptCategory 4/5) and none is seeded, as
+        // the seeded department tree is what other screens and tests build on. The simulator
+        // files them under a demo clinic it creates (simulator/demo-clinic.ts).
+        deptId: null,
+        chairs: d.chairs,
+        location: d.location,
+        serialNo: d.serialNo,
+        firmware: '1.0.0',
+        mqttClientId: newClientId(),
+        mqttSecretHash: '',
+        remark: '演示设备(npm run simulate)',
+      })
+      .onConflictDoNothing();
+  }
+}

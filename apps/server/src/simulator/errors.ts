@@ -1,0 +1,4 @@
+/** A failure the simulator explains in one message (no stack trace): wrong password, console or broker unreachable. */
+export class SimulatorError extends Error {
+  override name = 'SimulatorError';
+}

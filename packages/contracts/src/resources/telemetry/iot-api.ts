@@ -1,0 +1,70 @@
+/**
+ * The IoT calls beside the generic `iot` series routes (spec section 7 `/blade-business/iot`,
+ * `/blade-desk/dashboard/deviceCount`). Shared by the server's routes and the device screens.
+ */
+
+/** `GET ?deviceCode=`: the newest value of every model field of one device. */
+export const IOT_MODEL_DATA_PATH = '/blade-business/iot/model-data';
+/** `GET ?deviceCode=&field=&startTime=&endTime=&maxPoints=`: one field's series over a range. */
+export const IOT_MODEL_LIST_PATH = '/blade-business/iot/model-list';
+/** `GET`: device figures of the welcome page. */
+export const DASHBOARD_DEVICE_COUNT_PATH = '/blade-desk/dashboard/deviceCount';
+
+/** A model field's data type (the product's thing model). */
+export type ModelDataType = 'int' | 'float' | 'bool' | 'string' | 'enum';
+
+/** One model field of a device with its newest value (`data` of model-data is a list of these, in model order). */
+export interface ModelDataItem {
+  field: string;
+  /** The model field's display name. */
+  name: string;
+  dataType: ModelDataType;
+  unit: string;
+  precision: number;
+  /** Numeric fields: a number; string/enum-as-text: text; no value received yet: null. */
+  value: number | string | null;
+  /** When the value was measured, `yyyy-MM-dd HH:mm:ss`; null when none was received. */
+  time: string | null;
+  /** Epoch milliseconds of `time` (charts and ages are computed from it); null when none. */
+  ts: number | null;
+  /** Seconds between `ts` and the server's clock at the reply; null when none. */
+  ageSeconds: number | null;
+  /** 0 good, 1 bad (`TelemetryQuality`). */
+  quality: number;
+}
+
+/** One point of a model-list series. Raw: min = max = value. Downsampled: the bucket's average, min and max. */
+export interface ModelListPoint {
+  /** Epoch milliseconds (the bucket's start when downsampled). */
+  ts: number;
+  value: number | null;
+  min: number | null;
+  max: number | null;
+  /** Raw points in the bucket (1 when raw). */
+  count: number;
+}
+
+/** `data` of model-list. */
+export interface ModelListReply {
+  deviceCode: string;
+  field: string;
+  unit: string;
+  /** The range actually read, epoch milliseconds (defaults: the last 24 h). */
+  from: number;
+  to: number;
+  /** 0 when the points are the raw values; otherwise the width of each bucket in seconds. */
+  bucketSeconds: number;
+  points: ModelListPoint[];
+}
+
+/** `data` of dashboard/deviceCount, within the caller's tenant and data scope. */
+export interface DeviceCountReply {
+  total: number;
+  online: number;
+  offline: number;
+  /** Devices whose run state is fault. */
+  fault: number;
+}
+
+/** `runState` of a device (dictionary `device_run_state`). */
+export const DeviceRunState = { idle: 1, disinfecting: 2, fault: 3, maintenance: 4 } as const;
