@@ -13,6 +13,8 @@ declare module 'vitest' {
     adminPassword: string;
     /** The server's JSON log (info and up): tests read what the development SMS provider "sent". */
     serverLog: string;
+    /** Port of the server's embedded MQTT broker on 127.0.0.1 (devices publish there). */
+    mqttPort: number;
   }
 }
 
@@ -38,6 +40,8 @@ export default async function setup(project: TestProject) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mes-e2e-'));
   fs.chmodSync(dir, 0o755);
   const port = await freePort();
+  // The embedded broker on a port of its own: the machine's Mosquitto holds 1883.
+  const mqttPort = await freePort();
   const { DATABASE_URL: _ignored, REDIS_URL: _alsoIgnored, ...env } = process.env;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: path.join(root, 'apps/server'),
@@ -48,6 +52,8 @@ export default async function setup(project: TestProject) {
       ADMIN_PASSWORD,
       LOG_LEVEL: 'info',
       WEB_DIST: webDist,
+      MQTT_PORT: String(mqttPort),
+      MQTT_HOST: '127.0.0.1',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -74,6 +80,7 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', baseUrl);
   project.provide('adminPassword', ADMIN_PASSWORD);
   project.provide('serverLog', serverLog);
+  project.provide('mqttPort', mqttPort);
   return async () => {
     await new Promise<void>((resolve) => {
       child.once('exit', () => resolve());

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { callApi } from './browser';
 
 /**
@@ -19,3 +19,6 @@ export async function setParam(page: Page, paramKey: string, paramValue: string)
   });
   expect(saved.success, saved.msg).toBe(true);
 }
+
+/** The e2e server's embedded MQTT broker (global-setup.ts gives it a free port). */
+export const mqttUrl = () => `mqtt://127.0.0.1:${inject('mqttPort')}`;

@@ -7,7 +7,8 @@ export interface TabItem {
   /** The route path, without query. */
   value: string;
   query?: Record<string, string>;
-  meta?: { i18n?: string; isTab?: boolean };
+  /** `detail`: the route parameter a fixed route shows after its name (`设备实时数据 · WL-001`). */
+  meta?: { i18n?: string; isTab?: boolean; detail?: string };
   close?: boolean;
 }
 

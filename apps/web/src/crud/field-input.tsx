@@ -34,6 +34,40 @@ export interface FieldInputProps {
   onBlur?: () => void;
 }
 
+/** Text as indented JSON when it parses, else as it is; monospace, scrolling within its box. */
+function JsonView({ id, value }: { id?: string; value: unknown }) {
+  const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
+  let shown = text;
+  try {
+    shown = JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    // Not JSON (a malformed payload is logged as received): shown as it came.
+  }
+  return (
+    <pre
+      id={id}
+      className="mes-json-view"
+      data-testid="crud-json-view"
+      tabIndex={0}
+      style={{
+        margin: 0,
+        maxHeight: 360,
+        overflow: 'auto',
+        padding: '8px 10px',
+        fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+        fontSize: 12,
+        lineHeight: 1.5,
+        whiteSpace: 'pre',
+        background: 'rgba(128, 128, 128, 0.08)',
+        border: '1px solid rgba(128, 128, 128, 0.25)',
+        borderRadius: 6,
+      }}
+    >
+      {shown}
+    </pre>
+  );
+}
+
 /** The input a field's control calls for (definition → antd component). */
 export const FieldInput = memo(function FieldInput(props: FieldInputProps) {
   const { field, options = [], lang, disabled, inSearch, id, onChange, onBlur } = props;
@@ -42,6 +76,9 @@ export const FieldInput = memo(function FieldInput(props: FieldInputProps) {
   const placeholder = requiredMessage(field, lang);
   const tree = useMemo(() => toTree(options), [options]);
   const common = { id, disabled, placeholder, onBlur };
+
+  // A field declared `display: 'json'` (a message payload) reads as indented JSON when viewed.
+  if (field.display === 'json' && disabled && !inSearch) return <JsonView id={id} value={props.value} />;
 
   switch (control) {
     case 'textarea':

@@ -27,6 +27,24 @@ describe('option sources', () => {
     expect(page).toEqual([{ label: 'admin', value: '9' }]);
     expect(optionsFromUrl(null)).toEqual([]);
   });
+  it('offers only the rows a where holds for; a dropped tree node gives way to its children', () => {
+    const where = { field: 'deptCategory', in: [4, 5] };
+    const tree = [
+      {
+        id: '1',
+        deptName: '集团',
+        deptCategory: 1,
+        children: [
+          { id: '2', deptName: '基地', deptCategory: 4, children: [{ id: '3', deptName: '诊所', deptCategory: '5' }] },
+          { id: '4', deptName: '财务部', deptCategory: 2 },
+        ],
+      },
+    ];
+    expect(optionsFromUrl(tree, 'deptName', 'id', where)).toEqual([
+      { label: '基地', value: '2', children: [{ label: '诊所', value: '3' }] },
+    ]);
+    expect(sourceKey({ url: '/d', where })).toBe('url:/d|||{"field":"deptCategory","in":[4,5]}');
+  });
   it('labels comma lists, and shows unknown values as they are', () => {
     const map = new Map([
       ['1', 'A'],

@@ -1,4 +1,4 @@
-import type { DictEntry, LocalText, OptionSource } from '@mes/contracts';
+import { rowMeets, type DictEntry, type FieldCondition, type LocalText, type OptionSource } from '@mes/contracts';
 
 /** One choice of a select, radio or tree picker; values are strings so URL and form agree. */
 export interface Option {
@@ -24,24 +24,29 @@ const first = (row: Record<string, unknown>, keys: readonly (string | undefined)
 
 /**
  * Options of an endpoint: a picker forest (`{title, value|key|id, children}`), a plain list, or
- * a page (`records`); `label` / `value` name the keys of entity lists.
+ * a page (`records`); `label` / `value` name the keys of entity lists. With `where`, only rows
+ * it holds for are offered; a tree node it drops gives its place to its children.
  */
-export function optionsFromUrl(data: unknown, label?: string, value?: string): Option[] {
+export function optionsFromUrl(data: unknown, label?: string, value?: string, where?: FieldCondition): Option[] {
   const rows = Array.isArray(data)
     ? data
     : data && typeof data === 'object' && Array.isArray((data as { records?: unknown }).records)
       ? (data as { records: unknown[] }).records
       : [];
-  const convert = (row: Record<string, unknown>): Option => {
-    const children = Array.isArray(row.children) ? (row.children as Record<string, unknown>[]).map(convert) : [];
-    const option: Option = {
-      label: String(first(row, [label, 'title', 'label', 'name']) ?? ''),
-      value: String(first(row, [value, 'value', 'key', 'id']) ?? ''),
-    };
-    if (children.length) option.children = children;
-    return option;
-  };
-  return (rows as Record<string, unknown>[]).filter((r) => r && typeof r === 'object').map(convert);
+  const convert = (nodes: unknown[]): Option[] =>
+    (nodes as Record<string, unknown>[])
+      .filter((r) => r && typeof r === 'object')
+      .flatMap((row) => {
+        const children = Array.isArray(row.children) ? convert(row.children) : [];
+        if (where && !rowMeets(where, row)) return children;
+        const option: Option = {
+          label: String(first(row, [label, 'title', 'label', 'name']) ?? ''),
+          value: String(first(row, [value, 'value', 'key', 'id']) ?? ''),
+        };
+        if (children.length) option.children = children;
+        return [option];
+      });
+  return convert(rows);
 }
 
 /** value → label over a whole forest, for table cells. */
@@ -73,6 +78,7 @@ export function labelOf(map: ReadonlyMap<string, string> | undefined, value: unk
 export function sourceKey(source: OptionSource): string | undefined {
   if ('dict' in source) return `dict:${source.dict}`;
   if ('dictBiz' in source) return `dictBiz:${source.dictBiz}`;
-  if ('url' in source) return `url:${source.url}|${source.label ?? ''}|${source.value ?? ''}`;
+  if ('url' in source)
+    return `url:${source.url}|${source.label ?? ''}|${source.value ?? ''}${source.where ? `|${JSON.stringify(source.where)}` : ''}`;
   return undefined;
 }

@@ -59,6 +59,12 @@ export const routes: RouteObject[] = [
             lazy: page(() => import('../pages/qr-confirm/index')),
           },
           { path: '/myiframe/*', lazy: page(() => import('../pages/myiframe/index')) },
+          // A device's live page (物联网数据 opens it): a tab per device, beside the menu screen.
+          {
+            path: '/device/iot/:deviceCode',
+            handle: { i18n: 'iot:live.tab', tabParam: 'deviceCode' },
+            lazy: page(() => import('../pages/device/iot/live-page')),
+          },
           { path: '*', lazy: async () => ({ Component: (await import('./menu-screen')).MenuScreen }) },
         ],
       },

@@ -1,12 +1,14 @@
 import { Card, Col, Descriptions, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { displayName, useSession } from '../../session/session-store';
+import { DeviceCounts } from '../device/iot/device-counts';
 import { LoginCounts } from './login-counts';
 import './wel.css';
 
 /**
  * Home: who is signed in and the sign-in figures, side by side on wide screens and stacked on narrow
- * ones, filling the width. The device and disinfection figures arrive with the business modules.
+ * ones, filling the width, then the device figures (for those who may read them). The disinfection
+ * figures arrive with the business modules.
  */
 export default function Welcome() {
   const { t } = useTranslation();
@@ -29,6 +31,9 @@ export default function Welcome() {
         </Col>
         <Col xs={24} xl={15}>
           <LoginCounts />
+        </Col>
+        <Col xs={24}>
+          <DeviceCounts testId="wel-device-counts" />
         </Col>
       </Row>
     </div>

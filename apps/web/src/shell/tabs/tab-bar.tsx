@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { clearServerCache } from '../../api/auth';
 import { website } from '../../config/website';
-import { useRouteMeta } from '../../router/route-meta';
+import { useRouteMeta, useTabDetail } from '../../router/route-meta';
 import { menuEntries, menuTitleAt } from '../../router/menu-paths';
 import { useSession } from '../../session/session-store';
 import { useTabs } from './tabs-store';
@@ -24,6 +24,7 @@ export function TabBar() {
   // The server refuses clear-cache without the 清除缓存 grant; offer it only to those who hold it.
   const canClearCache = useSession((s) => s.permission[CLEAR_CACHE_BUTTON] === true);
   const meta = useRouteMeta();
+  const detail = useTabDetail(meta);
   const queryClient = useQueryClient();
 
   // Only a visit opens a tab: this must not re-run when the tab list changes, or closing the
@@ -36,8 +37,8 @@ export function TabBar() {
     const label = meta.i18n ?? fromMenu ?? (pathname.startsWith('/myiframe/') ? pathname : undefined);
     if (!label) return;
     const query = Object.fromEntries(new URLSearchParams(search));
-    useTabs.getState().open({ label, value: pathname, query, meta: { i18n: meta.i18n } });
-  }, [pathname, search, key, meta.isTab, meta.i18n, menuAll]);
+    useTabs.getState().open({ label, value: pathname, query, meta: { i18n: meta.i18n, detail } });
+  }, [pathname, search, key, meta.isTab, meta.i18n, detail, menuAll]);
 
   const go = (value: string) => {
     const tab = tabs.tabs.find((x) => x.value === value);
@@ -88,7 +89,7 @@ export function TabBar() {
             key: tab.value,
             // Menu screens are labelled from the menu at render, so a language switch re-labels them at once.
             label: tab.meta?.i18n
-              ? t(tab.meta.i18n)
+              ? `${t(tab.meta.i18n)}${tab.meta.detail ? ` · ${tab.meta.detail}` : ''}`
               : (menuTitleAt(menuAll, tab.value, i18n.language) ?? t(tab.label, { defaultValue: tab.label })),
             closable: tab.close !== false && tab.value !== website.firstPage.value && tabs.tabs.length > 1,
           }))}

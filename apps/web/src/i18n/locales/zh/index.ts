@@ -3,6 +3,7 @@ import { crud } from './crud';
 import { dict } from './dict';
 import { errorLog } from './errorLog';
 import { header } from './header';
+import { iot } from './iot';
 import { layout } from './layout';
 import { lock } from './lock';
 import { log } from './log';
@@ -33,4 +34,5 @@ export const resources = {
   storage,
   social,
   log,
+  iot,
 };

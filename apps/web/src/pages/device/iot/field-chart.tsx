@@ -1,0 +1,129 @@
+import { Alert, Card, DatePicker, Empty, Segmented, Select, Space, Spin, theme, Typography } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ModelDataItem, ModelListReply } from '@mes/contracts';
+import { EChart } from '../../../charts/echart';
+import { seriesChartOption } from './chart-option';
+import { durationText, isChartable } from './format';
+import { RANGE_PRESETS, type ChartRange, type RangePreset } from './live-data';
+
+export interface FieldChartProps {
+  fields: readonly ModelDataItem[];
+  field: string | undefined;
+  onField(field: string): void;
+  range: ChartRange;
+  onRange(range: ChartRange): void;
+  reply: ModelListReply | undefined;
+  loading: boolean;
+  error: Error | null;
+  phone: boolean;
+}
+
+type RangeChoice = RangePreset | 'custom';
+
+/** The chosen field's line over the chosen range, with the field and range pickers above it. */
+export function FieldChart(props: FieldChartProps) {
+  const { fields, field, onField, range, onRange, reply, loading, error, phone } = props;
+  const { t } = useTranslation('iot');
+  const { token } = theme.useToken();
+  const numeric = fields.filter(isChartable);
+  const choice: RangeChoice = 'preset' in range ? range.preset : 'custom';
+  // A number, so the option is not rebuilt each time the newest values arrive.
+  const precision = fields.find((f) => f.field === reply?.field)?.precision;
+
+  const option = useMemo(
+    () =>
+      reply && reply.points.length
+        ? seriesChartOption(reply, {
+            line: token.colorPrimary,
+            text: token.colorText,
+            subtle: token.colorTextSecondary,
+            grid: token.colorBorderSecondary,
+            precision,
+            labels: { average: t('live.average'), min: t('live.min'), max: t('live.max'), value: t('live.value') },
+          })
+        : undefined,
+    [reply, token, t, precision],
+  );
+
+  const pickChoice = (value: RangeChoice) => {
+    if (value !== 'custom') onRange({ preset: value });
+    // Custom starts from the range shown, so the picker opens on something sensible.
+    else if ('preset' in range) onRange({ from: reply?.from ?? Date.now() - 86_400_000, to: reply?.to ?? Date.now() });
+  };
+  const pickDates = (dates: [Dayjs | null, Dayjs | null] | null) => {
+    const [from, to] = dates ?? [];
+    if (from && to) onRange({ from: from.valueOf(), to: to.valueOf() });
+  };
+
+  const caption =
+    reply && reply.points.length
+      ? reply.bucketSeconds > 0
+        ? t('live.downsampled', { bucket: durationText(reply.bucketSeconds, t) })
+        : t('live.raw', { count: reply.points.length })
+      : null;
+
+  return (
+    <Card
+      title={t('live.chart')}
+      size="small"
+      className="mes-iot-chart-card"
+      data-testid="iot-chart-card"
+      extra={loading ? <Spin size="small" /> : caption && <Typography.Text type="secondary">{caption}</Typography.Text>}
+    >
+      {!numeric.length ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('live.noNumeric')} />
+      ) : (
+        <>
+          <Space wrap className="mes-iot-chart-tools">
+            <Select
+              value={field}
+              onChange={onField}
+              options={numeric.map((f) => ({ value: f.field, label: f.name || f.field }))}
+              style={{ minWidth: 140 }}
+              aria-label={t('live.field')}
+              data-testid="iot-chart-field"
+            />
+            <Segmented<RangeChoice>
+              value={choice}
+              onChange={pickChoice}
+              options={[...RANGE_PRESETS, 'custom' as const].map((value) => ({ value, label: t(`range.${value}`) }))}
+              data-testid="iot-chart-range"
+            />
+            {choice === 'custom' && !('preset' in range) && (
+              <DatePicker.RangePicker
+                showTime
+                value={[dayjs(range.from), dayjs(range.to)]}
+                onChange={pickDates}
+                allowClear={false}
+                style={phone ? { width: '100%' } : undefined}
+                data-testid="iot-chart-dates"
+              />
+            )}
+          </Space>
+          {error && !reply ? (
+            <Alert type="error" showIcon message={t('live.failed', { message: error.message })} />
+          ) : option ? (
+            <EChart
+              option={option}
+              replaceMerge={['series']}
+              style={{ height: phone ? 240 : 320 }}
+              data-testid="iot-chart"
+            />
+          ) : reply ? (
+            <Empty
+              image={Empty.PRESENTED_IMAGE_SIMPLE}
+              description={t('live.noPoints')}
+              data-testid="iot-chart-empty"
+            />
+          ) : (
+            <div className="mes-iot-chart-wait">
+              <Spin />
+            </div>
+          )}
+        </>
+      )}
+    </Card>
+  );
+}
