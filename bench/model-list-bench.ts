@@ -110,7 +110,7 @@ const BUCKET_SQL = `select date_bin(make_interval(secs => $6), ts, timestamptz '
  * from the raw points as ingestion would have.
  */
 const ROLLUP_SQL = `select date_bin(make_interval(secs => $6), minute, timestamptz '1970-01-01 00:00:00+00'),
-  sum(total::float8), min(low::float8), max(high::float8), sum(points)
+  sum(total), min(low), max(high), sum(points)
   from mes_telemetry_minute
   where tenant_id = $1 and device_code = $2 and field = $3 and minute >= $4 and minute < $5 group by 1`;
 
