@@ -5,7 +5,7 @@ import {
   childRowMessage,
   Messages,
   validateChildren,
-  type ChildCollection,
+  type ResolvedChildCollection,
   type ChildRowCheck,
   type ChildrenCheck,
   type FieldChange,
@@ -31,7 +31,7 @@ type Reader = Pick<Db, 'select'>;
 /** One declared collection with what the engine needs to read and write its rows. */
 export interface ChildSet {
   name: string;
-  collection: ChildCollection;
+  collection: ResolvedChildCollection;
   child: ResourceDef;
   table: AnyResourceTable;
   /** Columns sent to clients (everything but the soft-delete flag and secrets). */

@@ -14,11 +14,15 @@ export interface ChildCollection {
    * table then comes from the schema (a link table) or, in a test, from the definition.
    */
   resource: () => ResourceDef;
-  /** The child field holding the parent's id (an `id` field, `form: false`). */
-  parentField: string;
+  /**
+   * The child field holding the parent's id (an `id` field, `form: false`). Defaults to the
+   * parent field of a child made by {@link defineChildResource}.
+   */
+  parentField?: string;
   /**
    * The child field holding the row's position (an `int` field, `form: false`): rows keep the
-   * order they are sent in, numbered from 1; detail answers them in that order.
+   * order they are sent in, numbered from 1; detail answers them in that order. Defaults to
+   * `sort` for a child made by {@link defineChildResource}.
    */
   orderField?: string;
   /**
@@ -44,15 +48,20 @@ export type ChildCollections = Readonly<Record<string, ChildCollection>>;
 /** Most rows of one collection when the definition sets no `max`: a form is not a data import. */
 export const DEFAULT_MAX_CHILD_ROWS = 200;
 
+/** A collection with its parent and order fields settled (declared, or the child's own). */
+export type ResolvedChildCollection = ChildCollection & { parentField: string };
+
 /** The collections of a definition with their child definitions, in declaration order. */
 export function childCollectionsOf(
   def: ResourceDef,
-): { name: string; collection: ChildCollection; child: ResourceDef }[] {
-  return Object.entries(def.children ?? {}).map(([name, collection]) => ({
-    name,
-    collection,
-    child: collection.resource(),
-  }));
+): { name: string; collection: ResolvedChildCollection; child: ResourceDef }[] {
+  return Object.entries(def.children ?? {}).map(([name, declared]) => {
+    const child = declared.resource();
+    const parentField = declared.parentField ?? child.childOf?.field;
+    if (!parentField) throw new Error(`${def.code}.${name}: ${child.code} names no parent field`);
+    const orderField = declared.orderField ?? child.childOf?.orderField;
+    return { name, collection: { ...declared, parentField, ...(orderField ? { orderField } : {}) }, child };
+  });
 }
 
 /** `「站点」第 2 行: 请选择节点` — where a child row's message points. */
@@ -71,13 +80,16 @@ export const CHILD_ORDER_FIELD = 'sort';
  * by tenant and parent (detail reads a parent's rows), and the order field `sort` last.
  */
 export function defineChildResource<const P extends string, F extends FieldMap>(
-  def: Omit<ResourceDef<F>, 'owner' | 'operations' | 'indexes'> & { parent: { field: P; label: LocalText } },
+  def: Omit<ResourceDef<F>, 'owner' | 'operations' | 'indexes' | 'childOf'> & {
+    parent: { field: P; label: LocalText };
+  },
 ): ResourceDef<Record<P, FieldDef> & F & Record<typeof CHILD_ORDER_FIELD, FieldDef>> & { owner: 'tenant' } {
   const { parent, fields, ...rest } = def;
   return {
     ...rest,
     owner: 'tenant',
     operations: [],
+    childOf: { field: parent.field, orderField: CHILD_ORDER_FIELD },
     indexes: [{ fields: ['tenantId', parent.field] }],
     fields: {
       [parent.field]: { kind: 'id', label: parent.label, form: false, list: false },

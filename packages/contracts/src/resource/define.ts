@@ -309,6 +309,11 @@ export interface ResourceDef<F extends FieldMap = FieldMap> {
    */
   children?: ChildCollections;
   /**
+   * Set by `defineChildResource`: this definition's rows belong to a parent through `field`, in
+   * the order of `orderField`; a parent's collection of them need not repeat either.
+   */
+  childOf?: { field: string; orderField: string };
+  /**
    * An aggregate (`defineAggregate`, resource/aggregate.ts): rows read from a view or a query,
    * read-only, no table of its own.
    */

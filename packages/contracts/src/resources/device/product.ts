@@ -237,8 +237,6 @@ export const productResource = defineResource({
   children: {
     fields: {
       resource: () => productFieldResource,
-      parentField: 'productId',
-      orderField: 'sort',
       label: { zh: '物模型', en: 'Model fields' },
       unique: {
         fields: ['fieldKey'],
@@ -247,8 +245,6 @@ export const productResource = defineResource({
     },
     programs: {
       resource: () => productProgramResource,
-      parentField: 'productId',
-      orderField: 'sort',
       label: { zh: '程序', en: 'Programs' },
       unique: {
         fields: ['programNo'],
@@ -257,8 +253,6 @@ export const productResource = defineResource({
     },
     alarmRules: {
       resource: () => productAlarmRuleResource,
-      parentField: 'productId',
-      orderField: 'sort',
       label: { zh: '告警规则', en: 'Alarm rules' },
     },
   },
