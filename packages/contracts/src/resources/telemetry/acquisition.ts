@@ -1,5 +1,5 @@
 import { defineResource } from '../../resource/define';
-import { DEFAULT_TELEMETRY_RETENTION_DAYS, TELEMETRY_RETENTION_PARAM } from './telemetry';
+import { deviceCodeField, telemetrySeries } from './telemetry-common';
 
 /** `protocol` of an acquisition report: plain JSON telemetry or Sparkplug B. */
 export const AcquisitionProtocol = { json: 'json', sparkplug: 'sparkplug' } as const;
@@ -20,7 +20,7 @@ export const acquisitionResource = defineResource({
   audit: false,
   operations: ['list', 'detail'],
   fields: {
-    deviceCode: { kind: 'string', label: { zh: '设备编号', en: 'Device code' }, max: 64, search: true, width: 140 },
+    deviceCode: deviceCodeField(),
     // Sparkplug: the edge node the report came through; JSON: empty.
     gateway: {
       kind: 'string',
@@ -62,11 +62,7 @@ export const acquisitionResource = defineResource({
     { name: 'mes_acqdata_time_idx', fields: ['collectTime'] },
   ],
   defaultSort: [{ field: 'collectTime', desc: true }],
-  series: {
-    time: 'collectTime',
-    partition: 'day',
-    retention: { param: TELEMETRY_RETENTION_PARAM, days: DEFAULT_TELEMETRY_RETENTION_DAYS },
-  },
+  series: telemetrySeries('collectTime', 'day'),
 });
 
 /**

@@ -1,3 +1,4 @@
+export * from './telemetry-common';
 export * from './telemetry';
 export * from './acquisition';
 export * from './iot-api';

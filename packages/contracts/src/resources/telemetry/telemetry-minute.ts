@@ -1,5 +1,5 @@
 import { defineResource } from '../../resource/define';
-import { DEFAULT_TELEMETRY_RETENTION_DAYS, TELEMETRY_RETENTION_PARAM } from './telemetry';
+import { deviceCodeField, telemetrySeries } from './telemetry-common';
 
 /**
  * Per-minute rollup of numeric telemetry: count, sum, min and max of each device's field in each
@@ -17,7 +17,7 @@ export const telemetryMinuteResource = defineResource({
   // No generic route: `iot/model-list` reads it.
   operations: [],
   fields: {
-    deviceCode: { kind: 'string', label: { zh: '设备编号', en: 'Device code' }, max: 64 },
+    deviceCode: deviceCodeField(false),
     field: { kind: 'string', label: { zh: '字段', en: 'Field' }, max: 64 },
     minute: { kind: 'datetime', label: { zh: '分钟', en: 'Minute' } },
     points: { kind: 'int', label: { zh: '点数', en: 'Points' } },
@@ -32,9 +32,5 @@ export const telemetryMinuteResource = defineResource({
       unique: true,
     },
   ],
-  series: {
-    time: 'minute',
-    partition: 'month',
-    retention: { param: TELEMETRY_RETENTION_PARAM, days: DEFAULT_TELEMETRY_RETENTION_DAYS },
-  },
+  series: telemetrySeries('minute', 'month'),
 });

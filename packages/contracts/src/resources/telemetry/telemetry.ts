@@ -1,14 +1,5 @@
-import { defineResource, type SeriesDef } from '../../resource/define';
-
-/** Parameter holding how many days telemetry, the MQTT message log and on/off records are kept. */
-export const TELEMETRY_RETENTION_PARAM = 'telemetry.retentionDays';
-export const DEFAULT_TELEMETRY_RETENTION_DAYS = 90;
-
-const telemetrySeries = (time: string, partition: SeriesDef['partition']): SeriesDef => ({
-  time,
-  partition,
-  retention: { param: TELEMETRY_RETENTION_PARAM, days: DEFAULT_TELEMETRY_RETENTION_DAYS },
-});
+import { defineResource } from '../../resource/define';
+import { deviceCodeField, telemetrySeries } from './telemetry-common';
 
 /** `quality` of a telemetry point (OPC-style good / bad). */
 export const TelemetryQuality = { good: 0, bad: 1 } as const;
@@ -29,7 +20,7 @@ export const telemetryResource = defineResource({
   operations: ['page', 'detail'],
   listRoute: 'page',
   fields: {
-    deviceCode: { kind: 'string', label: { zh: '设备编号', en: 'Device code' }, max: 64, search: true, width: 140 },
+    deviceCode: deviceCodeField(),
     field: { kind: 'string', label: { zh: '字段', en: 'Field' }, max: 64, search: true, width: 120 },
     ts: { kind: 'datetime', label: { zh: '采集时间', en: 'Time' }, sort: true, width: 170 },
     numValue: {
@@ -76,7 +67,7 @@ export const telemetryLatestResource = defineResource({
   // upsert names that index as its conflict target. No generic route: `iot/model-data` reads it.
   operations: [],
   fields: {
-    deviceCode: { kind: 'string', label: { zh: '设备编号', en: 'Device code' }, max: 64 },
+    deviceCode: deviceCodeField(false),
     field: { kind: 'string', label: { zh: '字段', en: 'Field' }, max: 64 },
     ts: { kind: 'datetime', label: { zh: '采集时间', en: 'Time' } },
     numValue: { kind: 'decimal', label: { zh: '数值', en: 'Value' }, precision: 24, scale: 6, nullable: true },
@@ -117,7 +108,7 @@ export const mqttMessageResource = defineResource({
       },
     },
     payload: { kind: 'text', label: { zh: '内容', en: 'Payload' }, list: false, display: 'json', wide: true },
-    deviceCode: { kind: 'string', label: { zh: '设备编号', en: 'Device code' }, max: 64, search: true, width: 140 },
+    deviceCode: deviceCodeField(),
     parsedOk: {
       kind: 'boolean',
       label: { zh: '解析成功', en: 'Parsed' },
@@ -149,7 +140,7 @@ export const onOffResource = defineResource({
   audit: false,
   operations: ['list', 'detail'],
   fields: {
-    deviceCode: { kind: 'string', label: { zh: '设备编号', en: 'Device code' }, max: 64, search: true, width: 140 },
+    deviceCode: deviceCodeField(),
     event: {
       kind: 'string',
       label: { zh: '事件', en: 'Event' },
