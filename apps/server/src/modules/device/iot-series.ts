@@ -63,13 +63,26 @@ async function rawPoints(ctx: AppContext, key: SeriesKey, window: ModelListWindo
   });
 }
 
-/** A bucket's partial aggregates, so buckets read from the rollup and from raw points can be merged. */
-interface BucketSums {
-  bucket: number;
+/** One bucket as a statement answers it (sums and extremes as numbers or NUMERIC text). */
+interface BucketRow {
+  bucket: Date;
+  sum: number | string | null;
+  min: number | string | null;
+  max: number | string | null;
   count: number;
-  sum: number;
-  min: number | null;
-  max: number | null;
+}
+
+/** A statement's buckets as points in time order, each with its average. */
+function pointsOf(rows: readonly BucketRow[]): ModelListPoint[] {
+  return rows
+    .map((row) => ({
+      ts: row.bucket.getTime(),
+      value: row.count ? (num(row.sum) ?? 0) / row.count : null,
+      min: num(row.min),
+      max: num(row.max),
+      count: row.count,
+    }))
+    .sort((x, y) => x.ts - y.ts);
 }
 
 const MINUTE_MS = 60_000;
@@ -101,13 +114,7 @@ async function rawBuckets(ctx: AppContext, key: SeriesKey, window: ModelListWind
       .from(telemetry)
       .where(inWindow(key, window))
       .groupBy(sql`1`);
-    return rows.map((row): BucketSums => ({
-      bucket: row.bucket.getTime(),
-      count: row.count,
-      sum: num(row.sum) ?? 0,
-      min: num(row.min),
-      max: num(row.max),
-    }));
+    return pointsOf(rows);
   });
 }
 
@@ -181,32 +188,7 @@ async function rollupBuckets(
     })
     .from(parts)
     .groupBy(sql`1`);
-  return rows.map((row): BucketSums => ({
-    bucket: row.bucket.getTime(),
-    count: row.count,
-    sum: num(row.sum) ?? 0,
-    min: num(row.min),
-    max: num(row.max),
-  }));
-}
-
-/** Buckets of the same instant added together; each then gives its average. */
-function mergeBuckets(parts: readonly BucketSums[]): ModelListPoint[] {
-  const byBucket = new Map<number, BucketSums>();
-  for (const part of parts) {
-    const seen = byBucket.get(part.bucket);
-    if (!seen) {
-      byBucket.set(part.bucket, { ...part });
-      continue;
-    }
-    seen.count += part.count;
-    seen.sum += part.sum;
-    seen.min = seen.min === null ? part.min : part.min === null ? seen.min : Math.min(seen.min, part.min);
-    seen.max = seen.max === null ? part.max : part.max === null ? seen.max : Math.max(seen.max, part.max);
-  }
-  return [...byBucket.values()]
-    .sort((a, b) => a.bucket - b.bucket)
-    .map((b) => ({ ts: b.bucket, value: b.count ? b.sum / b.count : null, min: b.min, max: b.max, count: b.count }));
+  return pointsOf(rows);
 }
 
 /**
@@ -214,12 +196,13 @@ function mergeBuckets(parts: readonly BucketSums[]): ModelListPoint[] {
  * raw series only for the part-minutes at its two edges; finer buckets from the raw series alone.
  */
 async function bucketPoints(ctx: AppContext, key: SeriesKey, window: ModelListWindow, bucketSeconds: number) {
-  if (bucketSeconds % 60 !== 0) return mergeBuckets(await rawBuckets(ctx, key, window, bucketSeconds));
+  if (bucketSeconds % 60 !== 0) return rawBuckets(ctx, key, window, bucketSeconds);
   const firstWhole = Math.ceil(window.from / MINUTE_MS) * MINUTE_MS;
   const endWhole = Math.floor((window.to + 1) / MINUTE_MS) * MINUTE_MS;
-  if (firstWhole >= endWhole) return mergeBuckets(await rawBuckets(ctx, key, window, bucketSeconds));
-  return mergeBuckets(await rollupBuckets(ctx, key, window, bucketSeconds, firstWhole, endWhole));
+  if (firstWhole >= endWhole) return rawBuckets(ctx, key, window, bucketSeconds);
+  return rollupBuckets(ctx, key, window, bucketSeconds, firstWhole, endWhole);
 }
+
 /** The window's points: raw when they fit in `maxPoints`, else downsampled on the server. */
 export async function seriesPoints(ctx: AppContext, key: SeriesKey, window: ModelListWindow): Promise<SeriesPoints> {
   const raw = await rawPoints(ctx, key, window);
