@@ -38,7 +38,8 @@ import mqtt, { type MqttClient } from 'mqtt';
 import pg from 'pg';
 import { applyMigrations, connectDatabase } from '../apps/server/src/platform/db/database';
 import { startEmbeddedPostgres } from '../apps/server/src/platform/db/embedded-postgres';
-import { nextId } from '../apps/server/src/platform/db/ids';
+import type { TelemetryRow } from '../apps/server/src/platform/mqtt/batch-rows';
+import { latestUpsert, messageLogInsert, telemetryInsert } from '../apps/server/src/platform/mqtt/batch-statements';
 import { freePort, postgresCpuMs, processCpuMs } from './support';
 
 const env = process.env;
@@ -383,83 +384,39 @@ async function bare(name: string, tenant: string, count: number, what: 'all' | '
       const devices = seqs.map((s) => `D${s % PUBLISHERS}`);
       const now = new Date();
       // Each message its own time, as the publishers' `ts` (equal keys would make the indexes cheaper).
-      const times: Date[] = [];
-      const telemetry = {
-        ids: [] as string[],
-        device: [] as string[],
-        field: [] as string[],
-        num: [] as string[],
-      };
-      for (let i = 0; i < n; i++) {
-        telemetry.ids.push(nextId(), nextId());
-        telemetry.device.push(devices[i]!, devices[i]!);
-        telemetry.field.push('v', 'n');
-        telemetry.num.push(String((seqs[i]! % 1000) / 10), String(seqs[i]));
+      const points: TelemetryRow[] = seqs.flatMap((seq, i) => {
         const at = new Date(now.getTime() - n + i);
-        times.push(at, at);
-      }
-      const rows = telemetry.ids.length;
+        const point = { tenantId: tenant, deviceCode: devices[i] ?? '', ts: at, text: null };
+        return [
+          { ...point, field: 'v', num: String((seq % 1000) / 10) },
+          { ...point, field: 'n', num: String(seq) },
+        ];
+      });
+      // Ingestion's own statements (batch-statements.ts), so the baseline is its writes minus the broker.
       await client.query('begin');
-      await client.query(
-        `insert into mes_telemetry (id, tenant_id, device_code, field, ts, num_value, text_value, quality)
-         select * from unnest($1::bigint[], $2::varchar[], $3::varchar[], $4::varchar[], $5::timestamptz[],
-                              $6::numeric[], $7::varchar[], $8::int[])`,
-        [
-          telemetry.ids,
-          Array(rows).fill(tenant),
-          telemetry.device,
-          telemetry.field,
-          times,
-          telemetry.num,
-          Array(rows).fill(null),
-          Array(rows).fill(1),
-        ],
-      );
+      await client.query(telemetryInsert(points));
       if (what !== 'telemetry') {
-        const keys = [...new Set(devices)].flatMap((d) => [
-          [d, 'v'],
-          [d, 'n'],
-        ]);
-        await client.query(
-          `insert into mes_telemetry_latest (id, tenant_id, device_code, field, ts, num_value, text_value, quality)
-           select * from unnest($1::bigint[], $2::varchar[], $3::varchar[], $4::varchar[], $5::timestamptz[],
-                                $6::numeric[], $7::varchar[], $8::int[])
-           on conflict (tenant_id, device_code, field) where is_deleted = 0 do update
-             set ts = excluded.ts, num_value = excluded.num_value, text_value = excluded.text_value,
-                 quality = excluded.quality, update_time = now()
-             where mes_telemetry_latest.ts is null or mes_telemetry_latest.ts <= excluded.ts`,
-          [
-            keys.map(() => nextId()),
-            keys.map(() => tenant),
-            keys.map((k) => k[0]),
-            keys.map((k) => k[1]),
-            keys.map(() => now),
-            keys.map(() => '1'),
-            keys.map(() => null),
-            keys.map(() => 1),
-          ],
+        const latest = [...new Set(devices)].flatMap((d) =>
+          ['v', 'n'].map((field) => ({ tenantId: tenant, deviceCode: d, field, ts: now, num: '1', text: null })),
         );
+        await client.query(latestUpsert(latest));
       }
       if (what === 'all')
         await client.query(
-          `insert into mes_mqtt_message (id, tenant_id, topic, client_id, qos, retain, direction, payload,
-                                         device_code, parsed_ok, error, create_time)
-           select * from unnest($1::bigint[], $2::varchar[], $3::varchar[], $4::varchar[], $5::int[], $6::boolean[],
-                                $7::int[], $8::text[], $9::varchar[], $10::boolean[], $11::varchar[], $12::timestamptz[])`,
-          [
-            seqs.map(() => nextId()),
-            Array(n).fill(tenant),
-            devices.map((d) => `mes/${tenant}/${d}/telemetry`),
-            Array(n).fill(''),
-            Array(n).fill(1),
-            Array(n).fill(false),
-            Array(n).fill(1),
-            seqs.map(payload),
-            devices,
-            Array(n).fill(true),
-            Array(n).fill(null),
-            Array(n).fill(now),
-          ],
+          messageLogInsert(
+            seqs.map((seq, i) => ({
+              tenantId: tenant,
+              topic: `mes/${tenant}/${devices[i]}/telemetry`,
+              clientId: '',
+              qos: 1,
+              retain: false,
+              payload: payload(seq),
+              deviceCode: devices[i] ?? '',
+              parsedOk: true,
+              error: null,
+              at: now,
+            })),
+          ),
         );
       await client.query('commit');
     }

@@ -1,12 +1,12 @@
 import type pg from 'pg';
-import { AcquisitionProtocol, MqttDirection, OnOffReason, TelemetryQuality } from '@mes/contracts';
-import { nextId } from '../db/ids';
+import { AcquisitionProtocol, OnOffReason } from '@mes/contracts';
 import type { DeviceDirectory, KnownDevice } from './device-directory';
 import { applyPresence, type PresenceChange } from './device-presence';
 import { BatchRows, PLATFORM_TENANT, TENANT_ID, clip, errorText, parseTs, printable, type LogRow } from './batch-rows';
 import { SPARKPLUG_NAMESPACE, SparkplugSessions, parseSparkplugTopic } from './sparkplug';
 import { applyBirthChanges, loadBirths, type StoredBirth } from './sparkplug-births';
 import { addToMinuteRollup } from './minute-rollup';
+import { acquisitionInsert, latestUpsert, messageLogInsert, telemetryInsert } from './batch-statements';
 import { ingestSparkplug } from './sparkplug-ingest';
 
 export { convertValue } from './batch-rows';
@@ -438,85 +438,12 @@ export class Ingestion {
     const client = await this.options.pool.connect();
     try {
       await client.query('begin');
-      if (telemetry.length)
-        await client.query(
-          `insert into mes_telemetry (id, tenant_id, device_code, field, ts, num_value, text_value, quality)
-           select * from unnest($1::bigint[], $2::varchar[], $3::varchar[], $4::varchar[], $5::timestamptz[],
-                                $6::numeric[], $7::varchar[], $8::int[])`,
-          [
-            telemetry.map(() => nextId()),
-            telemetry.map((r) => r.tenantId),
-            telemetry.map((r) => r.deviceCode),
-            telemetry.map((r) => r.field),
-            telemetry.map((r) => r.ts),
-            telemetry.map((r) => r.num),
-            telemetry.map((r) => r.text),
-            telemetry.map(() => TelemetryQuality.good),
-          ],
-        );
+      if (telemetry.length) await client.query(telemetryInsert(telemetry));
       // The per-minute rollup `iot/model-list` reads long ranges from: exact, late points included.
       if (telemetry.length) await addToMinuteRollup(client, telemetry);
-      if (latest.length)
-        await client.query(
-          `insert into mes_telemetry_latest (id, tenant_id, device_code, field, ts, num_value, text_value, quality)
-           select * from unnest($1::bigint[], $2::varchar[], $3::varchar[], $4::varchar[], $5::timestamptz[],
-                                $6::numeric[], $7::varchar[], $8::int[])
-           on conflict (tenant_id, device_code, field) where is_deleted = 0 do update
-             set ts = excluded.ts, num_value = excluded.num_value, text_value = excluded.text_value,
-                 quality = excluded.quality, update_time = now()
-             where mes_telemetry_latest.ts is null or mes_telemetry_latest.ts <= excluded.ts`,
-          [
-            latest.map(() => nextId()),
-            latest.map((r) => r.tenantId),
-            latest.map((r) => r.deviceCode),
-            latest.map((r) => r.field),
-            latest.map((r) => r.ts),
-            latest.map((r) => r.num),
-            latest.map((r) => r.text),
-            latest.map(() => TelemetryQuality.good),
-          ],
-        );
-      if (acquisition.length)
-        await client.query(
-          `insert into mes_acqdata (id, tenant_id, device_code, gateway, group_id, collect_time, data_values, errors,
-                                    topic, protocol, seq)
-           select * from unnest($1::bigint[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[],
-                                $6::timestamptz[], $7::jsonb[], $8::varchar[], $9::varchar[], $10::varchar[], $11::int[])`,
-          [
-            acquisition.map(() => nextId()),
-            acquisition.map((r) => r.tenantId),
-            acquisition.map((r) => r.deviceCode),
-            acquisition.map((r) => r.gateway),
-            acquisition.map((r) => r.groupId),
-            acquisition.map((r) => r.collectTime),
-            acquisition.map((r) => JSON.stringify(r.values)),
-            acquisition.map((r) => r.errors),
-            acquisition.map((r) => r.topic),
-            acquisition.map((r) => r.protocol),
-            acquisition.map((r) => r.seq),
-          ],
-        );
-      if (logs.length)
-        await client.query(
-          `insert into mes_mqtt_message (id, tenant_id, topic, client_id, qos, retain, direction, payload,
-                                         device_code, parsed_ok, error, create_time)
-           select * from unnest($1::bigint[], $2::varchar[], $3::varchar[], $4::varchar[], $5::int[], $6::boolean[],
-                                $7::int[], $8::text[], $9::varchar[], $10::boolean[], $11::varchar[], $12::timestamptz[])`,
-          [
-            logs.map(() => nextId()),
-            logs.map((r) => r.tenantId),
-            logs.map((r) => r.topic),
-            logs.map((r) => r.clientId),
-            logs.map((r) => r.qos),
-            logs.map((r) => r.retain),
-            logs.map(() => MqttDirection.inbound),
-            logs.map((r) => r.payload),
-            logs.map((r) => r.deviceCode),
-            logs.map((r) => r.parsedOk),
-            logs.map((r) => r.error),
-            logs.map((r) => r.at),
-          ],
-        );
+      if (latest.length) await client.query(latestUpsert(latest));
+      if (acquisition.length) await client.query(acquisitionInsert(acquisition));
+      if (logs.length) await client.query(messageLogInsert(logs));
       if (rows.presence.length) await applyPresence(client, rows.presence);
       if (rows.births.length) await applyBirthChanges(client, rows.births);
       if (messages.length && this.options.inTransaction) await this.options.inTransaction(client, messages);

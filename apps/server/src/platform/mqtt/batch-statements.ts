@@ -1,0 +1,92 @@
+import { MqttDirection, TelemetryQuality } from '@mes/contracts';
+import { nextId } from '../db/ids';
+import type { AcquisitionRow, LogRow, TelemetryRow } from './batch-rows';
+
+/** A parameterised statement as `pg`'s `query` takes it. */
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+/** One column of a batch insert: its name, its PostgreSQL type, and its value in a row. */
+type Column<R> = readonly [name: string, type: string, value: (row: R) => unknown];
+
+/**
+ * `insert into <table> (…) select * from unnest($1::t[], …)`: a batch as one array parameter per
+ * column, so the statement's text (and its plan) is the same for 1 row or 2,000.
+ */
+function unnestInsert<R>(table: string, columns: readonly Column<R>[], rows: readonly R[], suffix = ''): Statement {
+  const names = columns.map(([name]) => name).join(', ');
+  const arrays = columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
+  return {
+    text: `insert into ${table} (${names}) select * from unnest(${arrays})${suffix}`,
+    values: columns.map(([, , value]) => rows.map(value)),
+  };
+}
+
+const pointColumns: readonly Column<TelemetryRow>[] = [
+  ['id', 'bigint', () => nextId()],
+  ['tenant_id', 'varchar', (r) => r.tenantId],
+  ['device_code', 'varchar', (r) => r.deviceCode],
+  ['field', 'varchar', (r) => r.field],
+  ['ts', 'timestamptz', (r) => r.ts],
+  ['num_value', 'numeric', (r) => r.num],
+  ['text_value', 'varchar', (r) => r.text],
+  ['quality', 'int', () => TelemetryQuality.good],
+];
+
+/** The telemetry series' new points. */
+export const telemetryInsert = (rows: readonly TelemetryRow[]) => unnestInsert('mes_telemetry', pointColumns, rows);
+
+/** The latest values: a point replaces the stored one unless that one is newer (a late point never wins). */
+export const latestUpsert = (rows: readonly TelemetryRow[]) =>
+  unnestInsert(
+    'mes_telemetry_latest',
+    pointColumns,
+    rows,
+    ` on conflict (tenant_id, device_code, field) where is_deleted = 0 do update
+        set ts = excluded.ts, num_value = excluded.num_value, text_value = excluded.text_value,
+            quality = excluded.quality, update_time = now()
+        where mes_telemetry_latest.ts is null or mes_telemetry_latest.ts <= excluded.ts`,
+  );
+
+/** One acquisition-data row per report. */
+export const acquisitionInsert = (rows: readonly AcquisitionRow[]) =>
+  unnestInsert(
+    'mes_acqdata',
+    [
+      ['id', 'bigint', () => nextId()],
+      ['tenant_id', 'varchar', (r) => r.tenantId],
+      ['device_code', 'varchar', (r) => r.deviceCode],
+      ['gateway', 'varchar', (r) => r.gateway],
+      ['group_id', 'varchar', (r) => r.groupId],
+      ['collect_time', 'timestamptz', (r) => r.collectTime],
+      ['data_values', 'jsonb', (r) => JSON.stringify(r.values)],
+      ['errors', 'varchar', (r) => r.errors],
+      ['topic', 'varchar', (r) => r.topic],
+      ['protocol', 'varchar', (r) => r.protocol],
+      ['seq', 'int', (r) => r.seq],
+    ],
+    rows,
+  );
+
+/** One MQTT message-log row per received message. */
+export const messageLogInsert = (rows: readonly LogRow[]) =>
+  unnestInsert(
+    'mes_mqtt_message',
+    [
+      ['id', 'bigint', () => nextId()],
+      ['tenant_id', 'varchar', (r) => r.tenantId],
+      ['topic', 'varchar', (r) => r.topic],
+      ['client_id', 'varchar', (r) => r.clientId],
+      ['qos', 'int', (r) => r.qos],
+      ['retain', 'boolean', (r) => r.retain],
+      ['direction', 'int', () => MqttDirection.inbound],
+      ['payload', 'text', (r) => r.payload],
+      ['device_code', 'varchar', (r) => r.deviceCode],
+      ['parsed_ok', 'boolean', (r) => r.parsedOk],
+      ['error', 'varchar', (r) => r.error],
+      ['create_time', 'timestamptz', (r) => r.at],
+    ],
+    rows,
+  );
