@@ -31,15 +31,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import mqtt, { type MqttClient } from 'mqtt';
 import pg from 'pg';
 import { applyMigrations, connectDatabase } from '../apps/server/src/platform/db/database';
 import { startEmbeddedPostgres } from '../apps/server/src/platform/db/embedded-postgres';
 import type { TelemetryRow } from '../apps/server/src/platform/mqtt/batch-rows';
 import { latestUpsert, messageLogInsert, telemetryInsert } from '../apps/server/src/platform/mqtt/batch-statements';
+import { bundleIngestProcess, IngestChild } from '../apps/server/test/support/ingest-child';
 import { freePort, postgresCpuMs, processCpuMs } from './support';
 
 const env = process.env;
@@ -51,7 +49,6 @@ const PAUSE_S = Number(env.BENCH_PAUSE_S ?? 30);
 const PAUSE_RATE = Number(env.BENCH_PAUSE_RATE ?? 5000);
 const parts = new Set((env.BENCH_PARTS ?? 'bare,mosquitto,embedded,pause').split(','));
 const profileDir = env.BENCH_PROFILE ? path.resolve(env.BENCH_PROFILE) : undefined;
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mes-ingest-bench-'));
 fs.chmodSync(work, 0o755);
 const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
@@ -73,48 +70,17 @@ const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
 // The cluster stops at the end (and is paused on purpose): an idle client's error is expected.
 pool.on('error', () => undefined);
 
-// Inside the checkout, so the bundle finds the server's dependencies in node_modules.
-const entry = path.join(root, 'node_modules', '.cache', 'mes-ingest-process', `bench-${process.pid}.mjs`);
-fs.mkdirSync(path.dirname(entry), { recursive: true });
-const serverPkg = JSON.parse(fs.readFileSync(path.join(root, 'apps/server/package.json'), 'utf8')) as {
-  dependencies: Record<string, string>;
-};
-await build({
-  entryPoints: [path.join(root, 'apps/server/test/support/ingest-process.ts')],
-  outfile: entry,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external: Object.keys(serverPkg.dependencies).filter((name) => name !== '@mes/contracts'),
-  logLevel: 'warning',
-});
-
-interface Status {
-  ready?: boolean;
-  port?: number;
-  received?: number;
-  stored?: number;
-  queued?: number;
-  maxQueued?: number;
-  pauses?: number;
-  rss?: number;
-  heapUsed?: number;
-}
+const entry = await bundleIngestProcess('bench');
 
 /** The ingesting process: its reports (every 250 ms) and its CPU time. */
-class Ingester {
-  readonly child: ChildProcess;
-  last: Status = {};
-  readonly ready: Promise<void>;
-  private readonly listeners: ((s: Status) => void)[] = [];
+class Ingester extends IngestChild {
   constructor(name: string, extra: Record<string, string>) {
     const flags = profileDir
       ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
       : [];
-    this.child = spawn(process.execPath, [...flags, entry], {
-      env: {
-        ...process.env,
+    super(
+      entry,
+      {
         DATABASE_URL: databaseUrl,
         DEVICES: String(PUBLISHERS),
         BATCH_SIZE: String(BATCH),
@@ -124,30 +90,11 @@ class Ingester {
         REPORT_MS: '250',
         ...extra,
       },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    this.ready = new Promise((resolve, reject) => {
-      this.child.once('exit', (code) => reject(new Error(`ingest process exited (${code})`)));
-      readline.createInterface({ input: this.child.stdout! }).on('line', (line) => {
-        this.last = { ...this.last, ...(JSON.parse(line) as Status) };
-        for (const l of this.listeners) l(this.last);
-        if (this.last.ready) resolve();
-      });
-    });
-  }
-  onStatus(listener: (s: Status) => void): void {
-    this.listeners.push(listener);
+      flags,
+    );
   }
   cpuMs(): number {
     return processCpuMs(this.child.pid) ?? 0;
-  }
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      this.child.once('exit', () => resolve());
-      this.child.kill('SIGTERM');
-      setTimeout(() => this.child.kill('SIGKILL'), 20_000).unref();
-    });
   }
 }
 

@@ -1,14 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
-import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyMigrations, connectDatabase, type Database } from '../src/platform/db/database';
-import { createTestDatabase } from './support/test-database';
+import { useMigratedDatabase, waitFor } from './support/mqtt-kit';
+import { bundleIngestProcess, IngestChild } from './support/ingest-child';
 
 /**
  * Durability of ingestion through the machine's Mosquitto (127.0.0.1:1883, docs/mqtt.md "External
@@ -17,95 +12,26 @@ import { createTestDatabase } from './support/test-database';
  * Each run uses a tenant, share group and client ids of its own: others share the broker.
  */
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../../..');
 const BROKER = 'mqtt://127.0.0.1:1883';
 const DEVICES = 4;
 
-let database: Database;
-let databaseUrl: string;
-let dropDb: () => Promise<void>;
+const db = useMigratedDatabase();
 let entry: string;
 
 beforeAll(async () => {
-  const created = await createTestDatabase();
-  dropDb = created.drop;
-  databaseUrl = created.url;
-  database = connectDatabase(created.url);
-  await applyMigrations(database);
-  // Inside the checkout, so the bundle finds the server's dependencies in node_modules.
-  const dir = path.join(root, 'node_modules', '.cache', 'mes-ingest-process');
-  fs.mkdirSync(dir, { recursive: true });
-  entry = path.join(dir, `ingest-${randomBytes(4).toString('hex')}.mjs`);
-  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'apps/server/package.json'), 'utf8')) as {
-    dependencies: Record<string, string>;
-  };
-  await build({
-    entryPoints: [path.join(here, 'support/ingest-process.ts')],
-    outfile: entry,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: Object.keys(pkg.dependencies).filter((name) => name !== '@mes/contracts'),
-    logLevel: 'warning',
-  });
+  entry = await bundleIngestProcess('durability');
 }, 60_000);
 
-afterAll(async () => {
-  await database.close();
-  await dropDb();
+afterAll(() => {
   fs.rmSync(entry, { force: true });
 });
 
-interface Status {
-  ready?: boolean;
-  stored?: number;
-  duplicates?: number;
-  pendingAgain?: number;
-}
-
-/** A running ingestion process and its last report. */
-class IngestProcess {
-  readonly child: ChildProcess;
-  last: Status = {};
-  readonly ready: Promise<void>;
-  readonly exited: Promise<void>;
-  constructor(env: Record<string, string>) {
-    this.child = spawn(process.execPath, [entry], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, MQTT_URL: BROKER, DEVICES: String(DEVICES), ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    this.exited = new Promise((resolve) => this.child.once('exit', () => resolve()));
-    this.ready = new Promise((resolve, reject) => {
-      this.child.once('exit', (code) => reject(new Error(`ingest process exited (${code})`)));
-      readline.createInterface({ input: this.child.stdout! }).on('line', (line) => {
-        this.last = { ...this.last, ...(JSON.parse(line) as Status) };
-        if (this.last.ready) resolve();
-      });
-    });
-  }
-  async kill(): Promise<void> {
-    this.child.kill('SIGKILL');
-    await this.exited;
-  }
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    this.child.kill('SIGTERM');
-    await this.exited;
-  }
-}
+/** An ingestion process on the machine's Mosquitto and this file's database. */
+const ingestProcess = (env: Record<string, string>) =>
+  new IngestChild(entry, { DATABASE_URL: db.url, MQTT_URL: BROKER, DEVICES: String(DEVICES), ...env });
 
 const count = async (text: string, params: unknown[]) =>
-  Number(((await database.pool.query(text, params)).rows[0] as { n: string }).n);
-
-const waitFor = async (check: () => Promise<boolean>, ms: number) => {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+  Number(((await db.database.pool.query(text, params)).rows[0] as { n: string }).n);
 
 /**
  * Publishes `total` telemetry messages at QoS 1, about `perTick` every 10 ms, each with its own
@@ -142,7 +68,7 @@ async function publishLoad(tenant: string, total: number, perTick: number, onTic
 
 /** How often each sequence number is stored (field `n` of the tenant's telemetry). */
 async function storedTimes(tenant: string): Promise<Map<number, number>> {
-  const { rows } = await database.pool.query<{ n: string; times: string }>(
+  const { rows } = await db.database.pool.query<{ n: string; times: string }>(
     `select num_value::bigint as n, count(*) as times from mes_telemetry
       where tenant_id = $1 and field = 'n' group by 1`,
     [tenant],
@@ -159,8 +85,8 @@ describe("two server processes on one shared subscription (the machine's Mosquit
       CLIENT_ID: `dur-${tenant}-${name}`,
       SESSION_EXPIRY: '20',
     });
-    const a = new IngestProcess(env('a'));
-    const b = new IngestProcess(env('b'));
+    const a = ingestProcess(env('a'));
+    const b = ingestProcess(env('b'));
     try {
       await Promise.all([a.ready, b.ready]);
       const acked = await publishLoad(tenant, 1000, 50);
@@ -194,7 +120,7 @@ describe("a server process killed under QoS-1 load (the machine's Mosquitto)", (
       BATCH_SIZE: '50',
       BATCH_DELAY_MS: '5',
     };
-    let server = new IngestProcess(env);
+    let server = ingestProcess(env);
     await server.ready;
     let restarting: Promise<void> | undefined;
     let kills = 0;
@@ -207,7 +133,7 @@ describe("a server process killed under QoS-1 load (the machine's Mosquitto)", (
       killAt.shift();
       kills++;
       restarting = server.kill().then(async () => {
-        server = new IngestProcess(env);
+        server = ingestProcess(env);
         await server.ready;
         restarting = undefined;
       });

@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
 import { acquisitionResource, mqttMessageResource, onOffResource, telemetryResource } from '@mes/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyMigrations, connectDatabase, type Database } from '../src/platform/db/database';
 import { nextId } from '../src/platform/db/ids';
 import type { DeviceDirectory, DeviceIdentity, KnownDevice, ModelField } from '../src/platform/mqtt/device-directory';
 import { busyPortMessage, startMqtt, type MqttRuntime, type MqttTuning } from '../src/platform/mqtt';
@@ -11,17 +10,12 @@ import { listPartitions } from '../src/platform/series/partitions';
 import { upkeepAll } from '../src/platform/series/upkeep';
 import { JobQueue } from '../src/platform/jobs/job-queue';
 import { deviceInactivityJob, sweepInactiveDevices } from '../src/platform/mqtt/device-presence';
-import { createTestDatabase } from './support/test-database';
+import { connectDevice, useMigratedDatabase, waitFor, type FakeDevice } from './support/mqtt-kit';
 
 /**
  * MQTT ingestion against real brokers (docs/mqtt.md): the embedded aedes broker on a free port,
  * and the machine's Mosquitto (127.0.0.1:1883) through the shared subscription.
  */
-
-interface FakeDevice extends KnownDevice {
-  clientId: string;
-  secret: string;
-}
 
 /**
  * The device module's directory, as a map (the module is built separately). Each device also
@@ -51,13 +45,13 @@ class MapDirectory implements DeviceDirectory {
     let saved = this.saved.get(key);
     if (!saved) {
       const productId = nextId();
-      saved = database.pool
+      saved = db.database.pool
         .query(
           `insert into mes_product (id, tenant_id, product_code, product_name, inactivity_seconds) values ($1, $2, $3, $3, $4)`,
           [productId, d.tenantId, `P-${d.deviceCode}-${randomBytes(3).toString('hex')}`, d.inactivitySeconds],
         )
         .then(() =>
-          database.pool.query(
+          db.database.pool.query(
             `insert into mes_device (id, tenant_id, device_code, device_name, product_id, mqtt_client_id)
              values ($1, $2, $3, $3, $4, $5)`,
             [nextId(), d.tenantId, d.deviceCode, productId, d.clientId],
@@ -91,53 +85,15 @@ const FIELDS: ModelField[] = [
   { field: 'running', dataType: 'bool', unit: '', precision: 0 },
 ];
 
-let database: Database;
-let databaseUrl: string;
-let dropDb: () => Promise<void>;
+const db = useMigratedDatabase();
 const warnings: string[] = [];
 const ctx = () => ({
-  database,
+  database: db.database,
   clock: { now: () => Date.now() },
   logs: { warn: (message: string) => void warnings.push(message) },
 });
 
-beforeAll(async () => {
-  const created = await createTestDatabase();
-  dropDb = created.drop;
-  databaseUrl = created.url;
-  database = connectDatabase(created.url);
-  await applyMigrations(database);
-}, 60_000);
-
-afterAll(async () => {
-  await database.close();
-  await dropDb();
-});
-
-const rows = async <T>(text: string, params: unknown[] = []) => (await database.pool.query(text, params)).rows as T[];
-
-const waitFor = async (check: () => Promise<boolean> | boolean, ms = 10_000) => {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
-
-function connectDevice(port: number, device: FakeDevice, options: mqtt.IClientOptions = {}): Promise<MqttClient> {
-  return new Promise((resolve, reject) => {
-    const client = mqtt.connect(`mqtt://127.0.0.1:${port}`, {
-      protocolVersion: 4,
-      clientId: device.clientId,
-      username: device.clientId,
-      password: device.secret,
-      reconnectPeriod: 0,
-      ...options,
-    });
-    client.once('connect', () => resolve(client));
-    client.once('error', reject);
-  });
-}
+const rows = db.rows;
 
 const publish = (client: MqttClient, topic: string, payload: string) =>
   new Promise<void>((resolve, reject) =>
@@ -375,7 +331,7 @@ describe('the embedded broker', () => {
     const d = dir.add(tenant, 'WL-E', FIELDS);
     const tuning: MqttTuning = { batchSize: 20, batchDelayMs: 5, maxQueue: 100 };
     const rt = await startMqtt(ctx(), dir, { url: undefined, host: '127.0.0.1', port: 0 }, tuning);
-    const lock = await database.pool.connect();
+    const lock = await db.database.pool.connect();
     try {
       await rt.ready;
       const client = await connectDevice(rt.port() ?? 0, d);
@@ -420,7 +376,7 @@ describe("the machine's Mosquitto with PostgreSQL stalled", () => {
       { batchSize: 10, batchDelayMs: 5, maxQueue: 50, shareGroup: `test-${tenant}`, ingestTopic: `mes/${tenant}/+/+` },
     );
     const publisher = await mqtt.connectAsync('mqtt://127.0.0.1:1883', { protocolVersion: 5, reconnectPeriod: 0 });
-    const lock = await database.pool.connect();
+    const lock = await db.database.pool.connect();
     try {
       await rt.ready;
       await lock.query('begin');
@@ -473,11 +429,11 @@ describe('the durable inactivity sweep', () => {
       cronWorkerIntervalSeconds: 1,
       stopTimeoutMs: 5000,
     };
-    const queues = [0, 1].map(() => new JobQueue({ connectionString: databaseUrl, settings, warn: () => undefined }));
+    const queues = [0, 1].map(() => new JobQueue({ connectionString: db.url, settings, warn: () => undefined }));
     const outputs: { offline: number }[] = [];
     for (const queue of queues)
       queue.register(deviceInactivityJob, async () => {
-        const result = await sweepInactiveDevices(database.db, later());
+        const result = await sweepInactiveDevices(db.database.db, later());
         outputs.push(result);
         return result;
       });
@@ -545,12 +501,12 @@ describe('the telemetry series tables', () => {
     }
     // Upkeep a month from now: partitions ahead of that day are created, none fails.
     const later = new Date(Date.now() + 30 * 86_400_000);
-    const results = await upkeepAll(database.db, defs, later);
+    const results = await upkeepAll(db.database.db, defs, later);
     expect(results.iot?.created.length).toBeGreaterThan(0);
     expect(results.mqtt?.created.length).toBeGreaterThan(0);
     expect(results.onoff?.created.length).toBeGreaterThan(0);
     expect(results.acqdata?.created.length).toBeGreaterThan(0);
-    const partitions = await listPartitions(database.db, 'mes_telemetry');
+    const partitions = await listPartitions(db.database.db, 'mes_telemetry');
     expect(partitions.some((p) => p.start.getTime() >= later.getTime() - 86_400_000)).toBe(true);
   });
 });
@@ -563,7 +519,7 @@ describe('a busy MQTT port', () => {
     const port = typeof address === 'object' && address ? address.port : 0;
     const own: string[] = [];
     const rt = await startMqtt(
-      { database, clock: { now: () => Date.now() }, logs: { warn: (m: string) => void own.push(m) } },
+      { database: db.database, clock: { now: () => Date.now() }, logs: { warn: (m: string) => void own.push(m) } },
       new MapDirectory(),
       { url: undefined, host: '127.0.0.1', port },
       { consoleAt: 'http://127.0.0.1:8080', retryBusyMs: 100 },
@@ -595,7 +551,7 @@ describe('an unreachable external broker', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const own: string[] = [];
     const rt = await startMqtt(
-      { database, clock: { now: () => Date.now() }, logs: { warn: (m: string) => void own.push(m) } },
+      { database: db.database, clock: { now: () => Date.now() }, logs: { warn: (m: string) => void own.push(m) } },
       new MapDirectory(),
       { url: `mqtt://127.0.0.1:${port}`, host: '127.0.0.1', port: 0 },
     );

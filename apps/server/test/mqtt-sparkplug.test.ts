@@ -4,13 +4,12 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { get as sparkplugNamespace } from 'sparkplug-payload';
 import type * as SparkplugProto from 'sparkplug-payload/lib/sparkplugPayloadProto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyMigrations, connectDatabase, type Database } from '../src/platform/db/database';
 import { nextId } from '../src/platform/db/ids';
 import type { DeviceDirectory, DeviceIdentity, KnownDevice, ModelField } from '../src/platform/mqtt/device-directory';
 import { startMqtt, type MqttRuntime } from '../src/platform/mqtt/start-mqtt';
 import { createDeviceDirectory } from '../src/modules/device';
 import { createTestApp, type TestApp } from './support/test-app';
-import { createTestDatabase } from './support/test-database';
+import { connectDevice, useMigratedDatabase, waitFor, type FakeDevice } from './support/mqtt-kit';
 
 /**
  * Sparkplug B ingestion against real brokers (docs/mqtt.md "Sparkplug B"): the embedded aedes
@@ -29,19 +28,13 @@ const encodeUntyped = (
   seq: number,
 ) => Buffer.from(proto.org.eclipse.tahu.protobuf.Payload.encode({ timestamp: Date.now(), seq, metrics }).finish());
 
-interface FakeDevice extends KnownDevice {
-  clientId: string;
-  secret: string;
-}
-
 const FIELDS: ModelField[] = [
   { field: 'temperature', dataType: 'int', unit: '°C', precision: 0 },
   { field: 'chlorine', dataType: 'float', unit: 'mg/L', precision: 2, scaling: { multiplier: 0.1, offset: 0 } },
   { field: 'running', dataType: 'bool', unit: '', precision: 0 },
 ];
 
-let database: Database;
-let dropDb: () => Promise<void>;
+const db = useMigratedDatabase();
 
 /** Devices with their product and device rows (the online state lives in them). */
 class Directory implements DeviceDirectory {
@@ -57,11 +50,11 @@ class Directory implements DeviceDirectory {
       clientId: `sp-${deviceCode}-${randomBytes(3).toString('hex')}`,
       secret: randomBytes(12).toString('hex'),
     };
-    await database.pool.query(
+    await db.database.pool.query(
       `insert into mes_product (id, tenant_id, product_code, product_name, protocol) values ($1, $2, $3, $3, 'sparkplug-b')`,
       [device.productId, tenantId, `P-${deviceCode}`],
     );
-    await database.pool.query(
+    await db.database.pool.query(
       `insert into mes_device (id, tenant_id, device_code, device_name, product_id, mqtt_client_id) values ($1, $2, $3, $3, $4, $5)`,
       [device.deviceId, tenantId, deviceCode, device.productId, device.clientId],
     );
@@ -81,42 +74,12 @@ class Directory implements DeviceDirectory {
 }
 
 const ctx = () => ({
-  database,
+  database: db.database,
   clock: { now: () => Date.now() },
   logs: { warn: () => undefined },
 });
 
-beforeAll(async () => {
-  const created = await createTestDatabase();
-  dropDb = created.drop;
-  database = connectDatabase(created.url);
-  await applyMigrations(database);
-}, 60_000);
-
-afterAll(async () => {
-  await database.close();
-  await dropDb();
-});
-
-const rows = async <T>(text: string, params: unknown[] = []) => (await database.pool.query(text, params)).rows as T[];
-
-const waitFor = async (check: () => Promise<boolean> | boolean, ms = 10_000) => {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
-
-const connectDevice = (port: number, device: FakeDevice, options: mqtt.IClientOptions = {}) =>
-  mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
-    protocolVersion: 4,
-    clientId: device.clientId,
-    username: device.clientId,
-    password: device.secret,
-    reconnectPeriod: 0,
-    ...options,
-  });
+const rows = db.rows;
 
 const publish = (client: MqttClient, topic: string, payload: Buffer) =>
   client.publishAsync(topic, payload, { qos: 1 }).then(() => undefined);
