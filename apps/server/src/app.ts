@@ -28,7 +28,11 @@ import { registerDictRoutes } from './modules/system/dict-routes';
 import { registerMenuRoutes } from './modules/system/menu-routes';
 import { registerTopMenuRoutes } from './modules/system/top-menu-routes';
 import { businessRouteBindings } from './modules/business';
+import { deskRouteBindings } from './modules/desk';
 import { deviceRouteBindings } from './modules/device';
+import { registerLiveRoutes } from './modules/live/live-routes';
+import { warningRouteBindings } from './modules/warning';
+import { registerWelcomeRoutes } from './modules/welcome/welcome-routes';
 import { resourceRouteBindings } from './modules/resource';
 import { systemRouteBindings } from './modules/system';
 import { registerProfileRoutes } from './modules/user/profile-routes';
@@ -81,6 +85,8 @@ const ROUTE_BINDINGS: readonly RouteBinding[] = [
   ...resourceRouteBindings,
   ...businessRouteBindings,
   ...deviceRouteBindings,
+  ...warningRouteBindings,
+  ...deskRouteBindings,
   { defs: [dictResource, dictBizResource], register: registerDictRoutes },
   {
     defs: [apiLogResource, usualLogResource, errorLogResource, loginLogResource, operationLogResource],
@@ -207,6 +213,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerUserRoutes(app, ctx);
   registerTopMenuRoutes(app, ctx);
   registerProfileRoutes(app, ctx);
+  registerLiveRoutes(app, ctx);
+  registerWelcomeRoutes(app, ctx);
   // Every definition of the registry: its module's routes, or the generic ones.
   registerRegistryRoutes(app, ctx, { entries: options.registry, bindings: ROUTE_BINDINGS });
   return app;

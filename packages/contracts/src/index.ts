@@ -5,3 +5,4 @@ export * from './system';
 export * from './format/date-time';
 export * from './resource';
 export * from './resources';
+export * from './live';

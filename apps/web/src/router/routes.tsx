@@ -36,11 +36,16 @@ export const routes: RouteObject[] = [
       },
       { path: '/', element: <Navigate to="/wel" replace /> },
       { path: '/wel', element: <Navigate to="/wel/index" replace /> },
+      // The wall screen: full screen, outside the shell, never a tab.
+      {
+        path: '/wel/dashboard',
+        handle: { i18n: 'console', isTab: false },
+        lazy: page(() => import('../pages/wel/dashboard')),
+      },
       {
         lazy: page(() => import('../shell/layout/main-layout')),
         children: [
           { path: '/wel/index', handle: { i18n: 'dashboard' }, lazy: page(() => import('../pages/wel/index')) },
-          { path: '/wel/dashboard', handle: { i18n: 'console' }, lazy: page(() => import('../pages/wel/dashboard')) },
           { path: '/test/index', handle: { i18n: 'test' }, lazy: page(() => import('../pages/test/index')) },
           { path: '/info/index', handle: { i18n: 'info' }, lazy: page(() => import('../pages/info/index')) },
           {
@@ -64,6 +69,17 @@ export const routes: RouteObject[] = [
             path: '/device/iot/:deviceCode',
             handle: { i18n: 'iot:live.tab', tabParam: 'deviceCode' },
             lazy: page(() => import('../pages/device/iot/live-page')),
+          },
+          // A warning's page (告警信息 and the notification popover open it) and a notice's.
+          {
+            path: '/report/warning/:id',
+            handle: { i18n: 'warning:detail.tab' },
+            lazy: page(() => import('../pages/report/warning/detail')),
+          },
+          {
+            path: '/business/notice/:id',
+            handle: { i18n: 'notice:detail.tab' },
+            lazy: page(() => import('../pages/business/notice/detail')),
           },
           { path: '*', lazy: async () => ({ Component: (await import('./menu-screen')).MenuScreen }) },
         ],

@@ -31,4 +31,5 @@ export const buttonCodes = {
   oss: screenButtons('oss', ['enable', 'debug']),
   attach: screenButtons('attach', ['upload', 'download']),
   device: screenButtons('device_info', ['secret']),
+  warning: screenButtons('warning', ['handle']),
 } as const;

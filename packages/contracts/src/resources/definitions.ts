@@ -1,6 +1,9 @@
 // Written by `npm run db:generate` (apps/server/src/crud/registry-codegen.ts): every definition exported under packages/contracts/src/resources. Do not edit.
 import { lineResource } from './business/line';
+import { deskServiceResource } from './desk/desk-service';
+import { noticeResource } from './desk/notice';
 import { deviceResource } from './device/device';
+import { deviceCycleResource } from './device/device-cycle';
 import { plcVariableResource } from './device/plc-variable';
 import {
   productAlarmRuleResource,
@@ -14,6 +17,7 @@ import { loginLogResource } from './log/login-log';
 import { operationLogResource } from './log/operation-log';
 import { usualLogResource } from './log/usual-log';
 import { failedJobsScreen } from './monitor/failed-jobs';
+import { warningResource } from './report/warning';
 import { attachResource } from './resource/attach';
 import { ossResource } from './resource/oss';
 import { smsResource } from './resource/sms';
@@ -38,7 +42,10 @@ import { telemetryMinuteResource } from './telemetry/telemetry-minute';
 /** Every definition, by export name; `REGISTRY` (registry.ts) is its list. */
 export const DEFINITIONS = {
   lineResource,
+  deskServiceResource,
+  noticeResource,
   deviceResource,
+  deviceCycleResource,
   plcVariableResource,
   productAlarmRuleResource,
   productFieldResource,
@@ -50,6 +57,7 @@ export const DEFINITIONS = {
   operationLogResource,
   usualLogResource,
   failedJobsScreen,
+  warningResource,
   attachResource,
   ossResource,
   smsResource,

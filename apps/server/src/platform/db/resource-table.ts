@@ -146,7 +146,13 @@ function fallbackOf(field: FieldDef): unknown {
     case 'boolean':
       return false;
     case 'id':
+    case 'json':
       return undefined;
+    // A required time or day is always sent (validation); '' is no value PostgreSQL accepts.
+    case 'datetime':
+      return sql`now()`;
+    case 'date':
+      return sql`current_date`;
     default:
       return '';
   }

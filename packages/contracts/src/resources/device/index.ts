@@ -2,3 +2,4 @@ export * from './device';
 export * from './model-rules';
 export * from './plc-variable';
 export * from './product';
+export * from './device-cycle';

@@ -35,3 +35,19 @@ export const PRODUCT_PROTOCOLS = ['mqtt-json', 'sparkplug-b'] as const;
 export const ALARM_OPERATORS = ['>', '>=', '<', '<=', '==', '!='] as const;
 export const PLC_DATA_TYPES = ['BOOL', 'INT16', 'UINT16', 'INT32', 'FLOAT', 'DOUBLE', 'STRING'] as const;
 export const PLC_BYTE_ORDERS = ['ABCD', 'DCBA', 'BADC', 'CDAB'] as const;
+
+/**
+ * What raises a warning (a product alarm rule's `ruleType`, a warning's `warningType`; dictionary
+ * alarm_rule_type): a threshold held for a duration, a rate of change per minute, the device going
+ * offline, a failed or aborted cycle, disinfectant below the minimum, a PLC variable's HH/H/L/LL limit.
+ */
+export const ALARM_RULE_TYPES = ['threshold', 'rate', 'offline', 'cycle', 'concentration', 'limit'] as const;
+export type AlarmRuleType = (typeof ALARM_RULE_TYPES)[number];
+export const ALARM_RULE_TYPE_NAMES: Record<AlarmRuleType, string> = {
+  threshold: '阈值越限',
+  rate: '变化率越限',
+  offline: '设备离线',
+  cycle: '周期失败/中止',
+  concentration: '消毒液浓度不足',
+  limit: '变量越限',
+};

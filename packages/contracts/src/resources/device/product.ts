@@ -1,7 +1,14 @@
 import { defineChildResource } from '../../resource/children';
 import { defineResource } from '../../resource/define';
 import { remarkField, sortField } from '../common-fields';
-import { ALARM_OPERATORS, MODEL_DATA_TYPES, PRODUCT_PROTOCOLS, fieldKeyField, oneOf } from './model-rules';
+import {
+  ALARM_OPERATORS,
+  ALARM_RULE_TYPES,
+  MODEL_DATA_TYPES,
+  PRODUCT_PROTOCOLS,
+  fieldKeyField,
+  oneOf,
+} from './model-rules';
 
 const productLabel = { zh: '产品', en: 'Product' };
 const dataTypeLabel = { zh: '数据类型', en: 'Data type' };
@@ -82,7 +89,16 @@ export const productProgramResource = defineChildResource({
   },
 });
 
-/** An alarm rule on a model field: `field operator threshold` held for `durationSeconds`. */
+/** Rule types that watch a model field (the others watch the device's connection or its cycles). */
+const FIELD_RULES = { field: 'ruleType', in: ['threshold', 'rate', 'concentration'] } as const;
+const ruleTypeLabel = { zh: '规则类型', en: 'Rule type' };
+
+/**
+ * An alarm rule of a product (docs/warnings.md): `threshold` — `field operator threshold` held for
+ * `durationSeconds`; `rate` — the field changes by more than `threshold` per minute; `concentration`
+ * — the field below `threshold`, or below the running program's target concentration when empty;
+ * `offline` — the device offline for `durationSeconds`; `cycle` — a cycle ends failed or aborted.
+ */
 export const productAlarmRuleResource = defineChildResource({
   code: 'product_alarm_rule',
   title: { zh: '告警规则', en: 'Alarm rules' },
@@ -90,7 +106,22 @@ export const productAlarmRuleResource = defineChildResource({
   api: '/basic/product-alarm-rule',
   parent: { field: 'productId', label: productLabel },
   fields: {
-    fieldKey: fieldKeyField({ zh: '字段标识', en: 'Field key' }),
+    ruleType: {
+      kind: 'string',
+      label: ruleTypeLabel,
+      max: 16,
+      required: true,
+      default: 'threshold',
+      options: { dict: 'alarm_rule_type' },
+      pattern: oneOf(ALARM_RULE_TYPES, ruleTypeLabel),
+      width: 130,
+    },
+    fieldKey: {
+      ...fieldKeyField({ zh: '字段标识', en: 'Field key' }),
+      required: false,
+      requiredWhen: FIELD_RULES,
+      visibleWhen: FIELD_RULES,
+    },
     operator: {
       kind: 'string',
       label: operatorLabel,
@@ -99,6 +130,7 @@ export const productAlarmRuleResource = defineChildResource({
       default: '>',
       options: { dict: 'alarm_operator' },
       pattern: oneOf(ALARM_OPERATORS, operatorLabel),
+      visibleWhen: { field: 'ruleType', in: ['threshold'] },
       width: 90,
     },
     threshold: {
@@ -106,7 +138,9 @@ export const productAlarmRuleResource = defineChildResource({
       label: { zh: '阈值', en: 'Threshold' },
       precision: 18,
       scale: 4,
-      required: true,
+      nullable: true,
+      requiredWhen: { field: 'ruleType', in: ['threshold', 'rate'] },
+      visibleWhen: FIELD_RULES,
       width: 120,
     },
     durationSeconds: {

@@ -3,3 +3,5 @@ export * from './system';
 export * from './resource';
 export * from './ephemeral';
 export * from './mqtt-delivery';
+export * from './device-cycle-day';
+export * from './notice-read';

@@ -3,7 +3,10 @@ import { DEFINITIONS } from '@mes/contracts';
 import { resourceTable } from '../resource-table';
 
 export const line = resourceTable(DEFINITIONS.lineResource);
+export const deskService = resourceTable(DEFINITIONS.deskServiceResource);
+export const notice = resourceTable(DEFINITIONS.noticeResource);
 export const device = resourceTable(DEFINITIONS.deviceResource);
+export const deviceCycle = resourceTable(DEFINITIONS.deviceCycleResource);
 export const plcVariable = resourceTable(DEFINITIONS.plcVariableResource);
 export const productAlarmRule = resourceTable(DEFINITIONS.productAlarmRuleResource);
 export const productField = resourceTable(DEFINITIONS.productFieldResource);
@@ -14,6 +17,7 @@ export const errorLog = resourceTable(DEFINITIONS.errorLogResource);
 export const loginLog = resourceTable(DEFINITIONS.loginLogResource);
 export const operationLog = resourceTable(DEFINITIONS.operationLogResource);
 export const usualLog = resourceTable(DEFINITIONS.usualLogResource);
+export const warning = resourceTable(DEFINITIONS.warningResource);
 export const attach = resourceTable(DEFINITIONS.attachResource);
 export const oss = resourceTable(DEFINITIONS.ossResource);
 export const sms = resourceTable(DEFINITIONS.smsResource);

@@ -15,6 +15,10 @@ import { social } from './social';
 import { storage } from './storage';
 import { system } from './system';
 import { tabs } from './tabs';
+import { warning } from './warning';
+import { notice } from './notice';
+import { wel } from './wel';
+import { live } from './live';
 
 /** One namespace per area; the `en` file of each area is typed by its `zh` file, so both stay complete. */
 export const resources = {
@@ -35,4 +39,8 @@ export const resources = {
   social,
   log,
   iot,
+  warning,
+  notice,
+  wel,
+  live,
 };

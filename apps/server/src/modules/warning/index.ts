@@ -1,0 +1,4 @@
+import type { RouteBinding } from '../../crud/registry';
+
+/** The warnings of the report area (`/report/warning`: list, detail, handle, around). */
+export const warningRouteBindings: readonly RouteBinding[] = [];

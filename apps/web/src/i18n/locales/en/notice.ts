@@ -1,0 +1,3 @@
+import type { notice as zh } from '../zh/notice';
+
+export const notice: typeof zh = {};

@@ -1,0 +1,3 @@
+import type { wel as zh } from '../zh/wel';
+
+export const wel: typeof zh = {};

@@ -1,0 +1,2 @@
+/** Texts of the notice screens and the desk services. */
+export const notice = {};

@@ -1,0 +1,6 @@
+import { Empty } from 'antd';
+
+// Placeholder while this session's screen is being built (replaced before it lands).
+export default function Detail() {
+  return <Empty />;
+}

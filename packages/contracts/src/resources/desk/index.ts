@@ -1,0 +1,3 @@
+export * from './desk-service';
+export * from './notice';
+export * from './welcome-api';

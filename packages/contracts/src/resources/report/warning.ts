@@ -1,0 +1,191 @@
+import { defineResource, type FieldDef } from '../../resource/define';
+import { deviceResource } from '../device/device';
+import { ALARM_RULE_TYPE_NAMES, ALARM_RULE_TYPES } from '../device/model-rules';
+import { deptResource } from '../system/dept';
+
+/** The API path of `handle` (`POST`, body `{ ids, result }`): acknowledges warnings the caller may see. */
+export const WARNING_HANDLE_PATH = '/report/warning/handle';
+
+/** `status` (dictionary warning_status): whether the condition still holds × whether someone handled it. */
+export const WarningStatus = { activeUnhandled: 1, activeHandled: 2, clearedUnhandled: 3, clearedHandled: 4 } as const;
+/** `level` (dictionary warning_level). */
+export const WarningLevel = { critical: 1, major: 2, minor: 3, warning: 4 } as const;
+
+/** What `handle` takes. */
+export interface WarningHandleBody {
+  ids: string;
+  result: string;
+}
+
+/** `GET /report/warning/around?id=`: the trigger field's telemetry around the warning, for its chart. */
+export const WARNING_AROUND_PATH = '/report/warning/around';
+export interface WarningAroundReply {
+  field: string;
+  unit: string;
+  from: string;
+  to: string;
+  threshold: string | null;
+  points: { ts: string; value: number }[];
+}
+
+const time = (zh: string, en: string) =>
+  ({ kind: 'datetime', label: { zh, en }, nullable: true, form: 'readonly', width: 160 }) as const satisfies FieldDef;
+
+/**
+ * A warning (alarm) of one device: raised by the alarm rules in the ingestion path (docs/warnings.md),
+ * one open row per device and rule — a repeat of the same condition counts up `repeatCount` on it
+ * instead of adding rows — cleared when the condition ends, acknowledged by `handle` with a result.
+ * Written by the alarm engine and `handle` only: the screen lists, shows and handles.
+ */
+export const warningResource = defineResource({
+  code: 'warning',
+  title: { zh: '告警信息', en: 'Warnings' },
+  table: 'mes_warning',
+  api: '/report/warning',
+  owner: 'tenant',
+  // A warning belongs to its device's department: lists, details and handle follow the data scope.
+  dataScope: { deptColumn: 'dept_id' },
+  operations: ['list', 'detail', 'export'],
+  dialogWidth: 900,
+  menu: {
+    group: 'report',
+    sort: 5,
+    icon: 'alert',
+    nameEn: 'Warnings',
+    buttons: [{ action: 'handle', name: { zh: '处理', en: 'Handle' } }],
+    scopes: [{ action: 'handle', name: '告警处理', path: `/api${WARNING_HANDLE_PATH}` }],
+    dictionaries: [
+      {
+        code: 'alarm_rule_type',
+        name: '告警类型',
+        entries: ALARM_RULE_TYPES.map((type) => [type, ALARM_RULE_TYPE_NAMES[type]] as const),
+      },
+    ],
+  },
+  fields: {
+    warningNo: {
+      kind: 'string',
+      label: { zh: '告警编号', en: 'Warning no.' },
+      max: 32,
+      form: 'readonly',
+      search: true,
+      sort: true,
+      width: 170,
+    },
+    deviceId: {
+      kind: 'reference',
+      label: { zh: '设备', en: 'Device' },
+      form: 'readonly',
+      reference: { to: () => deviceResource, label: 'deviceName', onRemove: 'clear' },
+      search: true,
+      width: 140,
+    },
+    deviceCode: {
+      kind: 'string',
+      label: { zh: '设备编号', en: 'Device code' },
+      max: 64,
+      form: 'readonly',
+      search: true,
+      width: 130,
+    },
+    deptId: {
+      kind: 'reference',
+      label: { zh: '所属机构', en: 'Department' },
+      form: 'readonly',
+      reference: { to: () => deptResource, label: 'deptName', onRemove: 'clear' },
+      search: true,
+      width: 140,
+    },
+    warningType: {
+      kind: 'string',
+      label: { zh: '告警类型', en: 'Type' },
+      max: 16,
+      form: 'readonly',
+      options: { dict: 'alarm_rule_type' },
+      search: true,
+      width: 120,
+    },
+    level: {
+      kind: 'int',
+      label: { zh: '级别', en: 'Level' },
+      range: [1, 4],
+      default: 2,
+      form: 'readonly',
+      options: { dict: 'warning_level' },
+      search: true,
+      sort: true,
+      width: 90,
+    },
+    // What the rule watches: `ruleType:ruleId[:limit]` (threshold:12, limit:7:HH, offline, cycle:3).
+    ruleKey: { kind: 'string', label: { zh: '规则', en: 'Rule' }, max: 64, form: 'readonly', list: false },
+    field: { kind: 'string', label: { zh: '字段', en: 'Field' }, max: 64, form: 'readonly', search: true, width: 110 },
+    triggerValue: {
+      kind: 'string',
+      label: { zh: '触发值', en: 'Trigger value' },
+      max: 64,
+      form: 'readonly',
+      width: 100,
+    },
+    threshold: { kind: 'string', label: { zh: '阈值', en: 'Threshold' }, max: 64, form: 'readonly', width: 100 },
+    message: {
+      kind: 'string',
+      label: { zh: '告警内容', en: 'Message' },
+      max: 500,
+      form: 'readonly',
+      wide: true,
+      width: 240,
+    },
+    startTime: { ...time('开始时间', 'Started'), sort: true, search: true },
+    lastTime: { ...time('最近发生', 'Last seen'), list: false },
+    endTime: time('结束时间', 'Ended'),
+    ackTime: { ...time('确认时间', 'Acknowledged'), list: false },
+    clearTime: { ...time('恢复时间', 'Cleared'), list: false },
+    status: {
+      kind: 'int',
+      label: { zh: '状态', en: 'Status' },
+      range: [1, 4],
+      default: WarningStatus.activeUnhandled,
+      form: 'readonly',
+      options: { dict: 'warning_status' },
+      search: true,
+      width: 120,
+    },
+    repeatCount: {
+      kind: 'int',
+      label: { zh: '重复次数', en: 'Repeats' },
+      default: 1,
+      range: [0, 2147483647],
+      form: 'readonly',
+      sort: true,
+      width: 90,
+    },
+    handleUser: { kind: 'id', label: { zh: '处理人', en: 'Handler' }, nullable: true, form: 'readonly', list: false },
+    handleUserName: {
+      kind: 'string',
+      label: { zh: '处理人', en: 'Handler' },
+      max: 64,
+      form: 'readonly',
+      width: 100,
+    },
+    handleResult: {
+      kind: 'string',
+      label: { zh: '处理结果', en: 'Result' },
+      max: 500,
+      form: 'readonly',
+      wide: true,
+      list: false,
+    },
+    handleTime: { ...time('处理时间', 'Handled'), list: false },
+  },
+  indexes: [
+    {
+      fields: ['tenantId', 'warningNo'],
+      unique: true,
+      message: { zh: '告警编号已存在', en: 'The warning no. exists' },
+    },
+    { fields: ['tenantId', 'startTime'] },
+    { fields: ['tenantId', 'status'] },
+    { fields: ['tenantId', 'deviceCode', 'ruleKey'] },
+  ],
+  defaultSort: [{ field: 'startTime', desc: true }],
+});
