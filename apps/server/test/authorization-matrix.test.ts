@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIVE_STREAM_PATH } from '@mes/contracts';
 import type { ApiRouteInfo } from '../src/app';
 import { param } from '../src/platform/db/schema';
 import { MENU_GROUPS } from '../src/seed/seed-menus';
@@ -18,8 +19,16 @@ let adminB: string;
 const markerIds: Record<string, string> = {};
 
 const MARKER = 'MARKER_A';
+/** A device code is a topic level: letters, digits, _ and - (and the marker). */
+const MARKER_DEVICE = `${MARKER}_DEV`;
 /** Routes whose call would end the caller's session or that take no part in authorisation. */
-const SKIPPED = new Set(['/api/blade-auth/oauth/logout', '/api/blade-auth/oauth/token']);
+const SKIPPED = new Set([
+  '/api/blade-auth/oauth/logout',
+  '/api/blade-auth/oauth/token',
+  // A stream that stays open (inject would wait for its end): live-push.test.ts checks its 401,
+  // its tenant, scope and data-scope filters and its end with the session.
+  `/api${LIVE_STREAM_PATH}`,
+]);
 
 const platformOnlyScreens = new Set(
   MENU_GROUPS.flatMap((g) => g.screens)
@@ -92,6 +101,85 @@ beforeAll(async () => {
     deptId: markerIds.dept,
   });
   plainA = (await t.signIn('plain', 'Plain#123', '100001')).access_token;
+
+  // Tenant A's devices and everything they produce: the device code itself is a marker, so every
+  // telemetry, acquisition, message, on/off, cycle and warning row of it carries one.
+  const clinic = await ok(adminA, 'POST', '/api/blade-system/dept/submit', {
+    deptName: `${MARKER}_CLINIC`,
+    fullName: `${MARKER}_CLINIC`,
+    parentId: depts[0].id,
+    deptCategory: 5,
+  });
+  markerIds.product = await ok(adminA, 'POST', '/api/basic/product/submit', {
+    productCode: 'MK',
+    productName: `${MARKER}_PRODUCT`,
+    category: 1,
+    protocol: 'mqtt-json',
+    fields: [{ fieldKey: 'chlorine', fieldName: `${MARKER}_FIELD`, dataType: 'float', unit: 'mg/L' }],
+  });
+  markerIds.device = await ok(adminA, 'POST', '/api/basic/device/submit', {
+    deviceCode: MARKER_DEVICE,
+    deviceName: `${MARKER}_DEVICE`,
+    productId: markerIds.product,
+    deptId: clinic,
+  });
+  markerIds.notice = await ok(adminA, 'POST', '/api/blade-desk/notice/submit', {
+    title: `${MARKER}_NOTICE`,
+    category: 1,
+    releaseTime: '2026-01-01 08:00:00',
+    content: `<p>${MARKER}</p>`,
+  });
+  markerIds.service = await ok(adminA, 'POST', '/api/blade-desk/service/submit', {
+    serviceCode: 'mk',
+    serviceName: `${MARKER}_SERVICE`,
+    category: 1,
+  });
+  const pool = t.ctx.database.pool;
+  const at = new Date();
+  const rowId = (n: number) => String(9_100_000_000 + n);
+  await pool.query(
+    `insert into mes_telemetry (id, tenant_id, device_code, field, ts, num_value, text_value)
+     values ($1, '100001', $2, 'chlorine', $3, 1.5, $4)`,
+    [rowId(1), MARKER_DEVICE, at, MARKER],
+  );
+  await pool.query(
+    `insert into mes_telemetry_latest (id, tenant_id, device_code, field, ts, num_value, text_value)
+     values ($1, '100001', $2, 'chlorine', $3, 1.5, $4)`,
+    [rowId(2), MARKER_DEVICE, at, MARKER],
+  );
+  await pool.query(
+    `insert into mes_telemetry_minute (id, tenant_id, device_code, field, minute, points, total, low, high)
+     values ($1, '100001', $2, 'chlorine', date_trunc('minute', $3::timestamptz), 1, 1.5, 1.5, 1.5)`,
+    [rowId(3), MARKER_DEVICE, at],
+  );
+  await pool.query(
+    `insert into mes_acqdata (id, tenant_id, device_code, collect_time, data_values, errors, topic, protocol)
+     values ($1, '100001', $2, $3, '{"chlorine": 1.5}', $4, $5, 'json')`,
+    [rowId(4), MARKER_DEVICE, at, MARKER, `mes/100001/${MARKER_DEVICE}/telemetry`],
+  );
+  await pool.query(
+    `insert into mes_mqtt_message (id, tenant_id, device_code, topic, payload, parsed_ok, create_time)
+     values ($1, '100001', $2, $3, $4, true, $5)`,
+    [rowId(5), MARKER_DEVICE, `mes/100001/${MARKER_DEVICE}/telemetry`, MARKER, at],
+  );
+  await pool.query(
+    `insert into mes_onoff (id, tenant_id, device_code, event, on_time, reason, create_time)
+     values ($1, '100001', $2, 'online', $3, 'normal', $3)`,
+    [rowId(6), MARKER_DEVICE, at],
+  );
+  markerIds.cycle = rowId(7);
+  await pool.query(
+    `insert into mes_device_cycle (id, tenant_id, device_id, device_code, dept_id, program_name, start_time, end_time, result)
+     values ($1, '100001', $2, $3, $4, $5, $6, $6, 2)`,
+    [markerIds.cycle, markerIds.device, MARKER_DEVICE, clinic, MARKER, at],
+  );
+  markerIds.warning = rowId(8);
+  await pool.query(
+    `insert into mes_warning (id, tenant_id, warning_no, device_id, device_code, dept_id, warning_type, level,
+       rule_key, field, message, start_time, last_time, status)
+     values ($1, '100001', 'WMK1', $2, $3, $4, 'threshold', 1, 'threshold:1', 'chlorine', $5, $6, $6, 1)`,
+    [markerIds.warning, markerIds.device, MARKER_DEVICE, clinic, MARKER, at],
+  );
 }, 120_000);
 afterAll(() => t.close());
 
@@ -241,15 +329,29 @@ describe('authorisation matrix', () => {
 
   it('never shows a row of tenant A to tenant B, whatever the route and id', async () => {
     const leaks: string[] = [];
-    const queries = ['', '?size=1000', ...Object.values(markerIds).map((id) => `?id=${id}`)];
-    for (const route of routes().filter((r) => r.method === 'GET')) {
-      for (const query of queries) {
-        const res = await call(adminB, route, query);
-        if (res.body.includes(MARKER)) leaks.push(`${route.url}${query}`);
+    const check = async (route: ApiRouteInfo, query: string) => {
+      const res = await call(adminB, route, query);
+      if (!res.body.includes(MARKER)) return;
+      // A refusal may repeat the device code B itself sent ("设备 … 不存在或无权访问"); it carries no row.
+      const reply = JSON.parse(res.body) as { success?: boolean; data?: unknown };
+      if (query.includes(MARKER_DEVICE) && reply.success === false && reply.data === null) return;
+      leaks.push(`${route.url}${query} ${res.body.slice(0, 300)}`);
+    };
+    const gets = routes().filter((r) => r.method === 'GET');
+    for (const route of gets) {
+      for (const query of ['', '?size=1000', ...Object.values(markerIds).map((id) => `?id=${id}`)]) {
+        await check(route, query);
+      }
+    }
+    // The telemetry calls take a device code (and fields) instead of an id. Last, and not on the
+    // logs: B's own API log rightly records the addresses B called, marker included.
+    for (const route of gets.filter((r) => !r.url.startsWith('/api/blade-log/'))) {
+      for (const query of [`?deviceCode=${MARKER_DEVICE}`, `?deviceCode=${MARKER_DEVICE}&field=chlorine`]) {
+        await check(route, query);
       }
     }
     expect(leaks).toEqual([]);
-  });
+  }, 120_000);
 
   it('refuses tenant B a submit or remove naming tenant A’s ids, and changes nothing', async () => {
     const targets: [string, string][] = [
@@ -258,6 +360,10 @@ describe('authorisation matrix', () => {
       ['/api/blade-system/dept', markerIds.dept as string],
       ['/api/blade-system/topmenu', markerIds.topmenu as string],
       ['/api/blade-user', markerIds.user as string],
+      ['/api/basic/product', markerIds.product as string],
+      ['/api/basic/device', markerIds.device as string],
+      ['/api/blade-desk/notice', markerIds.notice as string],
+      ['/api/blade-desk/service', markerIds.service as string],
     ];
     for (const [base, id] of targets) {
       const submit = await t.as(adminB, { method: 'POST', url: `${base}/submit`, payload: { id, name: 'hijack' } });

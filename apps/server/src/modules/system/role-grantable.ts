@@ -37,16 +37,16 @@ export async function grantsOf(db: Executor, roleIds: readonly string[]): Promis
       .innerJoin(table, and(eq(table.id, roleScope.scopeId), eq(table.isDeleted, 0)))
       .where(and(inArray(roleScope.roleId, ids), eq(roleScope.scopeCategory, category)))
       .orderBy(roleScope.scopeId);
-  const [menus, data, api] = await Promise.all([
-    db
-      .selectDistinct({ id: roleMenu.menuId })
-      .from(roleMenu)
-      .innerJoin(menu, and(eq(menu.id, roleMenu.menuId), eq(menu.isDeleted, 0)))
-      .where(inArray(roleMenu.roleId, ids))
-      .orderBy(roleMenu.menuId),
-    scopeRows(ScopeCategory.DATA, dataScope),
-    scopeRows(ScopeCategory.API, apiScope),
-  ]);
+  // One after another: `db` may be a transaction's single client, which runs one query at a time
+  // anyway (and pg deprecates queueing several on it at once).
+  const menus = await db
+    .selectDistinct({ id: roleMenu.menuId })
+    .from(roleMenu)
+    .innerJoin(menu, and(eq(menu.id, roleMenu.menuId), eq(menu.isDeleted, 0)))
+    .where(inArray(roleMenu.roleId, ids))
+    .orderBy(roleMenu.menuId);
+  const data = await scopeRows(ScopeCategory.DATA, dataScope);
+  const api = await scopeRows(ScopeCategory.API, apiScope);
   const idsOf = (rows: { id: string }[]) => rows.map((r) => r.id);
   return { menu: idsOf(menus), dataScope: idsOf(data), apiScope: idsOf(api) };
 }

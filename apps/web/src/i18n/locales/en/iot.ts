@@ -29,6 +29,8 @@ export const iot: typeof zh = {
     empty: 'No devices yet',
     emptyFiltered: 'No device matches',
     failed: 'The device list could not be read',
+    forbidden:
+      'You may not view Devices, so the device list cannot be shown; ask an administrator for read access to Devices',
     total: '{{count}} devices',
   },
   state: {

@@ -28,6 +28,7 @@ export const iot = {
     empty: '暂无设备',
     emptyFiltered: '没有符合条件的设备',
     failed: '设备列表读取失败',
+    forbidden: '您没有设备管理的查看权限，无法列出设备；请联系管理员授予“设备管理”的读取权限',
     total: '共 {{count}} 台',
   },
   state: {

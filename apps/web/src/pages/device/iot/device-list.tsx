@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { PageResult } from '@mes/contracts';
+import { ApiError } from '../../../api/http';
 import { apiQuery } from '../../../api/server-state';
 import { OnlineBadge, RunStateTag } from './device-state';
 import { DEVICE_LIST_URL, type DeviceRow } from './live-data';
@@ -156,7 +157,12 @@ export function DeviceList({ phone }: { phone: boolean }) {
           emptyText: query.isError ? (
             <Empty
               image={Empty.PRESENTED_IMAGE_SIMPLE}
-              description={`${t('list.failed')}: ${query.error.message}`}
+              description={
+                // The IoT figures need only iot:read; the device list needs 设备管理's read too.
+                query.error instanceof ApiError && query.error.status === 403
+                  ? t('list.forbidden')
+                  : `${t('list.failed')}: ${query.error.message}`
+              }
               data-testid="iot-devices-error"
             />
           ) : (
