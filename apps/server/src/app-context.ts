@@ -9,6 +9,7 @@ import type { NameLookups } from './crud/name-lookups';
 import type { PageTotals } from './crud/page-totals';
 import type { LogService } from './modules/log/log-service';
 import type { JobQueue } from './platform/jobs/job-queue';
+import type { LiveHub } from './platform/live/live-hub';
 
 /** What route modules need from the platform; built once per server (or per test file). */
 export interface AppContext {
@@ -32,6 +33,8 @@ export interface AppContext {
   logs: LogService;
   /** The durable job queue: enqueue (also inside a transaction), handlers, cron schedules. */
   jobs: JobQueue;
+  /** This process's listener for live events (docs/live.md): the live streams subscribe to it. */
+  live: LiveHub;
   /** DATA_DIR: uploaded files live under it. */
   dataDir: string;
   /** Stops the job workers, writes the queued log rows, then releases the store and the listeners. */

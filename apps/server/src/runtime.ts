@@ -9,6 +9,7 @@ import { LOG_DEFINITIONS, LOG_PRUNE_CRON, logPruneJob } from './modules/log/rete
 import { REGISTRY, type ResourceDef } from '@mes/contracts';
 import { SERIES_UPKEEP_CRON, seriesUpkeepJob, upkeepAll } from './platform/series/upkeep';
 import { JobQueue, type JobQueueSettings } from './platform/jobs/job-queue';
+import { postgresLiveHub } from './platform/live/live-hub';
 import { STORE_PURGE_CRON, storePurgeJob } from './platform/jobs/store-purge';
 import { DEVICE_INACTIVITY_CRON, deviceInactivityJob, sweepInactiveDevices } from './platform/mqtt/device-presence';
 import { apiLogEnabled } from './platform/config';
@@ -84,6 +85,7 @@ export async function createAppContext(options: ContextOptions): Promise<AppCont
     apiLog: options.apiLog ?? apiLogEnabled(process.env),
   });
   logs.start();
+  const live = await postgresLiveHub(options.databaseUrl, (message, error) => logs.warn(message, error));
   const jobs = new JobQueue({
     connectionString: options.databaseUrl,
     settings: options.jobs,
@@ -107,6 +109,7 @@ export async function createAppContext(options: ContextOptions): Promise<AppCont
     // Workers first: a running job (a prune) finishes before the services it uses close.
     await jobs.stop().catch((error: unknown) => logs.warn('job queue: stop failed', error));
     await logs.close();
+    await live.close();
     await revocations.close();
     await changes.close();
     await store.close();
@@ -125,6 +128,7 @@ export async function createAppContext(options: ContextOptions): Promise<AppCont
     lookups: new NameLookups(options.database.db, changes, caches),
     logs,
     jobs,
+    live,
     dataDir: options.dataDir,
     close,
   };

@@ -28,7 +28,8 @@ export function storeRevocationList(store: EphemeralStore, clock: Clock): Revoca
   };
 }
 
-const CHANNEL = 'mes_session_revoked';
+/** Where a revocation is announced to every process (the live hub listens too, to end streams at once). */
+export const REVOCATION_CHANNEL = 'mes_session_revoked';
 const RECONNECT_MS = 1000;
 
 /**
@@ -74,7 +75,7 @@ export async function postgresRevocationList(database: Database, url: string, cl
     });
     await client.connect();
     listener = client;
-    await client.query(`LISTEN ${CHANNEL}`);
+    await client.query(`LISTEN ${REVOCATION_CHANNEL}`);
     await load(); // after LISTEN, so nothing revoked in between is missed
     live = true;
   };
@@ -107,7 +108,7 @@ export async function postgresRevocationList(database: Database, url: string, cl
           .insert(ephemeralEntry)
           .values({ key: keyOf(sid), value: '1', expiresAt })
           .onConflictDoUpdate({ target: ephemeralEntry.key, set: { expiresAt } });
-        await tx.execute(sql`select pg_notify(${CHANNEL}, ${`${sid} ${untilMs}`})`);
+        await tx.execute(sql`select pg_notify(${REVOCATION_CHANNEL}, ${`${sid} ${untilMs}`})`);
       });
     },
     async close() {

@@ -1,57 +1,206 @@
 import { BellOutlined } from '@ant-design/icons';
-import { Badge, Empty, List, Popover, Tabs } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge, Button, Empty, List, Popover, Result, Tabs, Tag, Typography } from 'antd';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import {
+  NOTICE_INBOX_PATH,
+  warningResource,
+  WarningStatus,
+  type NoticeInboxEntry,
+  type NoticeInboxReply,
+  type PageResult,
+} from '@mes/contracts';
+import { ApiError } from '../../api/http';
+import { useLiveCacheRefresh } from '../../api/live-cache';
+import { useLiveOpen } from '../../api/live-events';
+import { apiKey, apiQuery } from '../../api/server-state';
+import { menuEntries } from '../../router/menu-paths';
+import { useSession } from '../../session/session-store';
 import { activateOnKey } from './key-activate';
 
-/** Width from the spec (section 9). */
+/** Width from the spec (section 9); never wider than a narrow window. */
 const POPOVER_WIDTH = 350;
+const WARNING_LIST_URL = `${warningResource.api}/list`;
+/** The active, unhandled warnings, newest first (the resource's default order). */
+const WARNING_PARAMS = { status: WarningStatus.activeUnhandled, current: 1, size: 10 };
+/** The pages an entry opens (`/business/notice/:id`, `/report/warning/:id`). */
+const NOTICE_PAGE = '/business/notice';
+const WARNING_PAGE = '/report/warning';
+const LEVEL_COLOURS: Record<number, string> = { 1: 'red', 2: 'orange', 3: 'gold', 4: 'blue' };
 
-export interface NoticeEntry {
+/** A warning as the generic list sends it (the fields shown here). */
+interface WarningRow {
   id: string;
-  title: string;
-  text: string;
-  read: boolean;
+  warningNo: string;
+  deviceCode: string;
+  deviceIdName?: string;
+  level: number;
+  levelName?: string;
+  message: string;
+  startTime: string | null;
 }
 
-/**
- * The notices and warnings shown in the popover. The notice and equipment-warning feeds do not
- * exist yet (they come with the warnings work); until then both lists are honestly empty.
- */
-function useNoticeFeeds(): { notices: NoticeEntry[]; warnings: NoticeEntry[] } {
-  return { notices: [], warnings: [] };
+/** Whether the caller's menu has the warnings screen: the permission the UI knows of. */
+function useMayReadWarnings(): boolean {
+  const menuAll = useSession((s) => s.menuAll);
+  return useMemo(() => menuEntries(menuAll).some((e) => e.node.code === warningResource.code), [menuAll]);
 }
 
-function EntryList({ entries, empty, testId }: { entries: NoticeEntry[]; empty: string; testId: string }) {
-  if (!entries.length) {
-    return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={empty} data-testid={`${testId}-empty`} />;
-  }
+/** The popover's two feeds, kept current by live events (useLiveCacheRefresh invalidates them). */
+function useNoticeFeeds(mayReadWarnings: boolean) {
+  const notices = useQuery({ ...apiQuery<NoticeInboxReply>(NOTICE_INBOX_PATH, undefined, { silent: true }), retry: 1 });
+  const warnings = useQuery({
+    ...apiQuery<PageResult<WarningRow>>(WARNING_LIST_URL, WARNING_PARAMS, { silent: true }),
+    enabled: mayReadWarnings,
+    retry: 1,
+  });
+  // A 403 means the roles lost the warnings since the menu was read: the tab goes, no error.
+  const refused = warnings.error instanceof ApiError && warnings.error.status === 403;
+  return { notices, warnings, showWarnings: mayReadWarnings && !refused };
+}
+
+function LoadFailed({ onRetry, testId }: { onRetry: () => void; testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <Result
+      status="warning"
+      title={t('live:loadFailed')}
+      data-testid={testId}
+      style={{ padding: '16px 0' }}
+      extra={
+        <Button size="small" onClick={onRetry}>
+          {t('live:retry')}
+        </Button>
+      }
+    />
+  );
+}
+
+function NoticeList({ entries, onOpen }: { entries: NoticeInboxEntry[]; onOpen: (id: string) => void }) {
+  const { t } = useTranslation();
   return (
     <List
       size="small"
       dataSource={entries}
-      data-testid={testId}
+      data-testid="notice-list"
+      className="mes-notice-list"
       renderItem={(item) => (
-        <List.Item key={item.id}>
-          <List.Item.Meta title={item.title} description={item.text} />
+        <List.Item
+          key={item.id}
+          data-testid="notice-item"
+          data-id={item.id}
+          className={item.read ? 'mes-notice-item' : 'mes-notice-item is-unread'}
+          role="link"
+          tabIndex={0}
+          onClick={() => onOpen(item.id)}
+          onKeyDown={activateOnKey}
+        >
+          <List.Item.Meta
+            title={
+              <span className="mes-notice-title">
+                {!item.read && <Badge status="error" title={t('live:unreadMark')} />}
+                <Typography.Text ellipsis={{ tooltip: item.title }}>{item.title}</Typography.Text>
+              </span>
+            }
+            description={[item.categoryName, item.releaseTime].filter(Boolean).join(' · ')}
+          />
         </List.Item>
       )}
     />
   );
 }
 
-/** Bell with the notices and warnings popover; the red dot shows only while something is unread. */
+function WarningList({ rows, onOpen }: { rows: WarningRow[]; onOpen: (id: string) => void }) {
+  const { t } = useTranslation();
+  return (
+    <List
+      size="small"
+      dataSource={rows}
+      data-testid="warning-list"
+      className="mes-notice-list"
+      renderItem={(row) => (
+        <List.Item
+          key={row.id}
+          data-testid="warning-item"
+          data-id={row.id}
+          className="mes-notice-item"
+          role="link"
+          tabIndex={0}
+          onClick={() => onOpen(row.id)}
+          onKeyDown={activateOnKey}
+        >
+          <List.Item.Meta
+            title={
+              <span className="mes-notice-title">
+                <Tag color={LEVEL_COLOURS[row.level] ?? 'default'}>
+                  {row.levelName || t(`live:level_${row.level}`, { defaultValue: String(row.level) })}
+                </Tag>
+                <Typography.Text ellipsis={{ tooltip: row.message }}>{row.message || row.warningNo}</Typography.Text>
+              </span>
+            }
+            description={[row.deviceIdName || row.deviceCode, row.startTime].filter(Boolean).join(' · ')}
+          />
+        </List.Item>
+      )}
+    />
+  );
+}
+
+function Empty350({ text, testId }: { text: string; testId: string }) {
+  return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={text} data-testid={testId} />;
+}
+
+/**
+ * Bell with the notices and warnings popover (docs/live.md). The badge counts unread notices and
+ * active unhandled warnings, and follows live events without a reload; an entry opens its page.
+ */
 export function NoticePopover() {
   const { t } = useTranslation();
-  const { notices, warnings } = useNoticeFeeds();
-  const unread = [...notices, ...warnings].filter((e) => !e.read).length;
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const mayReadWarnings = useMayReadWarnings();
+  useLiveCacheRefresh();
+  const live = useLiveOpen();
+  const { notices, warnings, showWarnings } = useNoticeFeeds(mayReadWarnings);
+
+  const unreadNotices = notices.data?.unread ?? 0;
+  const activeWarnings = showWarnings ? (warnings.data?.total ?? 0) : 0;
+  const unread = unreadNotices + activeWarnings;
   const label = unread ? `${t('header:notice')} (${t('header:unread', { count: unread })})` : t('header:notice');
+
+  const go = (path: string) => {
+    setOpen(false);
+    void navigate(path);
+  };
+  const retry = (url: string) => () => void client.invalidateQueries({ queryKey: apiKey(url).slice(0, 1) });
+  const tabLabel = (text: string, count: number) => (count ? `${text} (${count})` : text);
+
+  const noticePane = notices.isError ? (
+    <LoadFailed onRetry={retry(NOTICE_INBOX_PATH)} testId="notice-list-failed" />
+  ) : notices.data?.records.length ? (
+    <NoticeList entries={notices.data.records} onOpen={(id) => go(`${NOTICE_PAGE}/${id}`)} />
+  ) : (
+    <Empty350 text={t('header:noNotices')} testId="notice-list-empty" />
+  );
+  const warningPane = warnings.isError ? (
+    <LoadFailed onRetry={retry(WARNING_LIST_URL)} testId="warning-list-failed" />
+  ) : warnings.data?.records.length ? (
+    <WarningList rows={warnings.data.records} onOpen={(id) => go(`${WARNING_PAGE}/${id}`)} />
+  ) : (
+    <Empty350 text={t('header:noWarnings')} testId="warning-list-empty" />
+  );
 
   return (
     <Popover
       trigger="click"
       placement="bottomRight"
       arrow={false}
-      styles={{ root: { width: POPOVER_WIDTH }, body: { padding: '0 12px 8px' } }}
+      open={open}
+      onOpenChange={setOpen}
+      styles={{ root: { width: POPOVER_WIDTH, maxWidth: 'calc(100vw - 16px)' }, body: { padding: '0 12px 8px' } }}
       classNames={{ root: 'mes-notice-popover' }}
       content={
         <Tabs
@@ -59,14 +208,12 @@ export function NoticePopover() {
           items={[
             {
               key: 'notices',
-              label: t('header:notices'),
-              children: <EntryList entries={notices} empty={t('header:noNotices')} testId="notice-list" />,
+              label: tabLabel(t('header:notices'), unreadNotices),
+              children: noticePane,
             },
-            {
-              key: 'warnings',
-              label: t('header:warnings'),
-              children: <EntryList entries={warnings} empty={t('header:noWarnings')} testId="warning-list" />,
-            },
+            ...(showWarnings
+              ? [{ key: 'warnings', label: tabLabel(t('header:warnings'), activeWarnings), children: warningPane }]
+              : []),
           ]}
         />
       }
@@ -75,6 +222,7 @@ export function NoticePopover() {
         className="mes-header-tool mes-hide-xs"
         data-testid="notice"
         data-unread={unread}
+        data-live={live ? 'open' : 'closed'}
         role="button"
         tabIndex={0}
         aria-haspopup="dialog"
@@ -82,7 +230,7 @@ export function NoticePopover() {
         title={t('header:notice')}
         onKeyDown={activateOnKey}
       >
-        <Badge dot={unread > 0} offset={[-2, 2]}>
+        <Badge count={unread} size="small" overflowCount={99} offset={[2, -2]}>
           <BellOutlined style={{ color: 'inherit', fontSize: 16 }} />
         </Badge>
       </span>

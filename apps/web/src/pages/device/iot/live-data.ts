@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions, useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import {
   deviceResource,
@@ -11,14 +11,14 @@ import {
   type PageResult,
 } from '@mes/contracts';
 import { requestData } from '../../../api/http';
+import { useLiveEvents } from '../../../api/live-events';
 import { apiKey, apiQuery, type ApiParams } from '../../../api/server-state';
 import { isChartable } from './format';
 
 /**
- * Everything the live device page reads, in one place. The page polls for now; a later issue
- * pushes changes from the server instead, and only this module should then change: the page
- * takes what {@link useDeviceLive} and {@link useTelemetryRows} return and knows nothing of how
- * it arrives.
+ * Everything the live device page reads, in one place. Values poll; the device's online state
+ * also follows the server's `device` events at once (docs/live.md). The page takes what
+ * {@link useDeviceLive} and {@link useTelemetryRows} return and knows nothing of how it arrives.
  */
 
 /** How often the newest values are read while the page is shown. */
@@ -120,6 +120,13 @@ export function useDeviceLive(
   chart: { /** The field the user chose, if any. */ field: string | undefined; range: ChartRange },
 ): DeviceLive {
   const device = useQuery({ ...deviceQuery(deviceCode), refetchInterval: DEVICE_POLL_MS, staleTime: 0 });
+  // The online flag changes the moment the server pushes it (docs/live.md); the poll stays as a net.
+  const client = useQueryClient();
+  useLiveEvents(['device'], (event) => {
+    if (event.type === 'device' && event.deviceCode === deviceCode) {
+      void client.invalidateQueries({ queryKey: deviceQuery(deviceCode).queryKey });
+    }
+  });
   const productId = device.data?.productId;
   const product = useQuery({
     ...apiQuery<{ inactivitySeconds?: number }>(
