@@ -1,7 +1,6 @@
 import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIVE_STREAM_PATH } from '@mes/contracts';
 import type { ApiRouteInfo } from '../src/app';
 import { param } from '../src/platform/db/schema';
 import { MENU_GROUPS } from '../src/seed/seed-menus';
@@ -22,13 +21,7 @@ const MARKER = 'MARKER_A';
 /** A device code is a topic level: letters, digits, _ and - (and the marker). */
 const MARKER_DEVICE = `${MARKER}_DEV`;
 /** Routes whose call would end the caller's session or that take no part in authorisation. */
-const SKIPPED = new Set([
-  '/api/blade-auth/oauth/logout',
-  '/api/blade-auth/oauth/token',
-  // A stream that stays open (inject would wait for its end): live-push.test.ts checks its 401,
-  // its tenant, scope and data-scope filters and its end with the session.
-  `/api${LIVE_STREAM_PATH}`,
-]);
+const SKIPPED = new Set(['/api/blade-auth/oauth/logout', '/api/blade-auth/oauth/token']);
 
 const platformOnlyScreens = new Set(
   MENU_GROUPS.flatMap((g) => g.screens)
