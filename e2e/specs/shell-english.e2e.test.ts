@@ -30,7 +30,8 @@ async function welcomeLabels(page: Page): Promise<string> {
     const root = document.querySelector('[data-testid="welcome"]');
     if (!root) return 'missing';
     const copy = root.cloneNode(true) as HTMLElement;
-    copy.querySelectorAll('.ant-descriptions-item-content').forEach((el) => el.remove());
+    // Data (account details, table rows: device names, warning messages) is as stored, not translated.
+    copy.querySelectorAll('.ant-descriptions-item-content, .ant-table-tbody').forEach((el) => el.remove());
     const title = copy.querySelector('.mes-wel-title');
     if (title) title.textContent = (title.textContent ?? '').split(' · ')[0] ?? '';
     return copy.innerText;

@@ -77,7 +77,7 @@ export interface WelcomeCycleDay {
 }
 
 export interface WelcomeOverview {
-  /** When the figures were read (yyyy-MM-dd HH:mm:ss) and today's date, both in WELCOME_TIME_ZONE. */
+  /** When the figures were read (yyyy-MM-dd HH:mm:ss, as every time in replies) and today's date in WELCOME_TIME_ZONE. */
   takenAt: string;
   today: string;
   devices: WelcomeDeviceFigures;

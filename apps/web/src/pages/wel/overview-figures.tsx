@@ -1,0 +1,117 @@
+import { Card, Col, Row, Statistic, theme, Typography } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { WelcomeOverview } from '@mes/contracts';
+
+/** A rate 0..1 as a percentage with one decimal, or a dash while there is nothing to rate. */
+export const percent = (rate: number | null | undefined) => (rate == null ? '–' : `${(rate * 100).toFixed(1)}%`);
+
+interface FigureProps {
+  title: ReactNode;
+  value: number | string;
+  testId: string;
+  color?: string;
+  suffix?: ReactNode;
+}
+
+function Figure({ title, value, testId, color, suffix }: FigureProps) {
+  return (
+    <Card size="small" className="mes-wel-figure">
+      <Statistic
+        title={title}
+        value={value}
+        suffix={suffix}
+        valueStyle={color ? { color } : undefined}
+        data-testid={testId}
+      />
+    </Card>
+  );
+}
+
+/**
+ * The welcome figures: devices, cycles, chairs, personnel, warnings, fixed assets and the
+ * verification records (an empty state until the business records exist). `data` undefined
+ * while loading: dashes hold the places so the page does not jump.
+ */
+export function OverviewFigures({ data, wall }: { data: WelcomeOverview | undefined; wall?: boolean }) {
+  const { t } = useTranslation('wel');
+  const { token } = theme.useToken();
+  const v = (pick: (d: WelcomeOverview) => number) => (data ? pick(data) : '–');
+  const tiles: FigureProps[] = [
+    { title: t('figures.devices'), value: v((d) => d.devices.total), testId: 'wel-device-counts-total' },
+    {
+      title: t('figures.online'),
+      value: v((d) => d.devices.online),
+      testId: 'wel-device-counts-online',
+      color: token.colorSuccess,
+    },
+    {
+      title: t('figures.fault'),
+      value: v((d) => d.devices.fault),
+      testId: 'wel-device-counts-fault',
+      color: token.colorError,
+    },
+    { title: t('figures.cyclesToday'), value: v((d) => d.cycles.today), testId: 'wel-fig-cycles-today' },
+    { title: t('figures.cyclesTotal'), value: v((d) => d.cycles.total), testId: 'wel-fig-cycles-total' },
+    {
+      title: t('figures.passRate'),
+      value: data ? percent(data.cycles.passRate) : '–',
+      testId: 'wel-fig-pass-rate',
+      color: token.colorSuccess,
+    },
+    { title: t('figures.chairs'), value: v((d) => d.chairs), testId: 'wel-fig-chairs' },
+    { title: t('figures.personnel'), value: v((d) => d.personnel), testId: 'wel-fig-personnel' },
+    {
+      title: t('figures.unhandled'),
+      value: v((d) => d.work.unhandledWarnings),
+      testId: 'wel-fig-unhandled',
+      color: data?.work.unhandledWarnings ? token.colorWarning : undefined,
+    },
+  ];
+  // The wall lays the tiles in one row on a 1920 px screen; the page in a grid.
+  const span = wall ? { flex: '1 0 180px' } : { xs: 12, sm: 8, xl: 6, xxl: 4 };
+  return (
+    <Row gutter={[12, 12]} className="mes-wel-figures" data-testid="wel-figures">
+      {tiles.map((tile) => (
+        <Col key={tile.testId} {...span}>
+          <Figure {...tile} />
+        </Col>
+      ))}
+      {wall ? null : (
+        <>
+          <Col {...span}>
+            <AssetsCard data={data} />
+          </Col>
+          <Col {...span}>
+            <Card size="small" className="mes-wel-figure" data-testid="wel-fig-verification">
+              <Statistic title={t('figures.verification')} value="–" />
+              <Typography.Text type="secondary" data-testid="wel-fig-verification-empty">
+                {t('figures.verificationEmpty')}
+              </Typography.Text>
+            </Card>
+          </Col>
+        </>
+      )}
+    </Row>
+  );
+}
+
+/** Fixed assets: the devices by their product's category. */
+function AssetsCard({ data }: { data: WelcomeOverview | undefined }) {
+  const { t } = useTranslation('wel');
+  return (
+    <Card size="small" className="mes-wel-figure">
+      <Statistic title={t('figures.assets')} value={data ? data.assets.total : '–'} data-testid="wel-fig-assets" />
+      <ul className="mes-wel-assets" data-testid="wel-fig-assets-list">
+        {data?.assets.byCategory.map((c) => (
+          <li key={c.category} data-category={c.category}>
+            <Typography.Text type="secondary" ellipsis>
+              {t(`category.${c.category}`, { defaultValue: `#${c.category}` })}
+            </Typography.Text>
+            <span className="mes-wel-assets-n">{c.devices}</span>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}

@@ -1,0 +1,103 @@
+import { Card, Table, Tabs, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useTranslation } from 'react-i18next';
+import type { WelcomeDueRow, WelcomeOverview, WelcomeWarningRow } from '@mes/contracts';
+import { LEVEL_COLORS } from './overview-charts';
+
+/** Unhandled warnings (newest first) and due work (devices in fault, devices offline over a day). */
+export function WorkTasks({ data, loading }: { data: WelcomeOverview | undefined; loading: boolean }) {
+  const { t } = useTranslation('wel');
+  const warningColumns: ColumnsType<WelcomeWarningRow> = [
+    {
+      title: t('work.level'),
+      dataIndex: 'level',
+      width: 72,
+      render: (level: number) => <Tag color={LEVEL_COLORS[level]}>{t(`level.${level}`, { defaultValue: level })}</Tag>,
+    },
+    {
+      title: t('work.device'),
+      dataIndex: 'deviceCode',
+      width: 120,
+      ellipsis: true,
+      render: (code: string, row) => row.deviceName ?? code,
+    },
+    { title: t('work.message'), dataIndex: 'message', ellipsis: true },
+    // A phone keeps what says what to do: level, device, message; the time when there is room.
+    { title: t('work.startTime'), dataIndex: 'startTime', width: 170, responsive: ['md'] },
+  ];
+  const dueColumns: ColumnsType<WelcomeDueRow> = [
+    {
+      title: t('work.kind'),
+      dataIndex: 'kind',
+      width: 130,
+      render: (kind: WelcomeDueRow['kind']) => (
+        <Tag color={kind === 'fault' ? 'error' : 'default'}>{t(`work.${kind}`)}</Tag>
+      ),
+    },
+    { title: t('work.device'), dataIndex: 'deviceName', ellipsis: true },
+    {
+      title: t('work.dept'),
+      dataIndex: 'deptName',
+      width: 140,
+      responsive: ['sm'],
+      render: (name: string | null) => name ?? '–',
+    },
+    {
+      title: t('work.since'),
+      dataIndex: 'since',
+      width: 170,
+      responsive: ['md'],
+      render: (since: string | null) => since ?? '–',
+    },
+  ];
+  const work = data?.work;
+  const dueTotal = work ? work.dueCounts.fault + work.dueCounts.offline : 0;
+  return (
+    <Card size="small" title={t('work.title')} className="mes-wel-work" data-testid="wel-work">
+      <Tabs
+        size="small"
+        items={[
+          {
+            key: 'warnings',
+            label: `${t('work.warnings')} (${work?.unhandledWarnings ?? 0})`,
+            children: (
+              <>
+                <Table<WelcomeWarningRow>
+                  size="small"
+                  rowKey="id"
+                  loading={loading}
+                  columns={warningColumns}
+                  dataSource={work?.warnings ?? []}
+                  pagination={false}
+                  locale={{ emptyText: t('work.noWarnings') }}
+                  data-testid="wel-work-warnings"
+                />
+                {work && work.unhandledWarnings > work.warnings.length ? (
+                  <Typography.Text type="secondary" className="mes-wel-more">
+                    {t('work.more', { count: work.unhandledWarnings, shown: work.warnings.length })}
+                  </Typography.Text>
+                ) : null}
+              </>
+            ),
+          },
+          {
+            key: 'due',
+            label: `${t('work.due')} (${dueTotal})`,
+            children: (
+              <Table<WelcomeDueRow>
+                size="small"
+                rowKey={(row) => `${row.kind}-${row.deviceId}`}
+                loading={loading}
+                columns={dueColumns}
+                dataSource={work?.due ?? []}
+                pagination={false}
+                locale={{ emptyText: t('work.noDue') }}
+                data-testid="wel-work-due"
+              />
+            ),
+          },
+        ]}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,237 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WelcomeDeviceMap, WelcomeOverview } from '@mes/contracts';
+import { callApi, newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
+import { presetSetting } from '../support/shell';
+
+/**
+ * The welcome page from `dashboard/overview` (docs/welcome.md): the figures shown are the API's,
+ * in Chinese and English, at desktop and phone width; the wall screen renders its blocks.
+ */
+const browser = useBrowser();
+
+const PRODUCT = '/api/basic/product';
+const DEVICE = '/api/basic/device';
+const OVERVIEW = '/api/blade-desk/dashboard/overview';
+const MAP = '/api/blade-desk/dashboard/deviceMap';
+const SHOTS = process.env.WELCOME_SHOTS_DIR ?? '/tmp/h4-shots';
+const stamp = Date.now().toString(36);
+const codes = [`e2e-wel-${stamp}-1`, `e2e-wel-${stamp}-2`, `e2e-wel-${stamp}-3`];
+const deviceIds: string[] = [];
+let productId: string | undefined;
+
+async function shoot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  await screenshot(page, name);
+}
+
+const overview = async (page: Page) => {
+  const res = await callApi<WelcomeOverview>(page, OVERVIEW);
+  expect(res.success, res.msg).toBe(true);
+  return res.data;
+};
+
+/** A Statistic's value as shown (antd groups thousands with commas). */
+const shown = async (page: Page, testId: string) =>
+  (await page.getByTestId(testId).locator('.ant-statistic-content-value').innerText()).replace(/,/g, '');
+
+/** The figures the page shows, and the same figures as the API gives them. */
+async function figuresShown(page: Page) {
+  return {
+    devices: await shown(page, 'wel-device-counts-total'),
+    online: await shown(page, 'wel-device-counts-online'),
+    fault: await shown(page, 'wel-device-counts-fault'),
+    today: await shown(page, 'wel-fig-cycles-today'),
+    total: await shown(page, 'wel-fig-cycles-total'),
+    passRate: await shown(page, 'wel-fig-pass-rate'),
+    chairs: await shown(page, 'wel-fig-chairs'),
+    personnel: await shown(page, 'wel-fig-personnel'),
+    unhandled: await shown(page, 'wel-fig-unhandled'),
+  };
+}
+function figuresOf(o: WelcomeOverview) {
+  return {
+    devices: String(o.devices.total),
+    online: String(o.devices.online),
+    fault: String(o.devices.fault),
+    today: String(o.cycles.today),
+    total: String(o.cycles.total),
+    passRate: o.cycles.passRate === null ? '–' : `${(o.cycles.passRate * 100).toFixed(1)}%`,
+    chairs: String(o.chairs),
+    personnel: String(o.personnel),
+    unhandled: String(o.work.unhandledWarnings),
+  };
+}
+
+/** The page's figures equal the API's (read again until both settle: other specs add devices). */
+async function expectFiguresOfApi(page: Page) {
+  await page.getByTestId('wel-taken').filter({ hasText: /\d/ }).waitFor();
+  await poll(async () => {
+    const [api, seen] = [figuresOf(await overview(page)), await figuresShown(page)];
+    return JSON.stringify(seen) === JSON.stringify(api) ? 'same' : JSON.stringify({ seen, api });
+  }).toBe('same');
+}
+
+const overflowX = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+describe('welcome page and wall screen', () => {
+  beforeAll(async () => {
+    const { context, page } = await newPage(browser());
+    try {
+      await signIn(page);
+      const product = await callApi<string>(page, `${PRODUCT}/submit`, {
+        productCode: `E2E-WEL-${stamp}`,
+        productName: `e2e首页${stamp}`,
+        category: 2,
+        protocol: 'mqtt-json',
+        inactivitySeconds: 600,
+        fields: [],
+      });
+      expect(product.success, product.msg).toBe(true);
+      const products = await callApi<{ records: { id: string }[] }>(
+        page,
+        `${PRODUCT}/list?productCode_equal=E2E-WEL-${stamp}`,
+      );
+      productId = products.data.records[0]?.id;
+      for (const [i, deviceCode] of codes.entries()) {
+        const added = await callApi(page, `${DEVICE}/submit`, {
+          deviceCode,
+          deviceName: `首页设备${i + 1}`,
+          productId,
+          chairs: 3 + i,
+          runState: i === 2 ? 3 : 1,
+        });
+        expect(added.success, added.msg).toBe(true);
+        const found = await callApi<{ records: { id: string }[] }>(
+          page,
+          `${DEVICE}/list?deviceCode_equal=${deviceCode}`,
+        );
+        deviceIds.push(found.data.records[0]?.id ?? '');
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
+  afterAll(async () => {
+    const { context, page } = await newPage(browser());
+    try {
+      await signIn(page);
+      if (deviceIds.length) await callApi(page, `${DEVICE}/remove?ids=${deviceIds.join(',')}`, {});
+      if (productId) await callApi(page, `${PRODUCT}/remove?ids=${productId}`, {});
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows the API’s figures in Chinese, with the work tasks, charts and the verification empty state', async () => {
+    const { context, page } = await newPage(browser());
+    try {
+      await signIn(page);
+      await expectFiguresOfApi(page);
+      const api = await overview(page);
+      expect(api.devices.total).toBeGreaterThanOrEqual(3);
+      expect(api.chairs).toBeGreaterThanOrEqual(12);
+      await expect.poll(() => page.getByTestId('wel-fig-verification-empty').innerText()).toBe('业务记录上线后显示');
+      // Fixed assets: one line per product category, the devices of each as the API counts them.
+      const steriliser = api.assets.byCategory.find((c) => c.category === 2);
+      const line = page.getByTestId('wel-fig-assets-list').locator('li[data-category="2"]');
+      await expect.poll(() => line.innerText()).toMatch(new RegExp(`压力蒸汽灭菌器\\s*${steriliser?.devices}`));
+      // Due work lists the device in fault.
+      const work = page.getByTestId('wel-work');
+      await work.getByRole('tab', { name: /待办工作/ }).click();
+      await expect.poll(() => page.getByTestId('wel-work-due').innerText()).toContain('首页设备3');
+      // The charts: a canvas, or the empty state when the last 30 days have nothing.
+      const cycles = api.charts.cycleDays.some((d) => d.passes + d.fails + d.aborts > 0);
+      await page.getByTestId(cycles ? 'wel-chart-cycles' : 'wel-chart-cycles-empty').waitFor();
+      const warned = api.charts.warningLevels.some((l) => l.count > 0);
+      await page.getByTestId(warned ? 'wel-chart-warnings' : 'wel-chart-warnings-empty').waitFor();
+      await shoot(page, 'welcome-zh');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows the same figures in English', async () => {
+    const { context, page } = await newPage(browser());
+    try {
+      await presetSetting(page, 'language', 'en');
+      await signIn(page);
+      await expectFiguresOfApi(page);
+      const text = await page.getByTestId('welcome').innerText();
+      for (const label of ['Devices', 'Cycles today', 'Pass rate', 'Dental chairs served', 'Work tasks']) {
+        expect(text).toContain(label);
+      }
+      expect(await page.getByTestId('wel-fig-verification-empty').innerText()).toBe(
+        'Shown once business records exist',
+      );
+      // No Chinese left in the welcome figures and tasks (names of devices aside).
+      const labels = await page.getByTestId('wel-figures').innerText();
+      expect(labels).not.toMatch(/[\u4e00-\u9fff]/);
+      await shoot(page, 'welcome-en');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('fits a 375 px phone without sideways scrolling', async () => {
+    const { context, page } = await newPage(browser(), { width: 375, height: 812 });
+    try {
+      await signIn(page);
+      await expectFiguresOfApi(page);
+      expect(await overflowX(page)).toBeLessThanOrEqual(0);
+      // Two figure tiles side by side.
+      const boxes = await page
+        .locator('.mes-wel-figure')
+        .evaluateAll((els) => els.slice(0, 2).map((el) => el.getBoundingClientRect().top));
+      expect(boxes[0]).toBe(boxes[1]);
+      await shoot(page, 'welcome-phone');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('renders the wall screen: the figures, the device map by department and the clock on 1920×1080', async () => {
+    const { context, page } = await newPage(browser(), { width: 1920, height: 1080 });
+    try {
+      await signIn(page);
+      await page.goto('/wel/dashboard');
+      await page.getByTestId('wall').waitFor();
+      await page
+        .getByTestId('wall-clock')
+        .filter({ hasText: /\d{2}:\d{2}:\d{2}/ })
+        .waitFor();
+      await expect.poll(() => page.getByTestId('wall-dept').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+      const res = await callApi<WelcomeDeviceMap>(page, MAP);
+      expect(res.success, res.msg).toBe(true);
+      await poll(() => page.getByTestId('wall-dept').count()).toBe(res.data.depts.length);
+      const devices = res.data.depts.reduce((n, g) => n + g.devices.length, 0);
+      await poll(() => page.getByTestId('wall-tile').count()).toBe(devices);
+      const ours = page.getByTestId('wall-tile').filter({ hasText: '首页设备3' });
+      expect(await ours.getAttribute('data-state')).toBe('fault');
+      await poll(async () => {
+        const api = figuresOf(await overview(page));
+        return (
+          (await shown(page, 'wel-device-counts-total')) === api.devices &&
+          (await shown(page, 'wel-fig-chairs')) === api.chairs
+        );
+      }).toBe(true);
+      // Dark: the page's background is dark, whatever the shell's theme.
+      const background = await page.getByTestId('wall').evaluate((el) => getComputedStyle(el).backgroundColor);
+      expect(background).toBe('rgb(11, 20, 38)');
+      // One screen: nothing to scroll at 1920×1080.
+      const overflow = await page.evaluate(() => ({
+        x: document.documentElement.scrollWidth - window.innerWidth,
+        y: document.documentElement.scrollHeight - window.innerHeight,
+      }));
+      expect(overflow).toEqual({ x: 0, y: 0 });
+      await page.getByTestId('wall-warnings').waitFor();
+      await shoot(page, 'wall-1920');
+    } finally {
+      await context.close();
+    }
+  });
+});
