@@ -16,8 +16,13 @@ export interface NoticeInboxEntry {
   releaseTime: string;
   read: boolean;
 }
+/** A page of the inbox (the list envelope's fields) and the caller's unread count over all of it. */
 export interface NoticeInboxReply {
   records: NoticeInboxEntry[];
+  total: number;
+  size: number;
+  current: number;
+  pages: number;
   unread: number;
 }
 

@@ -1,2 +1,25 @@
-/** Texts of the warning screens: list, handle dialog, detail with its chart. */
-export const warning = {};
+/** Texts of the warning screens. */
+export const warning = {
+  handle: '处理',
+  batchHandle: '批量处理',
+  open: '详情',
+  startRange: '开始时间',
+  handleTitle: '处理告警',
+  handleCount: '将处理 {{count}} 条告警',
+  result: '处理结果',
+  resultPlaceholder: '说明原因和处理措施,如:已更换消毒液,浓度恢复正常',
+  resultRequired: '请输入处理结果',
+  resultMax: '处理结果不能超过 500 个字符',
+  noneUnhandled: '请选择未处理的告警',
+  detail: {
+    tab: '告警详情',
+    chart: '触发字段曲线',
+    threshold: '阈值',
+    start: '开始',
+    end: '结束',
+    noPoints: '告警前后没有该字段的数据',
+    chartFailed: '曲线数据读取失败',
+    notFound: '告警不存在或无权查看',
+    back: '返回告警列表',
+  },
+};

@@ -1,6 +1,197 @@
-import { Empty } from 'antd';
+import { ArrowLeftOutlined, CheckCircleOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Descriptions, Empty, Skeleton, Space, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import {
+  buttonCodes,
+  WARNING_AROUND_PATH,
+  warningResource,
+  type FieldDef,
+  type LocalText,
+  type WarningAroundReply,
+} from '@mes/contracts';
+import { apiQuery, invalidateRoutes } from '../../../api/server-state';
+import { EChart } from '../../../charts/echart';
+import type { ChartOption } from '../../../charts/echarts-core';
+import { useSession } from '../../../session/session-store';
+import { HandleDialog } from './handle-dialog';
+import { isUnhandled, LevelTag, StatusTag } from './warning-tags';
 
-// Placeholder while this session's screen is being built (replaced before it lands).
-export default function Detail() {
-  return <Empty />;
+const SCREEN = '/report/warning';
+const HANDLE = buttonCodes.warning.handle;
+const fields: Record<string, FieldDef> = warningResource.fields;
+type Warning = Record<string, unknown> & { id: string };
+/** Fields shown as the dictionary's or the referenced row's label (`<field>Name`). */
+const NAMED = new Set(['deviceId', 'deptId', 'warningType']);
+
+const time = (value: unknown): number | undefined => {
+  if (value === null || value === undefined || value === '') return undefined;
+  const d = dayjs(String(value));
+  return d.isValid() ? d.valueOf() : undefined;
+};
+
+/** The trigger field over time, the threshold as a dashed line, the warning's span shaded. */
+function aroundOption(around: WarningAroundReply, warning: Warning, text: (key: string) => string): ChartOption {
+  const start = time(warning.startTime);
+  const end = time(warning.endTime);
+  const threshold = around.threshold === null ? Number.NaN : Number(around.threshold);
+  const edges = [
+    ...(start !== undefined ? [{ xAxis: start, name: text('start') }] : []),
+    ...(end !== undefined ? [{ xAxis: end, name: text('end') }] : []),
+  ];
+  return {
+    grid: { left: 48, right: 32, top: 32, bottom: 32, containLabel: true },
+    tooltip: { trigger: 'axis' },
+    xAxis: { type: 'time', axisLabel: { hideOverlap: true } },
+    yAxis: { type: 'value', name: around.unit, scale: true },
+    series: [
+      {
+        type: 'line',
+        name: around.field,
+        showSymbol: around.points.length < 60,
+        data: around.points.map((p) => [time(p.ts) ?? 0, p.value]),
+        markLine: {
+          symbol: 'none',
+          label: { formatter: '{b}' },
+          data: [
+            ...(Number.isFinite(threshold)
+              ? [
+                  {
+                    yAxis: threshold,
+                    name: `${text('threshold')} ${around.threshold}`,
+                    label: { position: 'insideEndTop' as const },
+                    lineStyle: { color: '#ff4d4f', type: 'dashed' as const },
+                  },
+                ]
+              : []),
+            ...edges.map((e) => ({ ...e, lineStyle: { color: '#faad14' } })),
+          ],
+        },
+        ...(start !== undefined
+          ? {
+              markArea: {
+                silent: true,
+                itemStyle: { color: 'rgba(255, 77, 79, 0.08)' },
+                data: [[{ xAxis: start }, { xAxis: end ?? time(around.to) ?? start }]],
+              },
+            }
+          : {}),
+      },
+    ],
+  };
+}
+
+function AroundChart({ warning }: { warning: Warning }) {
+  const { t } = useTranslation('warning');
+  const query = useQuery(apiQuery<WarningAroundReply>(WARNING_AROUND_PATH, { id: warning.id }, { silent: true }));
+  const option = useMemo(
+    () => (query.data ? aroundOption(query.data, warning, (k) => t(`detail.${k}`)) : undefined),
+    [query.data, warning, t],
+  );
+  if (query.isPending) return <Skeleton active />;
+  if (query.isError)
+    return <Alert type="warning" showIcon message={t('detail.chartFailed')} description={query.error.message} />;
+  if (!option || !query.data?.points.length) return <Empty description={t('detail.noPoints')} />;
+  return <EChart option={option} style={{ height: 320 }} data-testid="warning-around-chart" />;
+}
+
+/** 告警详情 (`/report/warning/:id`): every field, the trigger field's curve, 处理 when due. */
+export default function WarningDetail() {
+  const { t, i18n } = useTranslation('warning');
+  const lang: keyof LocalText = i18n.language.startsWith('en') ? 'en' : 'zh';
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const mayHandle = useSession((s) => s.permission[HANDLE] === true);
+  const [handling, setHandling] = useState(false);
+  const query = useQuery({
+    ...apiQuery<Warning>(`${warningResource.api}/detail`, { id }, { silent: true }),
+    retry: false,
+  });
+
+  const back = (
+    <Button icon={<ArrowLeftOutlined />} onClick={() => void navigate(SCREEN)} data-testid="warning-back">
+      {t('detail.back')}
+    </Button>
+  );
+  if (query.isPending)
+    return (
+      <Card>
+        <Skeleton active />
+      </Card>
+    );
+  const warning = query.data;
+  if (!warning)
+    return (
+      <Card>
+        <Space direction="vertical" style={{ width: '100%' }}>
+          <Alert type="warning" showIcon message={t('detail.notFound')} description={query.error?.message} />
+          {back}
+        </Space>
+      </Card>
+    );
+
+  const items = Object.entries(fields)
+    .filter(([name]) => name !== 'handleUser')
+    .map(([name, field]) => {
+      const value = warning[name];
+      const named = warning[`${name}Name`];
+      const shown =
+        name === 'level' ? (
+          <LevelTag value={value} label={warning.levelName} />
+        ) : name === 'status' ? (
+          <StatusTag value={value} label={warning.statusName} />
+        ) : NAMED.has(name) ? (
+          String(named || value || '')
+        ) : (
+          String(value ?? '')
+        );
+      return {
+        key: name,
+        label: field.label[lang],
+        children: <span data-testid={`warning-field-${name}`}>{shown}</span>,
+        span: field.wide ? ('filled' as const) : undefined,
+      };
+    });
+
+  return (
+    <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="warning-detail">
+      <Card
+        title={
+          <Typography.Text strong style={{ overflowWrap: 'anywhere' }}>
+            {String(warning.warningNo ?? '')}
+          </Typography.Text>
+        }
+        extra={
+          mayHandle &&
+          isUnhandled(warning.status) && (
+            <Button
+              type="primary"
+              icon={<CheckCircleOutlined />}
+              onClick={() => setHandling(true)}
+              data-testid="warning-detail-handle"
+            >
+              {t('handle')}
+            </Button>
+          )
+        }
+      >
+        <Descriptions bordered size="small" column={{ xs: 1, sm: 1, md: 2, lg: 3 }} items={items} />
+      </Card>
+      <Card title={t('detail.chart')}>
+        <AroundChart warning={warning} />
+      </Card>
+      {back}
+      <HandleDialog
+        ids={handling ? [warning.id] : []}
+        onClose={(changed) => {
+          setHandling(false);
+          if (changed) void invalidateRoutes(client, warningResource.api);
+        }}
+      />
+    </Space>
+  );
 }
