@@ -25,7 +25,10 @@
  * `BENCH_MESSAGES` (200,000) per throughput run, `BENCH_PUBLISHERS` (4), `BENCH_WINDOW` (1,000
  * unacknowledged per publisher), `BENCH_BATCH` (2,000 messages per transaction), `BENCH_PAUSE_S`
  * (30), `BENCH_PAUSE_RATE` (5,000 msg/s during the pause), `BENCH_PARTS` (`bare,mosquitto,embedded,pause`),
- * `BENCH_PROFILE=<dir>` writes CPU profiles of the ingesting process.
+ * `BENCH_PROFILE=<dir>` writes CPU profiles of the ingesting process. `BENCH_ALARMS=0` leaves the
+ * bench's devices without product, device rows and alarm rules (the alarm engine then finds no
+ * device); by default each tenant's devices get a product whose rules are evaluated on every value
+ * and rarely fire (see `seedAlarmRules`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -37,6 +40,7 @@ import { applyMigrations, connectDatabase } from '../apps/server/src/platform/db
 import { startEmbeddedPostgres } from '../apps/server/src/platform/db/embedded-postgres';
 import type { TelemetryRow } from '../apps/server/src/platform/mqtt/batch-rows';
 import { latestUpsert, messageLogInsert, telemetryInsert } from '../apps/server/src/platform/mqtt/batch-statements';
+import { nextId } from '../apps/server/src/platform/db/ids';
 import { bundleIngestProcess, IngestChild } from '../apps/server/test/support/ingest-child';
 import { freePort, postgresCpuMs, processCpuMs } from './support';
 
@@ -257,7 +261,62 @@ async function startMosquitto(): Promise<number> {
 
 // ------------------------------------------------------------------------------- runs
 
+/**
+ * The devices `D0` … of a tenant with a product whose alarm rules (docs/warnings.md) watch both
+ * fields on every message and rarely fire: `v > 99.85` fires when `v` (seq % 1000 / 10) reaches
+ * 99.9, once per 1,000 messages of a device, and clears on the next (the same row re-opened each
+ * time: repeat count); the others never fire (a 30 s hold above 1,000, a concentration below −1,
+ * a rate of `n` above 10^9 per minute, the PLC limits of `n`), plus an offline and a cycle rule.
+ */
+async function seedAlarmRules(tenant: string): Promise<void> {
+  if (env.BENCH_ALARMS === '0') return;
+  const productId = nextId();
+  await pool.query(
+    `insert into mes_product (id, tenant_id, product_code, product_name, inactivity_seconds) values ($1, $2, 'BENCH', 'bench', 3600)`,
+    [productId, tenant],
+  );
+  await pool.query(
+    `insert into mes_product_field (id, tenant_id, product_id, field_key, field_name, data_type, unit, precision)
+     values ($1, $3, $4, 'v', '数值', 'float', '', 3), ($2, $3, $4, 'n', '序号', 'int', '', 0)`,
+    [nextId(), nextId(), tenant, productId],
+  );
+  const rules: [string, string, string, string | null, number, number][] = [
+    ['threshold', 'v', '>', '99.85', 0, 3],
+    ['threshold', 'v', '>', '1000', 30, 2],
+    ['concentration', 'v', '<', '-1', 0, 2],
+    ['rate', 'n', '>', '1000000000', 0, 3],
+    ['offline', '', '>', null, 600, 2],
+    ['cycle', '', '>', null, 0, 2],
+  ];
+  for (const [type, field, operator, threshold, duration, level] of rules)
+    await pool.query(
+      `insert into mes_product_alarm_rule (id, tenant_id, product_id, rule_type, field_key, operator, threshold, duration_seconds, level)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [nextId(), tenant, productId, type, field, operator, threshold, duration, level],
+    );
+  await pool.query(
+    `insert into mes_plc_variable (id, tenant_id, product_id, name, limit_hh, limit_h, limit_l, limit_ll, limit_level)
+     values ($1, $2, $3, 'n', 1e13, 1e12, -1, -2, 2)`,
+    [nextId(), tenant, productId],
+  );
+  for (let p = 0; p < PUBLISHERS; p++)
+    await pool.query(
+      `insert into mes_device (id, tenant_id, device_code, device_name, product_id, mqtt_client_id) values ($1, $2, $3, $3, $4, $5)`,
+      [nextId(), tenant, `D${p}`, productId, `bench-${tenant}-D${p}`],
+    );
+}
+
+/** Warnings the run raised, and how often they repeated (the flood control at work). */
+async function warningCount(tenant: string): Promise<{ rows: number; raises: number }> {
+  const { rows } = await pool.query<{ rows: string; raises: string }>(
+    `select count(*) as rows, coalesce(sum(repeat_count), 0) as raises from mes_warning where tenant_id = $1`,
+    [tenant],
+  );
+  return { rows: Number(rows[0]?.rows), raises: Number(rows[0]?.raises) };
+}
+
 async function throughput(name: string, tenant: string, via: 'mosquitto' | 'embedded', brokerPort?: number) {
+  await seedAlarmRules(tenant);
   const ingester = new Ingester(
     `${via}`,
     via === 'mosquitto'
@@ -315,6 +374,10 @@ async function throughput(name: string, tenant: string, via: 'mosquitto' | 'embe
     peakRssMb: peakRss / 2 ** 20,
   };
   if (counted.logs !== counted.rows) console.warn(`${name}: ${counted.logs} log rows for ${counted.rows} messages`);
+  if (env.BENCH_ALARMS !== '0') {
+    const warnings = await warningCount(tenant);
+    console.log(`${name}: alarm rules fired ${warnings.raises} times into ${warnings.rows} warning rows`);
+  }
   return result;
 }
 
@@ -401,6 +464,7 @@ function signalPostgres(signal: 'SIGSTOP' | 'SIGCONT'): void {
 }
 
 async function pause(name: string, tenant: string, via: 'mosquitto' | 'embedded', brokerPort?: number) {
+  await seedAlarmRules(tenant);
   const ingester = new Ingester(
     `pause-${via}`,
     via === 'mosquitto'

@@ -7,15 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_STREAM_PATH, NoticeAudience, type LiveEvent, type WarningLiveEvent } from '@mes/contracts';
 import type { AppContext } from '../src/app-context';
 import { buildApp } from '../src/app';
-import { hashPassword } from '../src/platform/auth/passwords';
 import { connectDatabase, type Database } from '../src/platform/db/database';
 import { nextId } from '../src/platform/db/ids';
-import { dataScope, dept, role, roleScope, tenant, user } from '../src/platform/db/schema';
+import { dataScope, role, roleScope, user } from '../src/platform/db/schema';
 import { notifyLive } from '../src/platform/live/notify-live';
 import { ScopeCategory } from '../src/platform/permissions/grants';
 import { createAppContext } from '../src/runtime';
 import { DEPT_IDS, SEED_API_SCOPES, SEED_MENUS } from '../src/seed/seed-data';
-import { signInWithScopes, grantApiScopes } from './support/scoped-user';
+import { signInToNewTenant, signInWithScopes } from './support/scoped-user';
 import { createTestApp, md5, type TestApp } from './support/test-app';
 
 /**
@@ -205,27 +204,7 @@ async function settle(tenantId: string, ...readers: Reader[]): Promise<void> {
 
 const warningIds = (r: Reader) => r.events.flatMap((e) => (e.type === 'warning' ? [e.warningId] : []));
 
-async function addTenant(tenantId: string): Promise<string> {
-  const roleId = nextId();
-  const deptId = nextId();
-  await a.ctx.db.insert(tenant).values({ id: nextId(), tenantId, tenantName: `租户${tenantId}`, linkman: '王五' });
-  await a.ctx.db.insert(role).values({ id: roleId, tenantId, roleName: '管理员', roleAlias: 'admin' });
-  await a.ctx.db
-    .insert(dept)
-    .values({ id: deptId, tenantId, parentId: '0', ancestors: '0', deptName: '公司', fullName: '公司' });
-  await grantApiScopes(a, roleId, ['warning:read', 'device_info:read']);
-  await a.ctx.db.insert(user).values({
-    id: nextId(),
-    tenantId,
-    account: 'boss',
-    name: 'boss',
-    realName: 'boss',
-    password: await hashPassword(md5('Boss#pass1')),
-    roleId,
-    deptId,
-  });
-  return (await a.signIn('boss', 'Boss#pass1', tenantId)).access_token;
-}
+const addTenant = (tenantId: string) => signInToNewTenant(a, tenantId, ['warning:read', 'device_info:read']);
 
 /** A role limited to its own department's warnings (data scope type 3). */
 async function deptScopedRole(): Promise<string> {

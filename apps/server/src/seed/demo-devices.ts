@@ -33,13 +33,43 @@ export interface DemoProgram {
   targetConcentration: string | null;
 }
 
+/** A product alarm rule as seeded (docs/warnings.md); the simulator's devices trip them now and then. */
 export interface DemoAlarmRule {
+  ruleType: 'threshold' | 'rate' | 'offline' | 'cycle' | 'concentration';
+  /** '' for offline and cycle rules. */
   fieldKey: string;
   operator: '>' | '>=' | '<' | '<=' | '==' | '!=';
-  threshold: string;
+  /** null: a concentration rule follows the running program's target concentration. */
+  threshold: string | null;
   durationSeconds: number;
   level: number;
 }
+
+const threshold = (
+  fieldKey: string,
+  operator: DemoAlarmRule['operator'],
+  value: string,
+  durationSeconds: number,
+  level: number,
+): DemoAlarmRule => ({ ruleType: 'threshold', fieldKey, operator, threshold: value, durationSeconds, level });
+/** A failed or aborted cycle. */
+const cycleRule = (level: number): DemoAlarmRule => ({
+  ruleType: 'cycle',
+  fieldKey: '',
+  operator: '>',
+  threshold: null,
+  durationSeconds: 0,
+  level,
+});
+/** Offline this long (wall-clock seconds: the simulator's speed does not stretch them). */
+const offlineRule = (durationSeconds: number, level: number): DemoAlarmRule => ({
+  ruleType: 'offline',
+  fieldKey: '',
+  operator: '>',
+  threshold: null,
+  durationSeconds,
+  level,
+});
 
 /** A PLC variable as seeded: the columns that differ from the resource's defaults. */
 export interface DemoPlcVariable {
@@ -116,12 +146,16 @@ export const WATERLINE_PRODUCT: DemoProduct = {
     { programNo: 3, programName: '下班冲洗', durationMinutes: 2, targetTemperature: null, targetConcentration: null },
   ],
   alarmRules: [
-    { fieldKey: 'chlorine', operator: '<', threshold: '0.3', durationSeconds: 300, level: 2 },
-    { fieldKey: 'chlorine', operator: '>', threshold: '80', durationSeconds: 0, level: 1 },
-    { fieldKey: 'ph', operator: '<', threshold: '6', durationSeconds: 120, level: 3 },
-    { fieldKey: 'ph', operator: '>', threshold: '8.5', durationSeconds: 120, level: 3 },
-    { fieldKey: 'tankLevel', operator: '<', threshold: '10', durationSeconds: 0, level: 3 },
-    { fieldKey: 'faultCode', operator: '!=', threshold: '0', durationSeconds: 0, level: 2 },
+    threshold('chlorine', '>', '80', 0, 1),
+    threshold('ph', '<', '6', 120, 3),
+    threshold('ph', '>', '8.5', 120, 3),
+    threshold('tankLevel', '<', '10', 0, 3),
+    threshold('faultCode', '!=', '0', 0, 2),
+    // Free chlorine left under 0.4 mg/L (the mains water's 0.3 plus a trace) for 10 s of wall clock,
+    // ~10 simulated minutes at the simulator's default speed: the top-up program failed.
+    { ruleType: 'concentration', fieldKey: 'chlorine', operator: '<', threshold: '0.4', durationSeconds: 10, level: 2 },
+    cycleRule(2),
+    offlineRule(120, 3),
   ],
   plcVariables: [
     {
@@ -222,9 +256,13 @@ export const STERILISER_PRODUCT: DemoProduct = {
     },
   ],
   alarmRules: [
-    { fieldKey: 'chamberTemp', operator: '>', threshold: '138', durationSeconds: 0, level: 1 },
-    { fieldKey: 'chamberPressure', operator: '>', threshold: '250', durationSeconds: 0, level: 1 },
-    { fieldKey: 'faultCode', operator: '!=', threshold: '0', durationSeconds: 0, level: 2 },
+    // The chamber over 136 ℃ (a 134 ℃ hold overshooting; the PLC variable's H 137 / HH 138 limits
+    // watch the same value): a few times a simulated day.
+    threshold('chamberTemp', '>', '136', 0, 2),
+    threshold('chamberPressure', '>', '250', 0, 1),
+    threshold('faultCode', '!=', '0', 0, 2),
+    cycleRule(2),
+    offlineRule(120, 3),
   ],
   plcVariables: [
     {

@@ -1,6 +1,6 @@
 import { hashPassword } from '../../src/platform/auth/passwords';
 import { nextId } from '../../src/platform/db/ids';
-import { role, roleScope, user } from '../../src/platform/db/schema';
+import { dept, role, roleScope, tenant, user } from '../../src/platform/db/schema';
 import { ScopeCategory } from '../../src/platform/permissions/grants';
 import { SEED_API_SCOPES, DEPT_IDS } from '../../src/seed/seed-data';
 import { md5, type TestApp } from './test-app';
@@ -53,4 +53,19 @@ export async function signInWithScopes(t: TestApp, spec: ScopedUser): Promise<st
     deptId: spec.deptId ?? DEPT_IDS.east,
   });
   return (await t.signIn(spec.account, password, tenantId)).access_token;
+}
+
+/**
+ * A tenant made by hand (no provisioning): its row, one department, a role holding `codes` and a
+ * user `boss` of that role; answers the user's access token.
+ */
+export async function signInToNewTenant(t: TestApp, tenantId: string, codes: readonly string[]): Promise<string> {
+  const roleId = nextId();
+  const deptId = nextId();
+  await t.ctx.db.insert(tenant).values({ id: nextId(), tenantId, tenantName: `租户${tenantId}`, linkman: '王五' });
+  await t.ctx.db.insert(role).values({ id: roleId, tenantId, roleName: '管理员', roleAlias: 'admin' });
+  await t.ctx.db
+    .insert(dept)
+    .values({ id: deptId, tenantId, parentId: '0', ancestors: '0', deptName: '公司', fullName: '公司' });
+  return signInWithScopes(t, { tenantId, account: 'boss', codes, roleId, deptId, password: 'Boss#pass1' });
 }

@@ -1,4 +1,5 @@
 import type { KnownDevice, ModelField } from './device-directory';
+import type { CycleRow } from './cycle-report';
 import type { PresenceChange } from './device-presence';
 import type { BirthChange } from './sparkplug-births';
 
@@ -18,6 +19,18 @@ const LATEST_AHEAD_MS = 24 * 60 * 60 * 1000;
 export const clip = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
 /** PostgreSQL text refuses NUL. */
 export const printable = (text: string) => text.replaceAll(String.fromCharCode(0), '\uFFFD');
+
+/** A payload that must be a JSON object: the object, or why it is not one. */
+export function parseJsonObject(payload: Buffer): Record<string, unknown> | string {
+  let body: unknown;
+  try {
+    body = JSON.parse(payload.toString('utf8'));
+  } catch {
+    return 'payload is not JSON';
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'payload is not a JSON object';
+  return body as Record<string, unknown>;
+}
 
 /** A report time: epoch milliseconds or ISO text, from 2000 to a day ahead; absent → the fallback. */
 export function parseTs(value: unknown, fallback: Date, now: number): Date | string {
@@ -115,6 +128,8 @@ export class BatchRows {
   readonly presence: PresenceChange[] = [];
   /** Sparkplug births and deaths, for the stored births. */
   readonly births: BirthChange[] = [];
+  /** Finished cycles (`cycle` topic). */
+  readonly cycles: CycleRow[] = [];
 
   get latest(): TelemetryRow[] {
     return [...this.latestByKey.values()];

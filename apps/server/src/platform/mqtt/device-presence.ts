@@ -1,10 +1,11 @@
-import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { z } from 'zod';
-import { OnOffReason } from '@mes/contracts';
+import { OnOffReason, type DeviceLiveEvent } from '@mes/contracts';
 import type { Db } from '../db/database';
 import { nextId } from '../db/ids';
 import { defineJob } from '../jobs/job-definition';
+import { notifyLive } from '../live/notify-live';
+import { raiseOfflineWarnings } from './alarm-store';
 
 /**
  * Devices' online state kept in PostgreSQL (docs/mqtt.md "Online state and on/off records"): the
@@ -53,14 +54,36 @@ const byKey = <T extends { tenantId: string; deviceCode: string }>(a: T, b: T) =
           ? 1
           : 0;
 
+/** A device that came online or went offline, for the live events and the offline warnings. */
+export interface PresenceTransition {
+  tenantId: string;
+  deviceCode: string;
+  deptId: string | null;
+  online: boolean;
+  at: Date;
+}
+
+export interface PresenceResult {
+  online: number;
+  offline: number;
+  /** Each change of state, in order per device. */
+  transitions: PresenceTransition[];
+}
+
+export const deviceLiveEvent = (t: PresenceTransition): DeviceLiveEvent => ({
+  type: 'device',
+  action: t.online ? 'online' : 'offline',
+  tenantId: t.tenantId,
+  deptId: t.deptId,
+  deviceCode: t.deviceCode,
+  at: t.at.toISOString(),
+});
+
 /**
  * Applies a batch's presence changes inside the caller's transaction and writes the on/off rows
- * they produce. Returns how many devices came online and went offline.
+ * they produce. Returns how many devices came online and went offline, and those changes.
  */
-export async function applyPresence(
-  client: Query,
-  changes: readonly PresenceChange[],
-): Promise<{ online: number; offline: number }> {
+export async function applyPresence(client: Query, changes: readonly PresenceChange[]): Promise<PresenceResult> {
   const perDevice = new Map<string, PresenceChange[]>();
   for (const change of changes) {
     const key = `${change.tenantId}\u0000${change.deviceCode}`;
@@ -85,11 +108,17 @@ export async function applyPresence(
   mixed.sort((a, b) => byKey(a[0]!, b[0]!));
   let online = 0;
   let offline = 0;
+  const transitions: PresenceTransition[] = [];
   if (onlyOnline.length) {
     // The usual batch: messages from devices that are online already. Only a device that was
     // offline is locked and changed (and gets its online row); the others' activity time is
     // written when it is older than the resolution, so a busy device's row is not rewritten every batch.
-    const result = await client.query<{ n: string }>(
+    const result = await client.query<{
+      tenant_id: string;
+      device_code: string;
+      dept_id: string | null;
+      first_at: Date;
+    }>(
       `with v as (
          select * from unnest($1::varchar[], $2::varchar[], $3::timestamptz[], $4::timestamptz[], $5::bigint[])
            as v(tenant_id, device_code, first_at, last_at, onoff_id)),
@@ -98,7 +127,7 @@ export async function applyPresence(
                 last_activity_time = greatest(d.last_activity_time, v.last_at)
            from v
           where d.tenant_id = v.tenant_id and d.device_code = v.device_code and d.is_deleted = 0 and not d.online
-         returning v.onoff_id, d.tenant_id, d.device_code, v.first_at),
+         returning v.onoff_id, d.tenant_id, d.device_code, d.dept_id, v.first_at),
        recorded as (
          insert into mes_onoff (id, tenant_id, device_code, event, on_time, reason, create_time)
          select onoff_id, tenant_id, device_code, 'online', first_at, $6, first_at from came
@@ -109,7 +138,7 @@ export async function applyPresence(
           where d.tenant_id = v.tenant_id and d.device_code = v.device_code and d.is_deleted = 0 and d.online
             and (d.last_activity_time is null
                  or d.last_activity_time < v.last_at - make_interval(secs => $7::int)))
-       select (select count(*) from recorded)::text as n`,
+       select tenant_id, device_code, dept_id::text as dept_id, first_at from came`,
       [
         onlyOnline.map((d) => d.tenantId),
         onlyOnline.map((d) => d.deviceCode),
@@ -120,19 +149,29 @@ export async function applyPresence(
         ACTIVITY_RESOLUTION_SECONDS,
       ],
     );
-    online += Number(result.rows[0]?.n ?? 0);
+    online += result.rows.length;
+    for (const r of result.rows)
+      transitions.push({
+        tenantId: r.tenant_id,
+        deviceCode: r.device_code,
+        deptId: r.dept_id,
+        online: true,
+        at: new Date(r.first_at),
+      });
   }
   if (mixed.length) {
     const counts = await applyInOrder(client, mixed);
     online += counts.online;
     offline += counts.offline;
+    transitions.push(...counts.transitions);
   }
-  return { online, offline };
+  return { online, offline, transitions };
 }
 
 interface DeviceState {
   tenant_id: string;
   device_code: string;
+  dept_id: string | null;
   online: boolean;
   last_connect_time: Date | null;
 }
@@ -142,9 +181,9 @@ interface DeviceState {
  * the changes replayed in order against the stored state, so a will after an inactivity sweep,
  * or a second process's copy, records nothing twice.
  */
-async function applyInOrder(client: Query, devices: PresenceChange[][]): Promise<{ online: number; offline: number }> {
+async function applyInOrder(client: Query, devices: PresenceChange[][]): Promise<PresenceResult> {
   const { rows } = await client.query<DeviceState>(
-    `select d.tenant_id, d.device_code, d.online, d.last_connect_time
+    `select d.tenant_id, d.device_code, d.dept_id::text as dept_id, d.online, d.last_connect_time
        from mes_device d
        join unnest($1::varchar[], $2::varchar[]) as v(tenant_id, device_code)
          on d.tenant_id = v.tenant_id and d.device_code = v.device_code
@@ -155,6 +194,7 @@ async function applyInOrder(client: Query, devices: PresenceChange[][]): Promise
   );
   const stored = new Map(rows.map((r) => [`${r.tenant_id}\u0000${r.device_code}`, r]));
   const onoff: {
+    deptId: string | null;
     tenantId: string;
     deviceCode: string;
     event: 'online' | 'offline';
@@ -187,6 +227,7 @@ async function applyInOrder(client: Query, devices: PresenceChange[][]): Promise
         isOnline = true;
         since = change.at;
         onoff.push({
+          deptId: state.dept_id,
           tenantId,
           deviceCode,
           event: 'online',
@@ -202,6 +243,7 @@ async function applyInOrder(client: Query, devices: PresenceChange[][]): Promise
         disconnect = change.at;
         const duration = since ? Math.max(0, Math.round((change.at.getTime() - since.getTime()) / 1000)) : null;
         onoff.push({
+          deptId: state.dept_id,
           tenantId,
           deviceCode,
           event: 'offline',
@@ -237,6 +279,13 @@ async function applyInOrder(client: Query, devices: PresenceChange[][]): Promise
   return {
     online: onoff.filter((r) => r.event === 'online').length,
     offline: onoff.filter((r) => r.event === 'offline').length,
+    transitions: onoff.map((r) => ({
+      tenantId: r.tenantId,
+      deviceCode: r.deviceCode,
+      deptId: r.deptId,
+      online: r.event === 'online',
+      at: r.at,
+    })),
   };
 }
 
@@ -275,33 +324,69 @@ async function insertOnOff(
 /**
  * The inactivity sweep: every device online whose last activity is older than its product's
  * inactivity timeout (plus the activity resolution) goes offline with an on/off row, reason
- * `inactivity`. One transaction; a device a batch touches meanwhile is re-checked by PostgreSQL
- * after its lock and stays online.
+ * `inactivity`; then every device offline longer than an `offline` alarm rule of its product
+ * allows gets its warning (alarm-store.ts). One transaction, with the devices' and warnings' live
+ * events; a device a batch touches meanwhile is re-checked by PostgreSQL after its lock and stays online.
  */
-export async function sweepInactiveDevices(db: Db, now: Date): Promise<{ offline: number }> {
-  return db.transaction(async (tx) => {
-    const { rows } = await tx.execute<{ tenant_id: string; device_code: string; last_connect_time: Date | null }>(
-      sql`update mes_device d set online = false, last_disconnect_time = ${now}
-           where d.online and d.is_deleted = 0
-             and coalesce(d.last_activity_time, d.last_connect_time, '-infinity'::timestamptz)
-                 < ${now}::timestamptz - make_interval(secs => ${ACTIVITY_RESOLUTION_SECONDS}::int + coalesce(
-                     (select p.inactivity_seconds from mes_product p where p.id = d.product_id),
-                     ${DEFAULT_INACTIVITY_SECONDS}::int))
-          returning d.tenant_id, d.device_code, d.last_connect_time`,
+export async function sweepInactiveDevices(db: Db, now: Date): Promise<{ offline: number; warnings: number }> {
+  // The pool behind the Drizzle handle (node-postgres driver): the warnings' statements and
+  // NOTIFYs are plain parameterised queries shared with ingestion (alarm-store.ts).
+  const pool = (db as Db & { $client?: pg.Pool }).$client;
+  if (!pool) throw new Error('the inactivity sweep needs the node-postgres pool behind the database handle');
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const { rows } = await client.query<{
+      tenant_id: string;
+      device_code: string;
+      dept_id: string | null;
+      last_connect_time: Date | null;
+    }>(
+      `update mes_device d set online = false, last_disconnect_time = $1
+        where d.online and d.is_deleted = 0
+          and coalesce(d.last_activity_time, d.last_connect_time, '-infinity'::timestamptz)
+              < $1::timestamptz - make_interval(secs => $2::int + coalesce(
+                  (select p.inactivity_seconds from mes_product p where p.id = d.product_id), $3::int))
+       returning d.tenant_id, d.device_code, d.dept_id::text as dept_id, d.last_connect_time`,
+      [now, ACTIVITY_RESOLUTION_SECONDS, DEFAULT_INACTIVITY_SECONDS],
     );
-    if (rows.length) {
-      const onTimes = rows.map((r) => (r.last_connect_time === null ? null : new Date(r.last_connect_time)));
-      await tx.execute(
-        sql`insert into mes_onoff (id, tenant_id, device_code, event, on_time, off_time, duration_seconds, reason, create_time)
-            select v.id, v.tenant_id, v.device_code, 'offline', v.on_time, ${now}, v.duration, ${OnOffReason.inactivity}, ${now}
-              from unnest(${sql.param(rows.map(() => nextId()))}::bigint[], ${sql.param(rows.map((r) => r.tenant_id))}::varchar[],
-                          ${sql.param(rows.map((r) => r.device_code))}::varchar[], ${sql.param(onTimes)}::timestamptz[],
-                          ${sql.param(onTimes.map((t) => (t ? Math.max(0, Math.round((now.getTime() - t.getTime()) / 1000)) : null)))}::int[])
-                as v(id, tenant_id, device_code, on_time, duration)`,
-      );
-    }
-    return { offline: rows.length };
-  });
+    await insertOnOff(
+      client,
+      rows.map((r) => {
+        const on = r.last_connect_time === null ? null : new Date(r.last_connect_time);
+        return {
+          tenantId: r.tenant_id,
+          deviceCode: r.device_code,
+          event: 'offline',
+          onTime: on,
+          offTime: now,
+          duration: on ? Math.max(0, Math.round((now.getTime() - on.getTime()) / 1000)) : null,
+          reason: OnOffReason.inactivity,
+          at: now,
+        };
+      }),
+    );
+    const warnings = await raiseOfflineWarnings(client, now);
+    await notifyLive(client, [
+      ...rows.map((r) =>
+        deviceLiveEvent({
+          tenantId: r.tenant_id,
+          deviceCode: r.device_code,
+          deptId: r.dept_id,
+          online: false,
+          at: now,
+        }),
+      ),
+      ...warnings,
+    ]);
+    await client.query('commit');
+    return { offline: rows.length, warnings: warnings.length };
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
 }
 
 /**

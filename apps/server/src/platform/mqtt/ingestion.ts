@@ -2,12 +2,28 @@ import type pg from 'pg';
 import { AcquisitionProtocol, OnOffReason } from '@mes/contracts';
 import type { DeviceDirectory, KnownDevice } from './device-directory';
 import { applyPresence, type PresenceChange } from './device-presence';
-import { BatchRows, PLATFORM_TENANT, TENANT_ID, clip, errorText, parseTs, printable, type LogRow } from './batch-rows';
+import {
+  BatchRows,
+  PLATFORM_TENANT,
+  TENANT_ID,
+  clip,
+  errorText,
+  parseJsonObject,
+  parseTs,
+  printable,
+  type LogRow,
+} from './batch-rows';
 import { SPARKPLUG_NAMESPACE, SparkplugSessions, parseSparkplugTopic } from './sparkplug';
 import { applyBirthChanges, loadBirths, type StoredBirth } from './sparkplug-births';
 import { addToMinuteRollup } from './minute-rollup';
 import { acquisitionInsert, latestUpsert, messageLogInsert, telemetryInsert } from './batch-statements';
 import { ingestSparkplug } from './sparkplug-ingest';
+import { AlarmEngine, type AlarmWork } from './alarm-engine';
+import type { RuleChanges } from './alarm-rules';
+import { parseCycle } from './cycle-report';
+import { cycleLiveEvent, storeCycles } from './cycle-store';
+import { deviceLiveEvent } from './device-presence';
+import { notifyLive } from '../live/notify-live';
 
 export { convertValue } from './batch-rows';
 
@@ -15,8 +31,10 @@ export { convertValue } from './batch-rows';
  * Ingestion of device messages (docs/mqtt.md): parsed (JSON topics here, Sparkplug B in
  * sparkplug-ingest.ts), checked against the product's model, scaled, and written in batches —
  * one transaction per batch to the telemetry series, the latest values, the acquisition data,
- * the MQTT message log, the devices' online state and the on/off records. A message's `ack` (its
- * PUBACK) is called only after the batch holding it committed.
+ * the MQTT message log, the devices' online state and the on/off records, the finished cycles and
+ * their day counts, and the warnings the alarm rules raise and clear (docs/warnings.md), with the
+ * live events of all that. A message's `ack` (its PUBACK) is called only after the batch holding
+ * it committed.
  */
 
 export type TopicKind = 'telemetry' | 'status' | 'cycle';
@@ -85,9 +103,13 @@ export interface IngestionOptions {
    * committed but not acknowledged before a crash is recognised when the broker redelivers it.
    */
   inTransaction?(client: pg.PoolClient, messages: readonly IncomingMessage[]): Promise<void>;
+  /** The change feed: alarm rules cached per device are dropped when products, devices or PLC variables change. */
+  changes?: RuleChanges;
 }
 
 const RETRY_MS = 1000;
+/** Malformed cycle reports are logged at most this often (the message log keeps each one's error). */
+const CYCLE_WARN_MS = 60_000;
 
 /** A report's sequence number as acquisition data keeps it: an int4 ≥ 0, else none. */
 const sequenceOf = (value: unknown) =>
@@ -99,14 +121,8 @@ export function parseTelemetry(
   receivedAt: Date,
   now: number,
 ): { ts: Date; values: Record<string, unknown>; seq?: number } | string {
-  let body: unknown;
-  try {
-    body = JSON.parse(payload.toString('utf8'));
-  } catch {
-    return 'payload is not JSON';
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'payload is not a JSON object';
-  const record = body as Record<string, unknown>;
+  const record = parseJsonObject(payload);
+  if (typeof record === 'string') return record;
   const ts = parseTs(record.ts, receivedAt, now);
   if (typeof ts === 'string') return ts;
   let values: Record<string, unknown>;
@@ -178,8 +194,17 @@ export class Ingestion {
   private readonly maxQueue: number;
   /** Lets the subscriber be attached after the ingestion is made (it needs `push`). */
   flow: { pause(): void; resume(): void } | undefined;
+  /** Warnings from the product alarm rules (alarm-engine.ts). */
+  readonly alarms: AlarmEngine;
+  private cycleWarnedAt = -Infinity;
 
   constructor(private readonly options: IngestionOptions) {
+    this.alarms = new AlarmEngine({
+      pool: options.pool,
+      warn: options.warn,
+      now: options.now,
+      ...(options.changes ? { changes: options.changes } : {}),
+    });
     this.batchSize = options.batchSize ?? 500;
     this.batchDelayMs = options.batchDelayMs ?? 50;
     this.maxQueue = options.maxQueue ?? 5000;
@@ -313,9 +338,10 @@ export class Ingestion {
       if (ok) stored++;
     }
 
+    const alarms = await this.alarms.evaluate(rows.telemetry, rows.cycles);
     for (;;) {
       try {
-        await this.commit(rows, messages);
+        await this.commit(rows, messages, alarms);
         break;
       } catch (error) {
         this.counters.failedBatches++;
@@ -417,13 +443,17 @@ export class Ingestion {
           : OnOffReason.lastWill;
       ctx.rows.presence.push({ tenantId, deviceCode, online: status.online, at: m.receivedAt, reason });
     } else {
-      try {
-        JSON.parse(m.payload.toString('utf8'));
-      } catch {
+      const cycle = parseCycle(m.payload, m.receivedAt, ctx.now, device);
+      if (typeof cycle === 'string') {
         this.counters.malformed++;
-        log.error = 'payload is not JSON';
+        log.error = `cycle not stored: ${cycle}`;
+        if (ctx.now - this.cycleWarnedAt >= CYCLE_WARN_MS) {
+          this.cycleWarnedAt = ctx.now;
+          this.options.warn(`MQTT ingestion: a cycle report of ${tenantId}/${deviceCode} was not stored: ${cycle}`);
+        }
         return false;
       }
+      ctx.rows.cycles.push(cycle);
       ctx.rows.presence.push({ tenantId, deviceCode, online: true, at: m.receivedAt, reason: OnOffReason.normal });
     }
     log.tenantId = tenantId;
@@ -432,8 +462,26 @@ export class Ingestion {
     return true;
   }
 
+  /**
+   * Cycles and warnings behind a savepoint: a statement of theirs that fails is rolled back alone
+   * and logged, and the batch's telemetry commits without them, so a report the checks let through
+   * but PostgreSQL refuses can never hold ingestion up in the retry loop.
+   */
+  private async guarded<T>(client: pg.PoolClient, what: string, write: () => Promise<T>, fallback: T): Promise<T> {
+    await client.query('savepoint guarded');
+    try {
+      const done = await write();
+      await client.query('release savepoint guarded');
+      return done;
+    } catch (error) {
+      await client.query('rollback to savepoint guarded');
+      this.options.warn(`MQTT ingestion: ${what} of a batch could not be written; its other rows are stored`, error);
+      return fallback;
+    }
+  }
+
   /** One transaction; each table gets one INSERT of parallel arrays (unnest), parameterised. */
-  private async commit(rows: BatchRows, messages: readonly IncomingMessage[]) {
+  private async commit(rows: BatchRows, messages: readonly IncomingMessage[], alarms: AlarmWork) {
     const { telemetry, latest, logs, acquisition } = rows;
     const client = await this.options.pool.connect();
     try {
@@ -444,7 +492,21 @@ export class Ingestion {
       if (latest.length) await client.query(latestUpsert(latest));
       if (acquisition.length) await client.query(acquisitionInsert(acquisition));
       if (logs.length) await client.query(messageLogInsert(logs));
-      if (rows.presence.length) await applyPresence(client, rows.presence);
+      const presence = rows.presence.length ? await applyPresence(client, rows.presence) : undefined;
+      const cycles = rows.cycles.length
+        ? await this.guarded(client, 'the cycles', () => storeCycles(client, rows.cycles), [])
+        : [];
+      const cameOnline = presence?.transitions.filter((t) => t.online) ?? [];
+      const warnings =
+        alarms.transitions.length || cycles.length || cameOnline.length
+          ? await this.guarded(client, 'the warnings', () => this.alarms.write(client, alarms, cycles, cameOnline), [])
+          : [];
+      const events = [
+        ...(presence?.transitions.map(deviceLiveEvent) ?? []),
+        ...cycles.map(cycleLiveEvent),
+        ...warnings,
+      ];
+      if (events.length) await notifyLive(client, events);
       if (rows.births.length) await applyBirthChanges(client, rows.births);
       if (messages.length && this.options.inTransaction) await this.options.inTransaction(client, messages);
       await client.query('commit');

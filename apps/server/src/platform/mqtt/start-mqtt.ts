@@ -5,6 +5,7 @@ import type pg from 'pg';
 import type { MqttConfig } from '../config';
 import { readOrCreateSecret } from '../data-dir';
 import { DeliveryLedger, RECENT, digest } from './delivery-ledger';
+import type { RuleChanges } from './alarm-rules';
 import type { DeviceDirectory } from './device-directory';
 import { Ingestion, type IncomingMessage, type IngestionOptions } from './ingestion';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt-broker';
@@ -21,6 +22,8 @@ export interface MqttContext {
    * is kept there, so a restarted process resumes its broker session.
    */
   dataDir?: string;
+  /** The change feed (the server's): alarm rules cached per device follow product and device changes. */
+  changes?: RuleChanges;
 }
 
 /** The topics the server reads, and the shared-subscription group several processes split them in. */
@@ -139,6 +142,7 @@ export async function startMqtt(
     directory,
     warn,
     now: () => ctx.clock.now(),
+    ...(ctx.changes ? { changes: ctx.changes } : {}),
     ...tuning,
     flow: { pause: () => subscriber?.pause(), resume: () => subscriber?.resume() },
     // The delivery ledger's row goes into each batch's own transaction (delivery-ledger.ts).

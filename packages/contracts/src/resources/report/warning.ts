@@ -11,11 +11,16 @@ export const WarningStatus = { activeUnhandled: 1, activeHandled: 2, clearedUnha
 /** `level` (dictionary warning_level). */
 export const WarningLevel = { critical: 1, major: 2, minor: 3, warning: 4 } as const;
 
-/** What `handle` takes. */
+/** What `handle` takes (JSON or form): `ids` comma-joined (or a JSON array), `result` required. */
 export interface WarningHandleBody {
   ids: string;
   result: string;
 }
+/** `handle`: at most this many ids per call, and a result of at most this many characters. */
+export const WARNING_HANDLE_MAX_IDS = 500;
+export const WARNING_RESULT_MAX = 500;
+/** A cleared warning nobody handled is re-opened (not duplicated) by the same rule within this many minutes. */
+export const WARNING_REOPEN_MINUTES = 10;
 
 /** `GET /report/warning/around?id=`: the trigger field's telemetry around the warning, for its chart. */
 export const WARNING_AROUND_PATH = '/report/warning/around';

@@ -1,0 +1,164 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import {
+  formatDateTime,
+  Messages,
+  WARNING_AROUND_PATH,
+  WARNING_HANDLE_MAX_IDS,
+  WARNING_HANDLE_PATH,
+  WARNING_RESULT_MAX,
+  WarningStatus,
+  warningResource,
+  type WarningAroundReply,
+  type WarningLiveEvent,
+} from '@mes/contracts';
+import type { AppContext } from '../../app-context';
+import { registerResource } from '../../crud/resource-routes';
+import { requireAuth } from '../../platform/auth/request-auth';
+import { device, productField, warning } from '../../platform/db/schema';
+import { ok } from '../../platform/http/envelope';
+import { badRequest, notFound } from '../../platform/http/errors';
+import { idValue, idsValue, paramsOf } from '../../platform/http/request-params';
+import { LIVE_CHANNEL, livePayloads } from '../../platform/live/notify-live';
+import { tenantScope } from '../../platform/tenancy/tenant-scope';
+import { seriesPoints } from '../device/iot-series';
+import { WarningMessages } from './warning-messages';
+
+/** The chart of `around`: this long before the start and after the end. */
+const AROUND_MS = 10 * 60_000;
+const AROUND_POINTS = 500;
+
+/** `result` of `handle`: required text of at most 500 characters. */
+function resultOf(value: unknown): string {
+  if (value === undefined || value === null || (typeof value === 'string' && !value.trim()))
+    throw badRequest(Messages.missingParam('result'));
+  if (typeof value !== 'string') throw badRequest(WarningMessages.resultNotText);
+  const result = value.trim();
+  if (result.length > WARNING_RESULT_MAX) throw badRequest(WarningMessages.resultTooLong(WARNING_RESULT_MAX));
+  return result;
+}
+
+/**
+ * Warnings (`/api/report/warning`, docs/warnings.md): the generic list, detail and export with
+ * the warning's data scope; `handle` (acknowledge with a result) and `around` (the trigger field's
+ * telemetry around the warning), both through the same scoping, so a warning the caller cannot
+ * list is one they cannot handle or chart either.
+ */
+export function registerWarningRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const service = registerResource(app, ctx, { def: warningResource, table: warning });
+
+  app.post(
+    `/api${WARNING_HANDLE_PATH}`,
+    { config: { apiScope: `${warningResource.code}:handle` } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const params = paramsOf(request);
+      const ids = idsValue(params.ids, 'ids', { required: true, max: WARNING_HANDLE_MAX_IDS });
+      const result = resultOf(params.result);
+      const scope = await service.readScope(auth);
+      const now = new Date(ctx.clock.now());
+      const handler = auth.claims.user_name || auth.account;
+      await ctx.db.transaction(async (tx) => {
+        // The tenant through the one scope; the read scope adds the caller's data scope.
+        const rows = await tenantScope(tx, auth.tenantId)
+          .update(warning)
+          .set({
+            status: sql`case when ${warning.status} = ${WarningStatus.activeUnhandled} then ${WarningStatus.activeHandled}
+                           when ${warning.status} = ${WarningStatus.clearedUnhandled} then ${WarningStatus.clearedHandled}
+                           else ${warning.status} end`,
+            ackTime: sql`coalesce(${warning.ackTime}, ${now})`,
+            handleTime: now,
+            handleUser: auth.userId,
+            handleUserName: handler.slice(0, 64),
+            handleResult: result,
+            updateUser: auth.userId,
+            updateTime: now,
+          })
+          .where(and(scope, inArray(warning.id, ids)))
+          .returning({
+            id: warning.id,
+            warningNo: warning.warningNo,
+            tenantId: warning.tenantId,
+            deptId: warning.deptId,
+            deviceCode: warning.deviceCode,
+            level: warning.level,
+            status: warning.status,
+            message: warning.message,
+          });
+        // All or nothing: an id the caller may not see (another tenant's, another department's)
+        // rolls the whole call back, and the answer does not tell which.
+        if (rows.length !== ids.length) throw notFound(Messages.rowNotFound);
+        const events = rows.map((row): WarningLiveEvent => ({
+          type: 'warning',
+          action: 'handled',
+          tenantId: row.tenantId,
+          deptId: row.deptId === null ? null : String(row.deptId),
+          warningId: String(row.id),
+          warningNo: row.warningNo,
+          deviceCode: row.deviceCode,
+          level: row.level,
+          status: row.status ?? WarningStatus.activeHandled,
+          message: row.message,
+          at: now.toISOString(),
+        }));
+        for (const payload of livePayloads(events))
+          await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${payload})`);
+      });
+      await ctx.totals.changed(warningResource.code, auth.tenantId);
+      return ok(null, WarningMessages.handled(ids.length));
+    },
+  );
+
+  app.get(`/api${WARNING_AROUND_PATH}`, { config: { apiScope: `${warningResource.code}:read` } }, async (request) => {
+    const auth = requireAuth(request);
+    const id = idValue((request.query as Record<string, unknown>).id, 'id');
+    const [row] = await ctx.db
+      .select({
+        tenantId: warning.tenantId,
+        deviceCode: warning.deviceCode,
+        field: warning.field,
+        threshold: warning.threshold,
+        startTime: warning.startTime,
+        endTime: warning.endTime,
+      })
+      .from(warning)
+      .where(and(await service.readScope(auth, 'view'), eq(warning.id, id)))
+      .limit(1);
+    if (!row) throw notFound(Messages.rowNotFound);
+    const now = ctx.clock.now();
+    const start = (row.startTime ?? new Date(now)).getTime();
+    const from = start - AROUND_MS;
+    const to = Math.max(from, Math.min(now, row.endTime ? row.endTime.getTime() + AROUND_MS : now));
+    const reply: WarningAroundReply = {
+      field: row.field,
+      unit: '',
+      from: formatDateTime(new Date(from)),
+      to: formatDateTime(new Date(to)),
+      threshold: row.threshold === '' ? null : row.threshold,
+      points: [],
+    };
+    // Offline and cycle warnings watch no field: nothing to chart.
+    if (!row.field) return ok(reply);
+    const scope = tenantScope(ctx.db, row.tenantId);
+    const [owner] = await scope
+      .select(device, { productId: device.productId })
+      .where(eq(device.deviceCode, row.deviceCode))
+      .limit(1);
+    if (owner?.productId) {
+      const [model] = await scope
+        .select(productField, { unit: productField.unit })
+        .where(eq(productField.productId, String(owner.productId)), eq(productField.fieldKey, row.field))
+        .limit(1);
+      reply.unit = model?.unit ?? '';
+    }
+    const series = await seriesPoints(
+      ctx,
+      { tenantId: row.tenantId, deviceCode: row.deviceCode, field: row.field },
+      { from, to, maxPoints: AROUND_POINTS },
+    );
+    reply.points = series.points.flatMap((p) =>
+      p.value === null ? [] : [{ ts: formatDateTime(new Date(p.ts)), value: p.value }],
+    );
+    return ok(reply);
+  });
+}

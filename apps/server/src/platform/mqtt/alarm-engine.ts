@@ -1,0 +1,271 @@
+import type pg from 'pg';
+import { CycleResult, type LiveEvent } from '@mes/contracts';
+import {
+  PROGRAM_FIELD,
+  evaluateSamples,
+  newDeviceState,
+  recoverState,
+  type DeviceAlarmState,
+  type Sample,
+  type Transition,
+} from './alarm-evaluator';
+import { AlarmRules, deviceKey, type DeviceProfile, type RuleChanges } from './alarm-rules';
+import {
+  clearOfflineWarnings,
+  clearWarning,
+  openRuleKeys,
+  raiseWarning,
+  warningDevice,
+  type WarningDevice,
+  type WarningInput,
+} from './alarm-store';
+import type { TelemetryRow } from './batch-rows';
+import type { StoredCycle } from './cycle-store';
+import { cycleWarningText, fieldWarningText, shown } from './warning-text';
+
+/**
+ * The alarm engine in the ingestion path (docs/warnings.md). Before a batch commits, `evaluate`
+ * runs the batch's numeric values through each device's rules (alarm-rules.ts, cached) and this
+ * process's memory of the device (alarm-evaluator.ts); inside the batch's transaction, `write`
+ * stores what that decided, the cycle rules of the cycles just stored and the clearing of offline
+ * warnings of devices that came back (alarm-store.ts), and answers the live events.
+ *
+ * The memory is rebuilt lazily per device the first time a process sees it: the open warnings
+ * from `mes_warning`, the pending holds and previous values from the device's stored telemetry of
+ * the last hold times. Only devices with field rules cost anything beyond a map lookup per value.
+ */
+
+/** How far back a restart replays telemetry at least (the previous value of a rate rule). */
+const MIN_HISTORY_MS = 10 * 60_000;
+/** Points replayed per field at most. */
+const HISTORY_POINTS = 1000;
+
+/** What `evaluate` decided for a batch, for `write` (possibly run again if the commit is retried). */
+export interface AlarmWork {
+  transitions: { profile: DeviceProfile; transition: Transition; program: number | undefined }[];
+  profiles: ReadonlyMap<string, DeviceProfile | undefined>;
+}
+
+export interface AlarmEngineOptions {
+  pool: pg.Pool;
+  warn(message: string, error?: unknown): void;
+  now(): number;
+  changes?: RuleChanges;
+}
+
+export class AlarmEngine {
+  readonly rules: AlarmRules;
+  private readonly states = new Map<string, DeviceAlarmState>();
+
+  constructor(private readonly options: AlarmEngineOptions) {
+    this.rules = new AlarmRules(options.pool, options.changes, options.now);
+  }
+
+  /**
+   * The warnings the batch's values raise and clear. The devices of the batch's cycles and
+   * presence changes are loaded too, for `write`. A failure to read rules or history is logged
+   * and the batch goes on without alarms (ingestion never waits on them).
+   */
+  async evaluate(
+    telemetry: readonly TelemetryRow[],
+    others: Iterable<{ tenantId: string; deviceCode: string }>,
+  ): Promise<AlarmWork> {
+    const byDevice = new Map<string, TelemetryRow[]>();
+    const devices = new Map<string, { tenantId: string; deviceCode: string }>();
+    let lastTenant = '';
+    let lastCode = '';
+    let list: TelemetryRow[] | undefined;
+    for (const row of telemetry) {
+      if (row.num === null) continue;
+      if (!list || row.tenantId !== lastTenant || row.deviceCode !== lastCode) {
+        const key = deviceKey(row.tenantId, row.deviceCode);
+        list = byDevice.get(key);
+        if (!list) {
+          list = [];
+          byDevice.set(key, list);
+          devices.set(key, row);
+        }
+        lastTenant = row.tenantId;
+        lastCode = row.deviceCode;
+      }
+      list.push(row);
+    }
+    for (const d of others) devices.set(deviceKey(d.tenantId, d.deviceCode), d);
+    const work: AlarmWork = { transitions: [], profiles: new Map() };
+    if (!devices.size) return work;
+    try {
+      const profiles = await this.rules.load(devices);
+      work.profiles = profiles;
+      const watched: { key: string; profile: DeviceProfile; rows: TelemetryRow[] }[] = [];
+      for (const [key, rows] of byDevice) {
+        const profile = profiles.get(key);
+        if (profile && profile.byField.size) watched.push({ key, profile, rows });
+      }
+      if (!watched.length) return work;
+      await this.recover(watched.filter((w) => !this.states.has(w.key)));
+      for (const { key, profile, rows } of watched) {
+        const state = this.states.get(key) ?? newDeviceState();
+        this.states.set(key, state);
+        const samples: Sample[] = [];
+        let sorted = true;
+        for (const row of rows) {
+          if (!profile.byField.has(row.field) && row.field !== PROGRAM_FIELD) continue;
+          const ts = row.ts.getTime();
+          if (sorted && samples.length && samples[samples.length - 1]!.ts > ts) sorted = false;
+          samples.push({ field: row.field, ts, value: Number(row.num) });
+        }
+        if (!sorted) samples.sort((a, b) => a.ts - b.ts);
+        for (const transition of evaluateSamples(profile, state, samples))
+          work.transitions.push({ profile, transition, program: state.program });
+      }
+    } catch (error) {
+      this.options.warn('MQTT ingestion: alarm rules could not be evaluated for a batch', error);
+    }
+    return work;
+  }
+
+  /** Open warnings and the recent telemetry of devices this process has not evaluated yet. */
+  private async recover(fresh: readonly { key: string; profile: DeviceProfile; rows: TelemetryRow[] }[]) {
+    if (!fresh.length) return;
+    const pool = this.options.pool;
+    const open = new Map<string, Set<string>>();
+    for (const row of await openRuleKeys(
+      pool,
+      fresh.map((f) => f.profile),
+    )) {
+      const key = deviceKey(row.tenant_id, row.device_code);
+      let set = open.get(key);
+      if (!set) open.set(key, (set = new Set()));
+      set.add(row.rule_key);
+    }
+    const windows: { tenantId: string; deviceCode: string; field: string; from: Date; to: Date }[] = [];
+    for (const { profile, rows } of fresh) {
+      let first = Infinity;
+      for (const row of rows) first = Math.min(first, row.ts.getTime());
+      const from = new Date(first - Math.max(MIN_HISTORY_MS, 2 * profile.longestHoldMs));
+      for (const field of profile.byField.keys())
+        windows.push({ tenantId: profile.tenantId, deviceCode: profile.deviceCode, field, from, to: new Date(first) });
+    }
+    const { rows: points } = await pool.query<{
+      tenant_id: string;
+      device_code: string;
+      field: string;
+      ts: Date;
+      num: string;
+    }>(
+      `select k.tenant_id, k.device_code, k.field, p.ts, p.num_value as num
+         from unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::timestamptz[], $5::timestamptz[])
+           as k(tenant_id, device_code, field, from_ts, to_ts)
+         cross join lateral (
+           select t.ts, t.num_value from mes_telemetry t
+            where t.tenant_id = k.tenant_id and t.device_code = k.device_code and t.field = k.field
+              and t.ts >= k.from_ts and t.ts < k.to_ts and t.num_value is not null
+            order by t.ts desc limit ${HISTORY_POINTS}) p`,
+      [
+        windows.map((w) => w.tenantId),
+        windows.map((w) => w.deviceCode),
+        windows.map((w) => w.field),
+        windows.map((w) => w.from),
+        windows.map((w) => w.to),
+      ],
+    );
+    const programs = new Map<string, number>();
+    const following = fresh.filter((f) => f.profile.followsProgram);
+    if (following.length) {
+      const { rows } = await pool.query<{ tenant_id: string; device_code: string; num: string }>(
+        `select l.tenant_id, l.device_code, l.num_value as num
+           from unnest($1::varchar[], $2::varchar[]) as k(tenant_id, device_code)
+           join mes_telemetry_latest l on l.tenant_id = k.tenant_id and l.device_code = k.device_code
+          where l.field = $3 and l.is_deleted = 0 and l.num_value is not null`,
+        [following.map((f) => f.profile.tenantId), following.map((f) => f.profile.deviceCode), PROGRAM_FIELD],
+      );
+      for (const row of rows) programs.set(deviceKey(row.tenant_id, row.device_code), Number(row.num));
+    }
+    const history = new Map<string, Sample[]>();
+    for (const p of points) {
+      const key = deviceKey(p.tenant_id, p.device_code);
+      let list = history.get(key);
+      if (!list) history.set(key, (list = []));
+      list.push({ field: p.field, ts: new Date(p.ts).getTime(), value: Number(p.num) });
+    }
+    for (const { key, profile } of fresh)
+      this.states.set(
+        key,
+        recoverState(profile, history.get(key) ?? [], open.get(key) ?? new Set(), programs.get(key)),
+      );
+  }
+
+  /**
+   * Inside the batch's transaction: the decided raises and clears, the cycle rules of the cycles
+   * just stored (a failed or aborted one raises, a passed one clears), and the end of the offline
+   * warnings of devices that came online. Answers the warnings' live events.
+   */
+  async write(
+    client: pg.PoolClient,
+    work: AlarmWork,
+    cycles: readonly StoredCycle[],
+    cameOnline: readonly { tenantId: string; deviceCode: string; at: Date }[],
+  ): Promise<LiveEvent[]> {
+    const now = new Date(this.options.now());
+    const events: LiveEvent[] = [];
+    const raise = (profile: DeviceProfile, what: Omit<WarningInput, keyof WarningDevice>) =>
+      raiseWarning(client, { ...warningDevice(profile), ...what }, now);
+    // Locks are taken per device and rule: in one order across batches, so two cannot deadlock.
+    const ordered = [...work.transitions].sort((a, b) =>
+      a.transition.rule.key === b.transition.rule.key && a.profile === b.profile
+        ? 0
+        : `${a.profile.tenantId}\u0000${a.profile.deviceCode}\u0000${a.transition.rule.key}` <
+            `${b.profile.tenantId}\u0000${b.profile.deviceCode}\u0000${b.transition.rule.key}`
+          ? -1
+          : 1,
+    );
+    for (const { profile, transition, program } of ordered) {
+      const at = new Date(transition.at);
+      if (transition.kind === 'clear') {
+        events.push(...(await clearWarning(client, { ...profile, ruleKey: transition.rule.key }, at, now)));
+        continue;
+      }
+      events.push(
+        await raise(profile, {
+          ruleKey: transition.rule.key,
+          warningType: transition.rule.type,
+          level: transition.rule.level,
+          field: transition.rule.field,
+          triggerValue: shown(transition.value),
+          threshold: shown(transition.threshold),
+          message: fieldWarningText(profile, transition, program),
+          at,
+        }),
+      );
+    }
+    for (const cycle of cycles) {
+      const profile = work.profiles.get(deviceKey(cycle.tenantId, cycle.deviceCode));
+      if (!profile) continue;
+      for (const rule of profile.cycle) {
+        if (cycle.result === CycleResult.pass) {
+          events.push(...(await clearWarning(client, { ...profile, ruleKey: rule.key }, cycle.end, now)));
+          continue;
+        }
+        events.push(
+          await raise(profile, {
+            ruleKey: rule.key,
+            warningType: 'cycle',
+            level: rule.level,
+            field: '',
+            triggerValue: String(cycle.faultCode),
+            threshold: '',
+            message: cycleWarningText(profile, cycle),
+            at: cycle.end,
+          }),
+        );
+      }
+    }
+    events.push(...(await clearOfflineWarnings(client, cameOnline, now)));
+    return events;
+  }
+
+  /** This process's memory of a device's rule (tests). */
+  stateOf(tenantId: string, deviceCode: string): DeviceAlarmState | undefined {
+    return this.states.get(deviceKey(tenantId, deviceCode));
+  }
+}

@@ -1,0 +1,49 @@
+import type { AlarmRule, Transition } from './alarm-evaluator';
+import type { DeviceProfile } from './alarm-rules';
+import type { StoredCycle } from './cycle-store';
+
+/** The warnings' messages (Chinese, as the console shows them): the device, the field, the value and the limit. */
+
+const OPERATOR_TEXT: Record<string, string> = {
+  '>': '高于',
+  '>=': '不低于',
+  '<': '低于',
+  '<=': '不高于',
+  '==': '等于',
+  '!=': '不等于',
+};
+const LIMIT_TEXT = { HH: '高于高高限', H: '高于高限', L: '低于低限', LL: '低于低低限' } as const;
+
+/** Numbers as people read them: at most 4 decimals, no trailing zeros. */
+export const shown = (value: number | null) => (value === null ? '' : String(Math.round(value * 10_000) / 10_000));
+
+const deviceText = (p: DeviceProfile) => `设备「${p.deviceName || p.deviceCode}」(${p.deviceCode})`;
+
+const held = (rule: AlarmRule) => (rule.holdMs > 0 ? `,持续 ${Math.round(rule.holdMs / 1000)} 秒` : '');
+
+export function fieldWarningText(profile: DeviceProfile, t: Transition, program: number | undefined): string {
+  const info = profile.fieldInfo.get(t.rule.field);
+  const name = info?.name ? `${info.name}(${t.rule.field})` : t.rule.field;
+  const unit = info?.unit ?? '';
+  const value = `${shown(t.value)}${unit}`;
+  const limit = `${shown(t.threshold)}${unit}`;
+  const device = deviceText(profile);
+  switch (t.rule.type) {
+    case 'rate':
+      return `${device} ${name}变化率 ${shown(t.value)}${unit}/分钟,超过阈值 ${limit}/分钟${held(t.rule)}`;
+    case 'concentration':
+      return t.rule.threshold === null
+        ? `${device} ${name} ${value},低于程序 ${program ?? ''} 的目标浓度 ${limit}${held(t.rule)}`
+        : `${device} ${name} ${value},低于最低浓度 ${limit}${held(t.rule)}`;
+    case 'limit':
+      return `${device} ${name} ${value},${LIMIT_TEXT[t.rule.limit ?? 'H']} ${limit}`;
+    default:
+      return `${device} ${name} ${value},${OPERATOR_TEXT[t.rule.operator ?? '>'] ?? ''}阈值 ${limit}${held(t.rule)}`;
+  }
+}
+
+export function cycleWarningText(profile: DeviceProfile, cycle: StoredCycle): string {
+  const outcome = cycle.result === 3 ? '中止' : '失败';
+  const program = `程序 ${cycle.programNo}${cycle.programName ? ` ${cycle.programName}` : ''}`;
+  return `${deviceText(profile)} ${program}运行${outcome}${cycle.faultCode ? `,故障码 ${cycle.faultCode}` : ''}`;
+}
