@@ -1,32 +1,17 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import type { WarningLiveEvent } from '@mes/contracts';
 import { notifyLive } from '../../apps/server/src/platform/live/notify-live';
 import { callApi, newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
+import { serverDatabase } from '../support/database';
 
 const browser = useBrowser();
-
-/**
- * The e2e server's own database: its embedded PostgreSQL announces its port in the server log and
- * keeps its password in DATA_DIR (global-setup.ts puts DATA_DIR beside the log).
- */
-function serverDatabaseUrl(): string {
-  const log = inject('serverLog');
-  const port = /embedded PostgreSQL ready on 127\.0\.0\.1:(\d+)/.exec(fs.readFileSync(log, 'utf8'))?.[1];
-  if (!port) throw new Error('the server log does not name the embedded PostgreSQL port');
-  const password = fs.readFileSync(path.join(path.dirname(log), 'data', 'pg-password'), 'utf8').trim();
-  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/mes`;
-}
 
 let db: pg.Client;
 
 beforeAll(async () => {
-  db = new pg.Client({ connectionString: serverDatabaseUrl() });
-  await db.connect();
+  db = await serverDatabase();
 });
 afterAll(async () => {
   await db.end();

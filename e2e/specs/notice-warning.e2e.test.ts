@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import type { Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
-import { callApi, newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import { callApi, crudDialog, newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
+import { serverDatabase } from '../support/database';
 import { goInApp, presetSetting } from '../support/shell';
 
 const browser = useBrowser();
@@ -25,20 +25,6 @@ async function signInAs(page: Page, account: string, password: string): Promise<
   await page.getByTestId('login-password').fill(password);
   await page.getByTestId('login-submit').click();
   await page.waitForURL('**/wel/index');
-}
-
-/**
- * The e2e server's own database (embedded PostgreSQL in its DATA_DIR): its port is in the
- * server's log, its password in DATA_DIR/pg-password, beside the log.
- */
-async function serverDatabase(): Promise<pg.Client> {
-  const log = inject('serverLog');
-  const port = /embedded PostgreSQL ready on 127\.0\.0\.1:(\d+)/.exec(fs.readFileSync(log, 'utf8'))?.[1];
-  if (!port) throw new Error('the server log names no database port');
-  const password = fs.readFileSync(path.join(path.dirname(log), 'data', 'pg-password'), 'utf8').trim();
-  const client = new pg.Client({ host: '127.0.0.1', port: Number(port), user: 'postgres', password, database: 'mes' });
-  await client.connect();
-  return client;
 }
 
 /** A 64-bit id far above the server's snowflakes, unique per run and row (exact: bigint arithmetic). */
@@ -73,9 +59,39 @@ describe('notices', () => {
 
       // The editor: a heading, bold and italic text, a list and a link, from the toolbar.
       await goInApp(admin.page, '/business/notice');
-      await admin.page.getByTestId('notice-add').click();
-      const form = admin.page.getByTestId('notice-form');
-      await form.locator('#title').fill(title);
+      await admin.page.locator('[data-screen="/business/notice"]').getByTestId('crud-add').click();
+      const form = crudDialog(admin.page);
+      await form.locator('#crud-form_title').fill(title);
+
+      // The audience: 指定角色 offers the role tree; the reader holds the role picked. Another type
+      // starts an empty pick (role ids mean nothing as departments).
+      const roleId = info.data.roleId.split(',')[0] as string;
+      const role = await callApi<{ roleName: string }>(admin.page, `/api/blade-system/role/detail?id=${roleId}`);
+      const audienceType = form.locator('.ant-form-item', { has: admin.page.locator('#crud-form_audienceType') });
+      const audience = form.locator('.ant-form-item', { has: admin.page.locator('#crud-form_audienceIds') });
+      const chooseType = async (label: string) => {
+        await audienceType.locator('.ant-select-selector').click();
+        await admin.page.locator(`${openDropdown} .ant-select-item-option`, { hasText: label }).click();
+      };
+      const pickRole = async () => {
+        await audience.locator('.ant-select-selector').click();
+        await admin.page
+          .locator(`${openDropdown} .ant-select-tree-title`)
+          .getByText(role.data.roleName, { exact: true })
+          .click();
+        // Closes the list by a click beside it (Escape would close the dialog).
+        await form.locator('.ant-modal-title').click();
+        await poll(() => audience.locator('.ant-select-selection-item').count()).toBe(1);
+      };
+      expect(await audience.count()).toBe(0);
+      await chooseType('指定角色');
+      expect(await audience.locator('.ant-select-selection-placeholder').innerText()).toBe('选择接收通知的角色');
+      await pickRole();
+      await chooseType('指定机构');
+      await poll(() => audience.locator('.ant-select-selection-item').count()).toBe(0);
+      expect(await audience.locator('.ant-select-selection-placeholder').innerText()).toContain('选择接收通知的机构');
+      await chooseType('指定角色');
+      await pickRole();
       const body = admin.page.locator('.mes-rich-editor .ProseMirror');
       await body.click();
       await admin.page.getByTestId('notice-tool-h2').click();
@@ -101,7 +117,7 @@ describe('notices', () => {
       await expect.poll(() => body.locator('strong').innerText()).toBe('周一上午');
       await admin.page.waitForTimeout(300);
       await shot(admin.page, 'notice-editor-zh');
-      await admin.page.getByTestId('notice-save').click();
+      await admin.page.getByTestId('crud-dialog-submit').click();
       await poll(() => rows(admin.page).filter({ hasText: title }).count()).toBe(1);
       const listed = await callApi<{ records: { id: string }[] }>(
         admin.page,
@@ -109,7 +125,12 @@ describe('notices', () => {
       );
       noticeId = listed.data.records[0]?.id;
       expect(noticeId).toBeTruthy();
-      const stored = await callApi<{ content: string }>(admin.page, `${NOTICE}/detail?id=${noticeId}`);
+      const stored = await callApi<{ content: string; audienceType: number; audienceIds: string }>(
+        admin.page,
+        `${NOTICE}/detail?id=${noticeId}`,
+      );
+      expect(stored.data.audienceType).toBe(2);
+      expect(stored.data.audienceIds).toBe(roleId);
       expect(stored.data.content).toContain('<h2>更换安排</h2>');
       expect(stored.data.content).toContain('<strong>周一上午</strong>');
       expect(stored.data.content).toContain('<em>逾期停机</em>');
@@ -124,6 +145,18 @@ describe('notices', () => {
       });
       expect(crafted.success, crafted.msg).toBe(true);
       await shot(admin.page, 'notice-list-zh');
+
+      // 查看: the stored content, formatted and read-only (no toolbar, nothing editable).
+      await rows(admin.page).filter({ hasText: title }).getByTestId('crud-row-view').click();
+      const viewed = crudDialog(admin.page).locator('.mes-rich-editor-readonly');
+      await poll(() => viewed.locator('h2').count()).toBe(1);
+      expect(await viewed.locator('h2').innerText()).toBe('更换安排');
+      expect(await viewed.locator('strong').innerText()).toBe('周一上午');
+      expect(await viewed.locator('[contenteditable="true"]').count()).toBe(0);
+      expect(await crudDialog(admin.page).locator('[data-testid^="notice-tool-"]').count()).toBe(0);
+      await admin.page.waitForTimeout(300);
+      await shot(admin.page, 'notice-view-zh');
+      await admin.page.getByTestId('crud-dialog-close').click();
 
       // The second user opens the reader page.
       await signInAs(reader.page, account, 'Reader#123');
@@ -175,12 +208,27 @@ describe('notices', () => {
         await presetSetting(adminPhone.page, 'language', 'en');
         await signIn(adminPhone.page);
         await goInApp(adminPhone.page, '/business/notice');
-        await rows(adminPhone.page).filter({ hasText: title }).getByTestId('notice-row-edit').click();
+        await rows(adminPhone.page).filter({ hasText: title }).getByTestId('crud-row-edit').click();
         await poll(() => adminPhone.page.locator('.mes-rich-editor .ProseMirror h2').count()).toBe(1);
         await adminPhone.page.waitForTimeout(400);
         await shot(adminPhone.page, 'notice-editor-en-375');
       } finally {
         await adminPhone.context.close();
+      }
+
+      // A new notice at phone width, in Chinese: the generic dialog fits the screen.
+      const zhPhone = await newPage(browser(), { width: 375, height: 760 });
+      try {
+        await signIn(zhPhone.page);
+        await goInApp(zhPhone.page, '/business/notice');
+        await zhPhone.page.locator('[data-screen="/business/notice"]').getByTestId('crud-add').click();
+        await zhPhone.page.locator('.mes-rich-editor .ProseMirror').waitFor();
+        const box = await crudDialog(zhPhone.page).boundingBox();
+        expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
+        await zhPhone.page.waitForTimeout(400);
+        await shot(zhPhone.page, 'notice-add-zh-375');
+      } finally {
+        await zhPhone.context.close();
       }
     } finally {
       if (noticeId) await callApi(admin.page, `${NOTICE}/remove?ids=${noticeId}`, {});

@@ -15,6 +15,8 @@ declare module 'vitest' {
     serverLog: string;
     /** Port of the server's embedded MQTT broker on 127.0.0.1 (devices publish there). */
     mqttPort: number;
+    /** URL of the server's own database (its embedded PostgreSQL): specs seed and check rows there. */
+    databaseUrl: string;
   }
 }
 
@@ -60,8 +62,11 @@ export default async function setup(project: TestProject) {
   // Everything goes to the log file; the console shows warnings, errors and plain text as before.
   const serverLog = path.join(dir, 'server.log');
   const logFile = fs.createWriteStream(serverLog);
+  // The embedded PostgreSQL picks a free port at start and announces it in the log.
+  let databasePort: string | undefined;
   readline.createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
     logFile.write(`${line}\n`);
+    databasePort ??= /embedded PostgreSQL ready on 127\.0\.0\.1:(\d+)/.exec(line)?.[1];
     const level = /^\{"level":(\d+)/.exec(line)?.[1];
     if (level === undefined || Number(level) >= 40) process.stdout.write(`${line}\n`);
   });
@@ -81,6 +86,10 @@ export default async function setup(project: TestProject) {
   project.provide('adminPassword', ADMIN_PASSWORD);
   project.provide('serverLog', serverLog);
   project.provide('mqttPort', mqttPort);
+  if (!databasePort) throw new Error('the server log did not name its embedded PostgreSQL port');
+  // The server keeps the database password in its DATA_DIR (apps/server/src/platform/data-dir.ts).
+  const password = fs.readFileSync(path.join(dir, 'data', 'pg-password'), 'utf8').trim();
+  project.provide('databaseUrl', `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${databasePort}/mes`);
   return async () => {
     await new Promise<void>((resolve) => {
       child.once('exit', () => resolve());

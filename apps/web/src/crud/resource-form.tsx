@@ -51,6 +51,8 @@ export interface ResourceFormProps {
   options: Record<string, Option[]>;
   width: number;
   beforeSubmit: ResourcePageProps['beforeSubmit'];
+  inputs?: ResourcePageProps['inputs'];
+  addValues?: ResourcePageProps['addValues'];
   onClose(): void;
   onSaved(): void;
 }
@@ -59,7 +61,7 @@ const TYPED = new Set(['input', 'textarea', 'number', 'password']);
 
 /** The add / edit / view dialog of a resource, built from its fields. */
 export function ResourceForm(props: ResourceFormProps) {
-  const { def, fields, target, lang, options, width, beforeSubmit, onClose, onSaved } = props;
+  const { def, fields, target, lang, options, width, beforeSubmit, inputs, addValues, onClose, onSaved } = props;
   const { t } = useTranslation('crud');
   const { message } = App.useApp();
   const [form] = Form.useForm<Record<string, unknown>>();
@@ -76,8 +78,10 @@ export function ResourceForm(props: ResourceFormProps) {
     let live = true;
     const load = async (): Promise<Record<string, unknown>> => {
       // Child collections (sub-tables) travel beside the fields, as arrays under their names.
-      if (target.mode === 'add')
-        return { ...addFormValues(fields, target.initial), ...childFormValues(def, target.initial ?? {}) };
+      if (target.mode === 'add') {
+        const initial = { ...addValues?.(), ...target.initial };
+        return { ...addFormValues(fields, initial), ...childFormValues(def, initial) };
+      }
       const row = target.row ?? ({} as Row);
       if (!row.id || !operationsOf(def).includes('detail'))
         return { ...rowFormValues(fields, row), ...childFormValues(def, row) };
@@ -96,6 +100,8 @@ export function ResourceForm(props: ResourceFormProps) {
       live = false;
       setValues(undefined);
     };
+    // addValues is read when a dialog opens, not followed: a new function must not reload the form.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [target, def, fields, onClose]);
 
   const save = async () => {
@@ -220,6 +226,7 @@ export function ResourceForm(props: ResourceFormProps) {
                 const presence = fieldPresence(field, mode ?? 'view', row);
                 if (presence === 'hidden') return null;
                 const editable = presence === 'edit';
+                const Custom = inputs?.[name];
                 return (
                   <Col key={name} span={phone || field.wide ? 24 : 12}>
                     <Form.Item
@@ -229,7 +236,17 @@ export function ResourceForm(props: ResourceFormProps) {
                       rules={editable ? rulesOf(field) : undefined}
                       validateTrigger={TYPED.has(controlOf(field)) ? 'onBlur' : ['onChange', 'onBlur']}
                     >
-                      <FieldInput field={field} options={options[name]} lang={lang} disabled={!editable} />
+                      {Custom ? (
+                        <Custom
+                          field={field}
+                          options={options[name]}
+                          lang={lang}
+                          mode={mode ?? 'view'}
+                          disabled={!editable}
+                        />
+                      ) : (
+                        <FieldInput field={field} options={options[name]} lang={lang} disabled={!editable} />
+                      )}
                     </Form.Item>
                   </Col>
                 );

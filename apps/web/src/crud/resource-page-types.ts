@@ -1,5 +1,6 @@
-import type { ReactNode } from 'react';
-import type { FieldDef, ResourceDef } from '@mes/contracts';
+import type { ComponentType, ReactNode } from 'react';
+import type { FieldDef, LocalText, ResourceDef } from '@mes/contracts';
+import type { Option } from './options';
 
 /** A row as the list and detail routes send it. */
 export type Row = Record<string, unknown> & { id: string };
@@ -16,6 +17,27 @@ export interface ResourcePageContext {
   can(code: string): boolean;
   /** Opens the add / edit / view dialog; `initial` pre-fills an add (for example a parent id). */
   openForm(mode: FormMode, row?: Row, initial?: Record<string, unknown>): void;
+}
+
+/**
+ * What a screen's own input for one field receives (`inputs`). The dialog's Form.Item passes
+ * `id`, `value`, `onChange` and `onBlur` as to any antd control: the value is the one the form
+ * holds for the field's control (see form-values.ts), and `onChange(value)` sets it.
+ */
+export interface CustomInputProps {
+  id?: string;
+  value?: unknown;
+  onChange?: (value: unknown) => void;
+  /** Fires the field's check for typed controls (they are checked on blur, not on each key). */
+  onBlur?: () => void;
+  /** Shown, not edited (the view dialog, a read-only field): show the value readably. */
+  disabled?: boolean;
+  /** The field's definition with the screen's overrides. */
+  field: FieldDef;
+  /** The field's options, when its definition names a source. */
+  options?: Option[];
+  lang: keyof LocalText;
+  mode: FormMode;
 }
 
 /** An extra column for view fields the definition does not hold (`roleName`, `deptName`). */
@@ -46,6 +68,17 @@ export interface ResourcePageProps {
   extraColumns?: ExtraColumn[];
   /** Per-screen changes to field definitions (e.g. make `code` read-only on this screen). */
   fieldOverrides?: Partial<Record<string, Partial<FieldDef>>>;
+  /**
+   * Inputs by field name that replace the generic control in the add / edit / view dialog (a
+   * rich-text editor, a picker whose choices depend on another field). The field's label, checks,
+   * conditions and submit stay the engine's. Define the map outside the component.
+   */
+  inputs?: Partial<Record<string, ComponentType<CustomInputProps>>>;
+  /**
+   * Values a new row starts with, computed each time the add dialog opens (a release time of
+   * now); the definition's defaults fill the other fields, and `openForm`'s `initial` wins.
+   */
+  addValues?: () => Record<string, unknown>;
   /**
    * Changes the form values before they are submitted (e.g. hash a password). Throwing an Error
    * refuses the submit: its message is shown and the dialog stays open with what was typed.

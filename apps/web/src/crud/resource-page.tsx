@@ -298,6 +298,8 @@ export function ResourcePage(props: ResourcePageProps) {
         options={options}
         width={dialogWidth}
         beforeSubmit={props.beforeSubmit}
+        inputs={props.inputs}
+        addValues={props.addValues}
         onClose={closeForm}
         onSaved={() => {
           closeForm();

@@ -19,6 +19,7 @@ import { idValue } from '../../platform/http/request-params';
 import { notifyLive } from '../../platform/live/notify-live';
 import { rowsOfSameTenant, tenantScope, type Queryable } from '../../platform/tenancy/tenant-scope';
 import { DeskMessages } from './messages';
+import { noticeAudienceDepts } from './notice-audience';
 import { sanitizeNoticeHtml } from './notice-html';
 import { liveClient, noticeEvent, noticeReleaseJob, registerNoticeRelease, type NoticeFacts } from './notice-release';
 
@@ -94,14 +95,7 @@ async function afterRemove({ tx, auth, rows }: RemoveArgs): Promise<void> {
  * one of their departments or a department above it (a notice to a region reaches its clinics).
  */
 async function audienceCondition(db: Queryable, auth: AuthContext): Promise<SQL> {
-  const own = splitIds(auth.deptId);
-  const depts = new Set(own);
-  if (own.length) {
-    const rows = await tenantScope(db, auth.tenantId)
-      .select(dept, { ancestors: dept.ancestors })
-      .where(inArray(dept.id, own));
-    for (const row of rows) for (const id of splitIds(String(row.ancestors ?? ''))) if (id !== '0') depts.add(id);
-  }
+  const depts = await noticeAudienceDepts(db, auth);
   // Both sides as text arrays; the caller's ids travel as one parameter.
   const names = (ids: Iterable<string>): SQL => {
     const list = [...ids].join(',');

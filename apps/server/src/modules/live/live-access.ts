@@ -1,4 +1,4 @@
-import { inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import {
   apiScopeCodes,
   deviceResource,
@@ -9,10 +9,11 @@ import {
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { dataScopeCondition } from '../../crud/resource-access';
-import { isAdministrator, splitIds, type AuthContext } from '../../platform/auth/request-auth';
+import { isAdministrator, type AuthContext } from '../../platform/auth/request-auth';
 import { dept } from '../../platform/db/schema';
 import { coversRoute } from '../../platform/permissions/grants';
-import { tenantRows, tenantScope } from '../../platform/tenancy/tenant-scope';
+import { tenantRows } from '../../platform/tenancy/tenant-scope';
+import { noticeAudienceDepts } from '../desk/notice-audience';
 
 /** The departments whose rows of a resource the caller sees: every one, or these. */
 export type DeptReach = 'all' | ReadonlySet<string>;
@@ -26,7 +27,7 @@ export interface LiveAccess {
   warnings: DeptReach | undefined;
   devices: DeptReach | undefined;
   roleIds: ReadonlySet<string>;
-  /** For notices to departments: the caller's own and those above them. */
+  /** For notices to departments: the caller's own and those above them (`noticeAudienceDepts`). */
   deptIds: ReadonlySet<string>;
 }
 
@@ -61,27 +62,12 @@ async function reachOf(ctx: AppContext, auth: AuthContext, def: ResourceDef): Pr
   return (await mayRead(ctx, auth, def)) ? deptReach(ctx, auth, def) : undefined;
 }
 
-/**
- * The departments a notice may name to reach the caller: their own and every one above them (a
- * notice to a region reaches its clinics), as the notice inbox decides (modules/desk/notice-routes.ts).
- */
-async function noticeDepts(ctx: AppContext, auth: AuthContext): Promise<Set<string>> {
-  const own = splitIds(auth.deptId);
-  const depts = new Set(own);
-  if (!own.length) return depts;
-  const rows = await tenantScope(ctx.db, auth.tenantId)
-    .select(dept, { ancestors: dept.ancestors })
-    .where(inArray(dept.id, own));
-  for (const row of rows) for (const id of splitIds(String(row.ancestors ?? ''))) if (id !== '0') depts.add(id);
-  return depts;
-}
-
 /** Decides what a stream of `auth` may carry; run at connect and again when grants change. */
 export async function liveAccess(ctx: AppContext, auth: AuthContext): Promise<LiveAccess> {
   const [warnings, devices, deptIds] = await Promise.all([
     reachOf(ctx, auth, warningResource),
     reachOf(ctx, auth, deviceResource),
-    noticeDepts(ctx, auth),
+    noticeAudienceDepts(ctx.db, auth),
   ]);
   return {
     tenantId: auth.tenantId,

@@ -1,11 +1,7 @@
 import type { notice as zh } from '../zh/notice';
 
 export const notice: typeof zh = {
-  add: 'New',
-  edit: 'Edit',
   read: 'Read',
-  addTitle: 'New notice',
-  editTitle: 'Edit notice',
   rolesPlaceholder: 'Roles that receive the notice',
   deptsPlaceholder: 'Departments that receive the notice (with their sub-departments)',
   contentPlaceholder: 'Write the notice here…',

@@ -1,10 +1,6 @@
 /** Texts of the notice screens and the desk services. */
 export const notice = {
-  add: '新增',
-  edit: '编辑',
   read: '阅读',
-  addTitle: '新增通知',
-  editTitle: '编辑通知',
   rolesPlaceholder: '选择接收通知的角色',
   deptsPlaceholder: '选择接收通知的机构(含下级机构)',
   contentPlaceholder: '在这里输入通知内容…',

@@ -24,7 +24,10 @@ export interface RichTextEditorProps {
   id?: string;
   value?: string;
   onChange?: (html: string) => void;
+  onBlur?: () => void;
   placeholder?: string;
+  /** Shows the content as the reader sees it: no toolbar, nothing to edit. */
+  readOnly?: boolean;
 }
 
 interface ToolProps {
@@ -111,7 +114,7 @@ function LinkDialog({ editor, onClose }: { editor: Editor; onClose(): void }) {
  * undo. It writes HTML; the server applies its allow-list before storing (docs/desk.md), so the
  * editor is a convenience, not the safety line.
  */
-export function RichTextEditor({ id, value, onChange, placeholder }: RichTextEditorProps) {
+export function RichTextEditor({ id, value, onChange, onBlur, placeholder, readOnly }: RichTextEditorProps) {
   const { t } = useTranslation('notice');
   const [linking, setLinking] = useState(false);
   const editor = useEditor({
@@ -122,11 +125,17 @@ export function RichTextEditor({ id, value, onChange, placeholder }: RichTextEdi
       }),
     ],
     content: value ?? '',
+    editable: !readOnly,
     // The toolbar shows which marks are on at the cursor.
     shouldRerenderOnTransaction: true,
     editorProps: { attributes: { class: 'mes-notice-content mes-rich-editor-body', 'aria-label': placeholder ?? '' } },
     onUpdate: ({ editor: e }) => onChange?.(e.isEmpty ? '' : e.getHTML()),
+    onBlur: () => onBlur?.(),
   });
+
+  useEffect(() => {
+    if (editor && editor.isEditable === !!readOnly) editor.setEditable(!readOnly, false);
+  }, [editor, readOnly]);
 
   // A value set from outside (the edit dialog loading a notice) replaces the document.
   useEffect(() => {
@@ -136,6 +145,12 @@ export function RichTextEditor({ id, value, onChange, placeholder }: RichTextEdi
   }, [editor, value]);
 
   if (!editor) return null;
+  if (readOnly)
+    return (
+      <div className="mes-rich-editor mes-rich-editor-readonly" id={id} data-testid="notice-editor">
+        <EditorContent editor={editor} />
+      </div>
+    );
   const tb = (key: string) => t(`toolbar.${key}`);
   const chain = () => editor.chain().focus();
   return (
