@@ -149,7 +149,12 @@ async function clinicUser(): Promise<string> {
     });
     await t.ctx.db.insert(roleScope).values({ id: nextId(), scopeCategory: ScopeCategory.DATA, scopeId, roleId });
   }
-  return signInWithScopes(t, { account: 'h4clinic', roleId, deptId: CLINIC_A, codes: [] });
+  return signInWithScopes(t, {
+    account: 'h4clinic',
+    roleId,
+    deptId: CLINIC_A,
+    codes: ['warning:read', 'device_info:read'],
+  });
 }
 
 beforeAll(async () => {
@@ -334,6 +339,21 @@ describe('dashboard/overview', () => {
       sql`select count(*) n from mes_device_cycle where tenant_id = ${OTHER_TENANT}`,
     );
     expect(got.cycles.total).toBe(Number(own?.n));
+  });
+
+  it('gives a user who may not read warnings or devices the counts, but no rows naming them', async () => {
+    const plain = await signInWithScopes(t, { tenantId: TENANT, account: 'h4plain', codes: [] });
+    const got = await overview(plain);
+    const all = await overview(admin);
+    expect(got.devices).toEqual(all.devices);
+    expect(got.cycles).toEqual(all.cycles);
+    expect(got.work.unhandledWarnings).toBe(all.work.unhandledWarnings);
+    expect(all.work.warnings.length).toBeGreaterThan(0);
+    expect(all.work.due.length).toBeGreaterThan(0);
+    expect(got.work.warnings).toEqual([]);
+    expect(got.work.due).toEqual([]);
+    const map = await t.as(plain, { method: 'GET', url: `/api${DASHBOARD_DEVICE_MAP_PATH}` });
+    expect(map.json().data).toEqual({ depts: [], truncated: false });
   });
 
   it('refuses an anonymous caller', async () => {

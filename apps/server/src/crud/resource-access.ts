@@ -1,9 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { ResourceDef } from '@mes/contracts';
+import { apiScopeCodes, type ResourceDef } from '@mes/contracts';
 import { isAdministrator, isPlatformCaller, splitIds, type AuthContext } from '../platform/auth/request-auth';
 import { forbidden } from '../platform/http/errors';
-import type { GrantService } from '../platform/permissions/grants';
+import { coversRoute, type GrantService } from '../platform/permissions/grants';
 import { liveRows, tenantRows, type TenantOwnedTable } from '../platform/tenancy/tenant-scope';
 
 /** The columns every resource table has, as the generic routes use them. */
@@ -98,4 +98,14 @@ export async function dataScopeCondition(
     }
   }
   return sql`(${sql.join(parts, sql` or `)})`;
+}
+
+/**
+ * Whether the caller's roles grant the resource's read scope, decided as the route guard decides
+ * for its list route. For replies that are not the resource's own routes (the live stream, the
+ * welcome page) and show its rows only to those who may read them.
+ */
+export async function mayReadResource(def: ResourceDef, auth: AuthContext, grants: GrantService): Promise<boolean> {
+  if (isAdministrator(auth)) return true;
+  return coversRoute(await grants.apiGrants(auth.roleIds), apiScopeCodes(def.code).read, `/api${def.api}/list`);
 }

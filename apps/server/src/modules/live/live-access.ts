@@ -1,17 +1,9 @@
 import { sql } from 'drizzle-orm';
-import {
-  apiScopeCodes,
-  deviceResource,
-  NoticeAudience,
-  warningResource,
-  type LiveEvent,
-  type ResourceDef,
-} from '@mes/contracts';
+import { deviceResource, NoticeAudience, warningResource, type LiveEvent, type ResourceDef } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { dataScopeCondition } from '../../crud/resource-access';
-import { isAdministrator, type AuthContext } from '../../platform/auth/request-auth';
+import { dataScopeCondition, mayReadResource } from '../../crud/resource-access';
+import type { AuthContext } from '../../platform/auth/request-auth';
 import { dept } from '../../platform/db/schema';
-import { coversRoute } from '../../platform/permissions/grants';
 import { tenantRows } from '../../platform/tenancy/tenant-scope';
 import { noticeAudienceDepts } from '../desk/notice-audience';
 
@@ -29,13 +21,6 @@ export interface LiveAccess {
   roleIds: ReadonlySet<string>;
   /** For notices to departments: the caller's own and those above them (`noticeAudienceDepts`). */
   deptIds: ReadonlySet<string>;
-}
-
-/** Whether the caller's roles grant the resource's read scope (the route guard's own test). */
-async function mayRead(ctx: AppContext, auth: AuthContext, def: ResourceDef): Promise<boolean> {
-  if (isAdministrator(auth)) return true;
-  const grants = await ctx.grants.apiGrants(auth.roleIds);
-  return coversRoute(grants, apiScopeCodes(def.code).read, `/api${def.api}/list`);
 }
 
 /**
@@ -59,7 +44,7 @@ async function deptReach(ctx: AppContext, auth: AuthContext, def: ResourceDef): 
 }
 
 async function reachOf(ctx: AppContext, auth: AuthContext, def: ResourceDef): Promise<DeptReach | undefined> {
-  return (await mayRead(ctx, auth, def)) ? deptReach(ctx, auth, def) : undefined;
+  return (await mayReadResource(def, auth, ctx.grants)) ? deptReach(ctx, auth, def) : undefined;
 }
 
 /** Decides what a stream of `auth` may carry; run at connect and again when grants change. */

@@ -11,6 +11,7 @@ import type { WelcomeScope } from './welcome-scope';
  * WELCOME_MAP_LIMIT devices: a wall cannot show more tiles legibly.
  */
 export async function welcomeDeviceMap(ctx: AppContext, scope: WelcomeScope): Promise<WelcomeDeviceMap> {
+  if (!scope.readsDevices) return { depts: [], truncated: false };
   const db = tenantScope(ctx.db, scope.tenantId);
   const rows = await db
     .select(device, {

@@ -231,9 +231,9 @@ export async function welcomeOverview(ctx: AppContext, scope: WelcomeScope): Pro
     verification: null,
     work: {
       unhandledWarnings: warnings.unhandledWarnings,
-      warnings: warnings.warnings,
+      warnings: scope.readsWarnings ? warnings.warnings : [],
       dueCounts: due.dueCounts,
-      due: due.due,
+      due: scope.readsDevices ? due.due : [],
     },
     charts: { cycleDays: cycles.cycleDays, warningLevels: warnings.warningLevels },
   };

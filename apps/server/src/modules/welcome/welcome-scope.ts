@@ -1,8 +1,8 @@
 import { and, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { deviceResource, userResource } from '@mes/contracts';
+import { deviceResource, userResource, warningResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { dataScopeCondition } from '../../crud/resource-access';
+import { dataScopeCondition, mayReadResource } from '../../crud/resource-access';
 import type { AuthContext } from '../../platform/auth/request-auth';
 import { device } from '../../platform/db/schema';
 import { tenantRows } from '../../platform/tenancy/tenant-scope';
@@ -19,14 +19,23 @@ export interface WelcomeScope {
   devices: SQL | undefined;
   /** The user data scope on `blade_user` rows; undefined: every user. */
   users: SQL | undefined;
+  /**
+   * Whether the caller may read the warnings and the devices themselves (their screens' read
+   * scopes). The figures are counts for everyone; rows naming warnings or devices are listed only
+   * to those who could list them on their screens.
+   */
+  readsWarnings: boolean;
+  readsDevices: boolean;
 }
 
 export async function welcomeScope(ctx: AppContext, auth: AuthContext): Promise<WelcomeScope> {
-  const [devices, users] = await Promise.all([
+  const [devices, users, readsWarnings, readsDevices] = await Promise.all([
     dataScopeCondition(deviceResource, auth, ctx.grants),
     dataScopeCondition(userResource, auth, ctx.grants),
+    mayReadResource(warningResource, auth, ctx.grants),
+    mayReadResource(deviceResource, auth, ctx.grants),
   ]);
-  return { tenantId: auth.tenantId, devices, users };
+  return { tenantId: auth.tenantId, devices, users, readsWarnings, readsDevices };
 }
 
 /**

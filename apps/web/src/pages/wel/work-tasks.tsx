@@ -69,10 +69,13 @@ export function WorkTasks({ data, loading }: { data: WelcomeOverview | undefined
                   columns={warningColumns}
                   dataSource={work?.warnings ?? []}
                   pagination={false}
-                  locale={{ emptyText: t('work.noWarnings') }}
+                  // Counted for everyone; listed only to those who may read warnings (server rule).
+                  locale={{
+                    emptyText: work?.unhandledWarnings ? t('work.warningsHidden') : t('work.noWarnings'),
+                  }}
                   data-testid="wel-work-warnings"
                 />
-                {work && work.unhandledWarnings > work.warnings.length ? (
+                {work && work.warnings.length > 0 && work.unhandledWarnings > work.warnings.length ? (
                   <Typography.Text type="secondary" className="mes-wel-more">
                     {t('work.more', { count: work.unhandledWarnings, shown: work.warnings.length })}
                   </Typography.Text>
@@ -91,7 +94,7 @@ export function WorkTasks({ data, loading }: { data: WelcomeOverview | undefined
                 columns={dueColumns}
                 dataSource={work?.due ?? []}
                 pagination={false}
-                locale={{ emptyText: t('work.noDue') }}
+                locale={{ emptyText: dueTotal ? t('work.dueHidden') : t('work.noDue') }}
                 data-testid="wel-work-due"
               />
             ),

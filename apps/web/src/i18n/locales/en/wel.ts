@@ -28,6 +28,8 @@ export const wel: typeof zh = {
   level: { '1': 'Critical', '2': 'Major', '3': 'Minor', '4': 'Warning' },
   status: { '1': 'Unhandled', '2': 'Handled', '3': 'Cleared, unhandled', '4': 'Cleared, handled' },
   work: {
+    warningsHidden: 'You may not view warnings: only their number is shown',
+    dueHidden: 'You may not view devices: only the number is shown',
     title: 'Work tasks',
     warnings: 'Unhandled warnings',
     due: 'Due work',
