@@ -199,10 +199,20 @@ describe('threshold rules', () => {
   afterAll(() => ingestion.stop());
 
   it('raise exactly one warning once the value held past the threshold for the duration', async () => {
+    // The list's total of this device's warnings, as the screen and the bell read it (cached totals).
+    const listed = async () =>
+      (await t.as(admin, { method: 'GET', url: `/api/report/warning/list?deviceCode=${code}` })).json().data as {
+        total: number;
+        records: unknown[];
+      };
     await send(ingestion, [temp(code, 0, 101), temp(code, 10, 102), temp(code, 20, 103)]);
     expect(await warningsOf(code)).toEqual([]);
+    expect((await listed()).total).toBe(0);
     await send(ingestion, [temp(code, 30, 104.5)]);
     await send(ingestion, [temp(code, 40, 105)]);
+    await settle();
+    // The batch announced the new row: the cached total of 0 is not served again.
+    expect(await listed()).toMatchObject({ total: 1, records: [expect.anything()] });
     const [w, ...more] = await warningsOf(code);
     expect(more).toEqual([]);
     expect(w).toMatchObject({

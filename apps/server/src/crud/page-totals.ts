@@ -1,19 +1,13 @@
 import type { ChangeFeed } from '../platform/cache/change-feed';
 import type { CacheRegistry } from '../platform/cache/cache-registry';
 import { FeedCache } from '../platform/cache/feed-cache';
+import { ALL_TENANTS, rowsTopic } from '../platform/cache/row-changes';
 import { GRANTS_TOPIC } from '../platform/permissions/grants';
 
 /** A safety net for writes made outside the resource routes; every route write invalidates at once. */
 const MAX_AGE_MS = 5 * 60_000;
 
-/** The topic a write of a resource publishes; `*` as tenant for resources shared by all tenants. */
-export const rowsTopic = (code: string, tenantId: string) => `rows:${code}:${tenantId}`;
-
-/**
- * Where the totals of a list spanning every tenant are kept (the platform's view of users, roles,
- * departments); no tenant id has a `~`.
- */
-export const ALL_TENANTS = '~all';
+export { ALL_TENANTS, rowsTopic };
 
 /**
  * Exact list totals kept per resource, tenant and filter. `count(*)` over a large table costs far

@@ -1,6 +1,8 @@
 import pg from 'pg';
 
-const CHANNEL = 'mes_data_changed';
+/** The PostgreSQL channel of data changes (`announceRowChanges` writes to it inside a transaction). */
+export const CHANGE_CHANNEL = 'mes_data_changed';
+const CHANNEL = CHANGE_CHANNEL;
 const RECONNECT_MS = 1000;
 
 type Listener = (topic: string) => void;

@@ -4,7 +4,7 @@ import { OnOffReason, type DeviceLiveEvent } from '@mes/contracts';
 import type { Db } from '../db/database';
 import { nextId } from '../db/ids';
 import { defineJob } from '../jobs/job-definition';
-import { notifyLive } from '../live/notify-live';
+import { publishChanges } from './publish-changes';
 import { raiseOfflineWarnings } from './alarm-store';
 
 /**
@@ -367,7 +367,7 @@ export async function sweepInactiveDevices(db: Db, now: Date): Promise<{ offline
       }),
     );
     const warnings = await raiseOfflineWarnings(client, now);
-    await notifyLive(client, [
+    await publishChanges(client, [
       ...rows.map((r) =>
         deviceLiveEvent({
           tenantId: r.tenant_id,

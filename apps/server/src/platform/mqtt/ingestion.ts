@@ -23,7 +23,7 @@ import type { RuleChanges } from './alarm-rules';
 import { parseCycle } from './cycle-report';
 import { cycleLiveEvent, storeCycles } from './cycle-store';
 import { deviceLiveEvent } from './device-presence';
-import { notifyLive } from '../live/notify-live';
+import { publishChanges } from './publish-changes';
 
 export { convertValue } from './batch-rows';
 
@@ -506,7 +506,7 @@ export class Ingestion {
         ...cycles.map(cycleLiveEvent),
         ...warnings,
       ];
-      if (events.length) await notifyLive(client, events);
+      await publishChanges(client, events);
       if (rows.births.length) await applyBirthChanges(client, rows.births);
       if (messages.length && this.options.inTransaction) await this.options.inTransaction(client, messages);
       await client.query('commit');

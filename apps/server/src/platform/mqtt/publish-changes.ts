@@ -1,0 +1,33 @@
+import {
+  deviceCycleResource,
+  deviceResource,
+  warningResource,
+  type LiveEvent,
+  type LiveEventType,
+} from '@mes/contracts';
+import { announceRowChanges } from '../cache/row-changes';
+import { notifyLive, type LiveQueryable } from '../live/notify-live';
+
+/** The resource whose rows an event of ingestion reports as written. */
+const ROWS_OF: Partial<Record<LiveEventType, string>> = {
+  warning: warningResource.code,
+  cycle: deviceCycleResource.code,
+  device: deviceResource.code,
+};
+
+/**
+ * Inside the batch's (or the sweep's) transaction: the live events for the browsers, and the
+ * announcement that the rows behind them changed, so list totals and filtered pages (warnings,
+ * cycles, devices by online state) are not served from before the change.
+ */
+export async function publishChanges(client: LiveQueryable, events: readonly LiveEvent[]): Promise<void> {
+  if (!events.length) return;
+  await notifyLive(client, events);
+  await announceRowChanges(
+    client,
+    events.flatMap((e) => {
+      const code = ROWS_OF[e.type];
+      return code ? [{ code, tenantId: e.tenantId }] : [];
+    }),
+  );
+}
