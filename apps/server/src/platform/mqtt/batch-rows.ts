@@ -1,5 +1,4 @@
 import type { KnownDevice, ModelField } from './device-directory';
-import type { CycleRow } from './cycle-report';
 import type { PresenceChange } from './device-presence';
 import type { BirthChange } from './sparkplug-births';
 
@@ -97,6 +96,25 @@ export interface LogRow {
   parsedOk: boolean;
   error: string | null;
   at: Date;
+}
+
+/** One finished cycle as parsed from its report (`cycle-report.ts`), stored by `cycle-store.ts`. */
+export interface CycleRow {
+  tenantId: string;
+  deviceCode: string;
+  programNo: number;
+  programName: string;
+  start: Date;
+  end: Date;
+  durationSeconds: number;
+  result: number;
+  faultCode: number;
+  maxTemperature: number | null;
+  minTemperature: number | null;
+  maxPressure: number | null;
+  minConcentration: number | null;
+  holdSeconds: number | null;
+  figures: Record<string, number>;
 }
 
 /** One acquisition-data row: a report and what was stored from it. */

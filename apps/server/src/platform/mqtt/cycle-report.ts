@@ -1,31 +1,13 @@
 import { CycleResult } from '@mes/contracts';
-import { clip, parseJsonObject, parseTs, printable } from './batch-rows';
+import { clip, parseJsonObject, parseTs, printable, type CycleRow } from './batch-rows';
 
 /**
- * A finished cycle as devices publish it on `mes/{tenant}/{device}/cycle` (docs/mqtt.md "Cycles"):
+ * Reads a finished cycle as devices publish it on `mes/{tenant}/{device}/cycle` (docs/mqtt.md "Cycles"):
  * `{ts?, program, programName?, start, end, durationSeconds?, result: 'pass'|'fail'|'aborted',
  * faultCode?, ...figures}` — the figures are the remaining numeric keys (`maxTemperature`,
  * `minHoldConcentration`, `holdSeconds` …), kept as sent in `figures`, the ones reports read
  * also in their columns.
  */
-
-export interface CycleRow {
-  tenantId: string;
-  deviceCode: string;
-  programNo: number;
-  programName: string;
-  start: Date;
-  end: Date;
-  durationSeconds: number;
-  result: number;
-  faultCode: number;
-  maxTemperature: number | null;
-  minTemperature: number | null;
-  maxPressure: number | null;
-  minConcentration: number | null;
-  holdSeconds: number | null;
-  figures: Record<string, number>;
-}
 
 const RESULTS: Record<string, number> = {
   pass: CycleResult.pass,

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { CycleLiveEvent } from '@mes/contracts';
 import { nextId } from '../db/ids';
-import type { CycleRow } from './cycle-report';
+import type { CycleRow } from './batch-rows';
 
 /**
  * Finished cycles into `mes_device_cycle` and their per-day counts into `mes_device_cycle_day`,
