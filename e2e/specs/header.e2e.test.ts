@@ -1,6 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { NOTICE_INBOX_PATH, type NoticeInboxReply } from '@mes/contracts';
 import { callApi, newPage, screenshot, signIn, useBrowser } from '../support/browser';
+import { unreadOnServer } from '../support/bell';
 
 const browser = useBrowser();
 
@@ -214,20 +216,32 @@ describe('header tools', () => {
     await context.close();
   });
 
-  it('the notice popover shows the notices and warnings tabs, empty and without a red dot while nothing is unread', async () => {
+  it('the notice popover shows the notices and warnings tabs, its badge and lists as the server has them', async () => {
     const { context, page } = await newPage(browser());
     await signIn(page);
-    expect(await page.getByTestId('notice').getAttribute('data-unread')).toBe('0');
-    expect(await page.getByTestId('notice').locator('.ant-badge-dot').count()).toBe(0);
-    await page.getByTestId('notice').click();
+    // Other specs of the run may have left notices and warnings behind: the bell must say what
+    // the server says, an empty state only where there is nothing.
+    const { unread, notices, warnings } = await unreadOnServer(page);
+    const inbox = await callApi<NoticeInboxReply>(page, `/api${NOTICE_INBOX_PATH}?current=1&size=1`);
+    const bell = page.getByTestId('notice');
+    await expect.poll(() => bell.getAttribute('data-unread')).toBe(String(unread));
+    expect(await bell.locator('.ant-badge-count').count()).toBe(unread ? 1 : 0);
+    expect(await bell.locator('.ant-badge-dot').count()).toBe(0);
+    await bell.click();
     const tabs = page.getByTestId('notice-tabs');
-    await expect.poll(() => tabs.getByRole('tab').allTextContents()).toEqual(['通知', '告警']);
+    await expect
+      .poll(() => tabs.getByRole('tab').allTextContents())
+      .toEqual([notices ? `通知 (${notices})` : '通知', warnings ? `告警 (${warnings})` : '告警']);
     // offsetWidth: the opening zoom animation scales the box, the layout width is what the spec sets.
     expect(await page.locator('.mes-notice-popover').evaluate((el) => (el as HTMLElement).offsetWidth)).toBe(350);
-    await expect.poll(() => page.getByTestId('notice-list-empty').textContent()).toContain('暂无通知');
-    await tabs.getByRole('tab', { name: '告警' }).click();
-    await expect.poll(() => page.getByTestId('warning-list-empty').isVisible()).toBe(true);
-    expect(await page.getByTestId('warning-list-empty').textContent()).toContain('暂无告警');
+    if (inbox.data.total === 0)
+      await expect.poll(() => page.getByTestId('notice-list-empty').textContent()).toContain('暂无通知');
+    else await expect.poll(() => page.getByTestId('notice-item').count()).toBeGreaterThan(0);
+    await tabs.getByRole('tab', { name: /告警/ }).click();
+    if (warnings === 0) {
+      await expect.poll(() => page.getByTestId('warning-list-empty').isVisible()).toBe(true);
+      expect(await page.getByTestId('warning-list-empty').textContent()).toContain('暂无告警');
+    } else await expect.poll(() => page.getByTestId('warning-item').count()).toBeGreaterThan(0);
     expect(await page.locator('.mes-notice-popover').textContent()).not.toContain('示例');
     await context.close();
   });

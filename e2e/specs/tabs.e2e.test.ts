@@ -25,19 +25,20 @@ const tabLabels = (page: Page) => page.locator('[data-testid="tab-bar"] .ant-tab
 const tab = (page: Page, label: string) => page.locator('[data-testid="tab-bar"] .ant-tabs-tab', { hasText: label });
 
 describe('tab bar', () => {
+  // Fixed routes inside the shell (the wall screen /wel/dashboard stands outside it, no tab).
   it('each visited screen becomes a tab; close others keeps current and home; close all keeps home', async () => {
     const { context, page } = await newPage(browser());
     await signIn(page);
-    await goInApp(page, '/wel/dashboard');
+    await goInApp(page, '/test/index');
     await goInApp(page, '/info/index');
-    await expect.poll(() => tabLabels(page)).toEqual(['首页', '控制台', '个人信息']);
+    await expect.poll(() => tabLabels(page)).toEqual(['首页', '测试页', '个人信息']);
     // Home cannot be closed.
     expect(await tab(page, '首页').locator('.ant-tabs-tab-remove').count()).toBe(0);
 
-    await tab(page, '控制台').click();
-    await page.waitForURL('**/wel/dashboard');
-    await contextMenu(page, '控制台', '关闭其他');
-    await expect.poll(() => tabLabels(page)).toEqual(['首页', '控制台']);
+    await tab(page, '测试页').click();
+    await page.waitForURL('**/test/index');
+    await contextMenu(page, '测试页', '关闭其他');
+    await expect.poll(() => tabLabels(page)).toEqual(['首页', '测试页']);
 
     await goInApp(page, '/info/index');
     await contextMenu(page, '个人信息', '关闭全部');
@@ -49,11 +50,11 @@ describe('tab bar', () => {
   it('closing the active tab opens the previous one', async () => {
     const { context, page } = await newPage(browser());
     await signIn(page);
-    await goInApp(page, '/wel/dashboard');
+    await goInApp(page, '/test/index');
     await goInApp(page, '/info/index');
     await tab(page, '个人信息').locator('.ant-tabs-tab-remove').click();
-    await page.waitForURL('**/wel/dashboard');
-    await expect.poll(() => tabLabels(page)).toEqual(['首页', '控制台']);
+    await page.waitForURL('**/test/index');
+    await expect.poll(() => tabLabels(page)).toEqual(['首页', '测试页']);
     await context.close();
   });
 

@@ -226,13 +226,17 @@ export function NoticePopover() {
         role="button"
         tabIndex={0}
         aria-haspopup="dialog"
-        aria-label={label}
         title={t('header:notice')}
         onKeyDown={activateOnKey}
       >
-        <Badge count={unread} size="small" overflowCount={99} offset={[2, -2]}>
-          <BellOutlined style={{ color: 'inherit', fontSize: 16 }} />
-        </Badge>
+        {/* The name says the count in words (read from this text, not an aria-label that the badge's
+            digits would contradict); the badge (99+ past 99) is for the eye only. */}
+        <span className="mes-visually-hidden">{label}</span>
+        <span aria-hidden="true">
+          <Badge count={unread} size="small" overflowCount={99} offset={[2, -2]}>
+            <BellOutlined style={{ color: 'inherit', fontSize: 16 }} />
+          </Badge>
+        </span>
       </span>
     </Popover>
   );
