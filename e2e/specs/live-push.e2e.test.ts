@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WarningLiveEvent } from '@mes/contracts';
 import { notifyLive } from '../../apps/server/src/platform/live/notify-live';
 import { callApi, newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
-import { unreadOnServer } from '../support/bell';
+import { bellFollowsServer, unreadOnServer } from '../support/bell';
 import { serverDatabase } from '../support/database';
 
 const browser = useBrowser();
@@ -76,14 +76,8 @@ describe('live push', () => {
     const message = `e2e 温度过高 ${Date.now()}`;
     const event = await raiseWarning(message);
     await poll(() => page.getByTestId('warning-list').textContent()).toContain(message);
-    // The badge and the tab follow the server without a reload (another spec's leftovers may move
-    // the totals too, so they are compared with what the server says now).
-    await poll(async () => {
-      const [shown, server] = await Promise.all([bell.getAttribute('data-unread'), unreadOnServer(page)]);
-      return Number(shown) === server.unread && server.unread > 0 ? 'same' : `${shown} ≠ ${server.unread}`;
-    }).toBe('same');
-    const { warnings } = await unreadOnServer(page);
-    await poll(() => tabs.getByRole('tab', { name: /告警/ }).textContent()).toContain(`(${warnings})`);
+    // The badge and the tab follow the server without a reload (other specs' leftovers count too).
+    await bellFollowsServer(page);
     expect(await page.evaluate(() => (window as unknown as { __live?: boolean }).__live)).toBe(true);
     await screenshot(page, 'live-push-warning');
 
