@@ -1,6 +1,5 @@
 import { defineResource, type FieldDef } from '../../resource/define';
-import { deptResource } from '../system/dept';
-import { deviceResource } from './device';
+import { deviceRowFields } from './device-row-fields';
 
 /** `result` of a cycle (dictionary disinfection_result). */
 export const CycleResult = { pass: 1, fail: 2, aborted: 3 } as const;
@@ -33,30 +32,7 @@ export const deviceCycleResource = defineResource({
   listRoute: 'page',
   menu: { group: 'device', sort: 12, icon: 'history', nameEn: 'Device cycles' },
   fields: {
-    deviceId: {
-      kind: 'reference',
-      label: { zh: '设备', en: 'Device' },
-      form: 'readonly',
-      reference: { to: () => deviceResource, label: 'deviceName', onRemove: 'clear' },
-      search: true,
-      width: 140,
-    },
-    deviceCode: {
-      kind: 'string',
-      label: { zh: '设备编号', en: 'Device code' },
-      max: 64,
-      form: 'readonly',
-      search: true,
-      width: 130,
-    },
-    deptId: {
-      kind: 'reference',
-      label: { zh: '所属机构', en: 'Department' },
-      form: 'readonly',
-      reference: { to: () => deptResource, label: 'deptName', onRemove: 'clear' },
-      search: true,
-      width: 140,
-    },
+    ...deviceRowFields(),
     programNo: { kind: 'int', label: { zh: '程序号', en: 'Program' }, range: [0, 9999], default: 0, width: 80 },
     programName: { kind: 'string', label: { zh: '程序名称', en: 'Program name' }, max: 64, width: 120 },
     startTime: {

@@ -3,3 +3,4 @@ export * from './model-rules';
 export * from './plc-variable';
 export * from './product';
 export * from './device-cycle';
+export * from './device-row-fields';

@@ -1,7 +1,6 @@
 import { defineResource, type FieldDef } from '../../resource/define';
-import { deviceResource } from '../device/device';
+import { deviceRowFields } from '../device/device-row-fields';
 import { ALARM_RULE_TYPE_NAMES, ALARM_RULE_TYPES } from '../device/model-rules';
-import { deptResource } from '../system/dept';
 
 /** The API path of `handle` (`POST`, body `{ ids, result }`): acknowledges warnings the caller may see. */
 export const WARNING_HANDLE_PATH = '/report/warning/handle';
@@ -77,30 +76,7 @@ export const warningResource = defineResource({
       sort: true,
       width: 170,
     },
-    deviceId: {
-      kind: 'reference',
-      label: { zh: '设备', en: 'Device' },
-      form: 'readonly',
-      reference: { to: () => deviceResource, label: 'deviceName', onRemove: 'clear' },
-      search: true,
-      width: 140,
-    },
-    deviceCode: {
-      kind: 'string',
-      label: { zh: '设备编号', en: 'Device code' },
-      max: 64,
-      form: 'readonly',
-      search: true,
-      width: 130,
-    },
-    deptId: {
-      kind: 'reference',
-      label: { zh: '所属机构', en: 'Department' },
-      form: 'readonly',
-      reference: { to: () => deptResource, label: 'deptName', onRemove: 'clear' },
-      search: true,
-      width: 140,
-    },
+    ...deviceRowFields(),
     warningType: {
       kind: 'string',
       label: { zh: '告警类型', en: 'Type' },
