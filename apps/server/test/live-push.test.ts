@@ -1,20 +1,13 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_STREAM_PATH, NoticeAudience, type LiveEvent, type WarningLiveEvent } from '@mes/contracts';
-import type { AppContext } from '../src/app-context';
-import { buildApp } from '../src/app';
-import { connectDatabase, type Database } from '../src/platform/db/database';
 import { nextId } from '../src/platform/db/ids';
 import { dataScope, role, roleScope, user } from '../src/platform/db/schema';
 import { notifyLive } from '../src/platform/live/notify-live';
 import { ScopeCategory } from '../src/platform/permissions/grants';
-import { createAppContext } from '../src/runtime';
 import { DEPT_IDS, SEED_API_SCOPES, SEED_MENUS } from '../src/seed/seed-data';
 import { signInToNewTenant, signInWithScopes } from './support/scoped-user';
+import { startSecondProcess, type SecondProcess } from './support/second-process';
 import { createTestApp, md5, type TestApp } from './support/test-app';
 
 /**
@@ -22,48 +15,24 @@ import { createTestApp, md5, type TestApp } from './support/test-app';
  * is held by one process, every process hears each committed NOTIFY once, and each stream gets
  * what its caller may see, exactly once. Streams are read over real HTTP with fetch.
  */
-interface Process {
-  app: FastifyInstance;
-  ctx: AppContext;
-  database: Database;
-  dataDir: string;
-}
 
 let a: TestApp;
-let b: Process;
+let b: SecondProcess;
 let baseA: string;
 let baseB: string;
 let admin: string;
 
 const TENANT_B = '300101';
 
-async function secondProcess(t: TestApp): Promise<Process> {
-  const database = connectDatabase(t.databaseUrl, 3);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mes-test-live-b-'));
-  const ctx = await createAppContext({
-    database,
-    databaseUrl: t.databaseUrl,
-    jwtSecret: t.jwtSecret,
-    clock: t.clock,
-    dataDir,
-  });
-  const app = await buildApp(ctx);
-  await app.ready();
-  return { app, ctx, database, dataDir };
-}
-
 beforeAll(async () => {
   a = await createTestApp();
-  b = await secondProcess(a);
+  b = await startSecondProcess(a);
   baseA = await a.app.listen({ port: 0, host: '127.0.0.1' });
   baseB = await b.app.listen({ port: 0, host: '127.0.0.1' });
   admin = (await a.signIn()).access_token;
 });
 afterAll(async () => {
-  await b.app.close();
-  await b.ctx.close();
-  await b.database.close();
-  fs.rmSync(b.dataDir, { recursive: true, force: true });
+  await b.close();
   await a.close();
 });
 

@@ -1,19 +1,13 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenResponse } from '@mes/contracts';
-import type { AppContext } from '../src/app-context';
-import { buildApp } from '../src/app';
 import { hashPassword } from '../src/platform/auth/passwords';
-import { connectDatabase, type Database } from '../src/platform/db/database';
 import { nextId } from '../src/platform/db/ids';
 import { dept, role, tenant, user } from '../src/platform/db/schema';
-import { createAppContext } from '../src/runtime';
 import { DEPT_IDS } from '../src/seed/seed-data';
 import { grantApiScopes } from './support/scoped-user';
+import { startSecondProcess, type SecondProcess } from './support/second-process';
 import { basic, createTestApp, md5, type TestApp } from './support/test-app';
 
 /**
@@ -21,15 +15,9 @@ import { basic, createTestApp, md5, type TestApp } from './support/test-app';
  * a second server on the same database (as a second API process would be), as soon as the
  * change notice arrives.
  */
-interface Process {
-  app: FastifyInstance;
-  ctx: AppContext;
-  database: Database;
-  dataDir: string;
-}
 
 let a: TestApp;
-let b: Process;
+let b: SecondProcess;
 let admin: string;
 /** A user of the platform tenant no case touches: their session must outlive every case. */
 let bystander: TokenResponse;
@@ -38,24 +26,9 @@ let bystander: TokenResponse;
 const READER_ROLE = '1000000000000009001';
 const PLAIN_ROLE = '1000000000000009002';
 
-async function secondProcess(t: TestApp): Promise<Process> {
-  const database = connectDatabase(t.databaseUrl, 3);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mes-test-data-b-'));
-  const ctx = await createAppContext({
-    database,
-    databaseUrl: t.databaseUrl,
-    jwtSecret: t.jwtSecret,
-    clock: t.clock,
-    dataDir,
-  });
-  const app = await buildApp(ctx);
-  await app.ready();
-  return { app, ctx, database, dataDir };
-}
-
 beforeAll(async () => {
   a = await createTestApp();
-  b = await secondProcess(a);
+  b = await startSecondProcess(a);
   admin = (await a.signIn()).access_token;
   await a.ctx.db.insert(role).values([
     { id: READER_ROLE, tenantId: '000000', roleName: '岗位查看', roleAlias: 'post_reader' },
@@ -66,10 +39,7 @@ beforeAll(async () => {
   bystander = await a.signIn('bystander', passwordOf('bystander'));
 });
 afterAll(async () => {
-  await b.app.close();
-  await b.ctx.close();
-  await b.database.close();
-  fs.rmSync(b.dataDir, { recursive: true, force: true });
+  await b.close();
   await a.close();
 });
 
