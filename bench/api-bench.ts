@@ -42,6 +42,7 @@ import {
   CONNECTIONS,
   freePort,
   measure,
+  loadAverage,
   md5,
   postgresCpuMs,
   processCpuMs,
@@ -252,12 +253,6 @@ async function signIn(port: number): Promise<Record<string, string>> {
   return { 'blade-auth': `bearer ${token}`, authorization: basic };
 }
 
-const load = () =>
-  os
-    .loadavg()
-    .map((n) => n.toFixed(2))
-    .join(' ');
-
 try {
   await waitFor(`http://127.0.0.1:${barePort}/json`);
   await waitFor(`http://127.0.0.1:${appPort}/api/health`);
@@ -274,7 +269,7 @@ try {
   const minimalAuthed = await minimalToken();
   const minimalUrl = `http://127.0.0.1:${minimalPort}/page?current=1&size=10`;
   await waitFor(minimalUrl, 120_000, minimalAuthed);
-  const loadBefore = load();
+  const loadBefore = loadAverage();
 
   // Warm each up (JIT, connection pool), then measure each alone.
   const infoUrl = `http://127.0.0.1:${appPort}/api/blade-user/info`;
@@ -320,7 +315,7 @@ try {
     const pageRun = summary(pageTurns, '/api/blade-user/page');
     console.log(
       `\nAPI benchmark: ${CONNECTIONS} connections, ${seconds} s each, ${rounds} turns per comparison, ` +
-        `${os.cpus().length} cores, Node ${process.version}${nodeFlags.length ? ` (server: ${nodeFlags.join(' ')})` : ''}; load average before ${loadBefore}, after the pages ${load()}\n`,
+        `${os.cpus().length} cores, Node ${process.version}${nodeFlags.length ? ` (server: ${nodeFlags.join(' ')})` : ''}; load average before ${loadBefore}, after the pages ${loadAverage()}\n`,
     );
     table([bareResult, info, ...pageTurns], (r) => ({
       '/ bare': ratio(r.requestsPerSecond, bareResult.requestsPerSecond),
@@ -377,7 +372,7 @@ try {
     }
     const on = summary(turns, 'log on');
     const offRun = summary(turns, 'log off');
-    console.log(`\nAPI log on / off (same route, same database, in turns; load average now ${load()}):`);
+    console.log(`\nAPI log on / off (same route, same database, in turns; load average now ${loadAverage()}):`);
     table(turns, () => ({}));
     const logRatio = on.rate / offRun.rate;
     console.log(

@@ -32,7 +32,7 @@ import { buildApp } from '../apps/server/src/app';
 import { applyMigrations, connectDatabase } from '../apps/server/src/platform/db/database';
 import { createAppContext } from '../apps/server/src/runtime';
 import { seedDatabase } from '../apps/server/src/seed/seed';
-import { freePort, md5, startProcess, stop, waitFor } from './support';
+import { freePort, loadAverage, md5, startProcess, stop, waitFor } from './support';
 
 const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const POINTS = Number(process.env.BENCH_IOT_POINTS ?? 1_000_000);
@@ -305,10 +305,7 @@ async function main() {
 
     console.log(
       `\nmodel-list benchmark: ${CONNECTIONS} connections, ${SECONDS} s each, ${os.cpus().length} cores, ` +
-        `load average ${os
-          .loadavg()
-          .map((n) => n.toFixed(2))
-          .join(' ')}`,
+        `load average ${loadAverage()}`,
     );
     console.table(
       rows.map((r) => ({

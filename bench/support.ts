@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -200,3 +201,10 @@ export async function measure(
     probe: reading,
   };
 }
+
+/** The machine's 1, 5 and 15 minute load averages, for the line above a table of figures. */
+export const loadAverage = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');

@@ -27,7 +27,7 @@ import { createAppContext } from '../apps/server/src/runtime';
 import { seedDatabase } from '../apps/server/src/seed/seed';
 import { addDays, chartWindow } from '../apps/server/src/modules/welcome/welcome-days';
 import { DEPT_IDS } from '../apps/server/src/seed/seed-data';
-import { md5 } from './support';
+import { loadAverage, md5 } from './support';
 
 const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DEVICES = Number(process.env.BENCH_WEL_DEVICES ?? 100);
@@ -287,10 +287,7 @@ async function main() {
       ];
       console.log(
         `\nwelcome benchmark: ${DEVICES} devices × ${DAYS} days × ${CYCLES} cycles, calls one after another, ` +
-          `${os.cpus().length} cores, load average ${os
-            .loadavg()
-            .map((n) => n.toFixed(2))
-            .join(' ')}`,
+          `${os.cpus().length} cores, load average ${loadAverage()}`,
       );
       console.table(
         rows.map((r) => ({
