@@ -3,7 +3,8 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@mes/contracts';
 import { DeviceMap } from './device-map';
-import { LEVEL_COLORS, OverviewCharts } from './overview-charts';
+import { WARNING_LEVEL_TAG } from '../../shell/warning-level';
+import { OverviewCharts } from './overview-charts';
 import { OverviewFigures } from './overview-figures';
 import { useWallData } from './use-overview';
 import './wall.css';
@@ -60,7 +61,7 @@ export default function Dashboard() {
               <ul className="mes-wall-warnings">
                 {data?.work.warnings.slice(0, 6).map((w) => (
                   <li key={w.id}>
-                    <Tag color={LEVEL_COLORS[w.level]}>{t(`level.${w.level}`, { defaultValue: w.level })}</Tag>
+                    <Tag color={WARNING_LEVEL_TAG[w.level]}>{t(`level.${w.level}`, { defaultValue: w.level })}</Tag>
                     <span className="mes-wall-warning-device">{w.deviceName ?? w.deviceCode}</span>
                     <span className="mes-wall-warning-msg">{w.message}</span>
                     <span className="mes-wall-warning-time">{w.startTime?.slice(5, 16)}</span>

@@ -3,9 +3,8 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WelcomeOverview } from '@mes/contracts';
 import { EChart } from '../../charts/echart';
+import { WARNING_LEVEL_HEX } from '../../shell/warning-level';
 import type { ChartOption } from '../../charts/echarts-core';
-
-export const LEVEL_COLORS: Record<number, string> = { 1: '#f5222d', 2: '#fa8c16', 3: '#fadb14', 4: '#1677ff' };
 
 interface ChartsProps {
   data: WelcomeOverview | undefined;
@@ -64,7 +63,7 @@ export function OverviewCharts({ data, wall, height = 280 }: ChartsProps) {
           type: 'bar',
           name: t('charts.count'),
           barMaxWidth: 56,
-          data: (levels ?? []).map((l) => ({ value: l.count, itemStyle: { color: LEVEL_COLORS[l.level] } })),
+          data: (levels ?? []).map((l) => ({ value: l.count, itemStyle: { color: WARNING_LEVEL_HEX[l.level] } })),
         },
       ],
     }),

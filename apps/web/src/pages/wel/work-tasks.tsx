@@ -2,7 +2,7 @@ import { Card, Table, Tabs, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import type { WelcomeDueRow, WelcomeOverview, WelcomeWarningRow } from '@mes/contracts';
-import { LEVEL_COLORS } from './overview-charts';
+import { WARNING_LEVEL_TAG } from '../../shell/warning-level';
 
 /** Unhandled warnings (newest first) and due work (devices in fault, devices offline over a day). */
 export function WorkTasks({ data, loading }: { data: WelcomeOverview | undefined; loading: boolean }) {
@@ -12,7 +12,9 @@ export function WorkTasks({ data, loading }: { data: WelcomeOverview | undefined
       title: t('work.level'),
       dataIndex: 'level',
       width: 72,
-      render: (level: number) => <Tag color={LEVEL_COLORS[level]}>{t(`level.${level}`, { defaultValue: level })}</Tag>,
+      render: (level: number) => (
+        <Tag color={WARNING_LEVEL_TAG[level]}>{t(`level.${level}`, { defaultValue: level })}</Tag>
+      ),
     },
     {
       title: t('work.device'),

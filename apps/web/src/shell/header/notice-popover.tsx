@@ -12,6 +12,7 @@ import {
   type NoticeInboxReply,
   type PageResult,
 } from '@mes/contracts';
+import { WARNING_LEVEL_TAG } from '../warning-level';
 import { ApiError } from '../../api/http';
 import { useLiveCacheRefresh } from '../../api/live-cache';
 import { useLiveOpen } from '../../api/live-events';
@@ -28,7 +29,6 @@ const WARNING_PARAMS = { status: WarningStatus.activeUnhandled, current: 1, size
 /** The pages an entry opens (`/business/notice/:id`, `/report/warning/:id`). */
 const NOTICE_PAGE = '/business/notice';
 const WARNING_PAGE = '/report/warning';
-const LEVEL_COLOURS: Record<number, string> = { 1: 'red', 2: 'orange', 3: 'gold', 4: 'blue' };
 
 /** A warning as the generic list sends it (the fields shown here). */
 interface WarningRow {
@@ -134,7 +134,7 @@ function WarningList({ rows, onOpen }: { rows: WarningRow[]; onOpen: (id: string
           <List.Item.Meta
             title={
               <span className="mes-notice-title">
-                <Tag color={LEVEL_COLOURS[row.level] ?? 'default'}>
+                <Tag color={WARNING_LEVEL_TAG[row.level] ?? 'default'}>
                   {row.levelName || t(`live:level_${row.level}`, { defaultValue: String(row.level) })}
                 </Tag>
                 <Typography.Text ellipsis={{ tooltip: row.message }}>{row.message || row.warningNo}</Typography.Text>

@@ -1,12 +1,7 @@
 import { Tag } from 'antd';
-import { WarningLevel, WarningStatus } from '@mes/contracts';
+import { WarningStatus } from '@mes/contracts';
+import { WARNING_LEVEL_TAG } from '../../../shell/warning-level';
 
-const LEVEL_COLOURS: Record<number, string> = {
-  [WarningLevel.critical]: 'red',
-  [WarningLevel.major]: 'volcano',
-  [WarningLevel.minor]: 'gold',
-  [WarningLevel.warning]: 'blue',
-};
 const STATUS_COLOURS: Record<number, string> = {
   [WarningStatus.activeUnhandled]: 'red',
   [WarningStatus.activeHandled]: 'orange',
@@ -21,7 +16,11 @@ export const isUnhandled = (status: unknown) =>
 /** The level as a tag coloured by severity; the label is the dictionary's (`levelName`). */
 export function LevelTag({ value, label }: { value: unknown; label?: unknown }) {
   return (
-    <Tag color={LEVEL_COLOURS[Number(value)] ?? 'default'} data-testid="warning-level-tag" data-level={String(value)}>
+    <Tag
+      color={WARNING_LEVEL_TAG[Number(value)] ?? 'default'}
+      data-testid="warning-level-tag"
+      data-level={String(value)}
+    >
       {String(label || value || '')}
     </Tag>
   );
