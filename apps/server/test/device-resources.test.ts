@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DeviceSecretReply } from '@mes/contracts';
 import { buildApp } from '../src/app';
-import { param } from '../src/platform/db/schema';
 import { createDeviceDirectory } from '../src/modules/device';
 import type { DeviceDirectory } from '../src/platform/mqtt/device-directory';
-import { signInWithScopes } from './support/scoped-user';
+import { signInWithScopes, signInAsProvisionedTenant } from './support/scoped-user';
 import { createTestApp, type TestApp } from './support/test-app';
 
 const OTHER_TENANT = '300001';
@@ -41,17 +40,7 @@ beforeAll(async () => {
   app = await buildApp(t.ctx);
   await app.ready();
   admin = (await t.signIn()).access_token;
-  const created = await as(admin, 'POST', '/api/blade-system/tenant/submit', {
-    tenantId: OTHER_TENANT,
-    tenantName: '另一家诊所集团',
-    linkman: 'ops',
-  });
-  expect(created.json()).toMatchObject({ success: true });
-  const [defaultPassword] = await t.ctx.db
-    .select({ value: param.paramValue })
-    .from(param)
-    .where(eq(param.paramKey, 'tenant.default.password'));
-  other = (await t.signIn('admin', defaultPassword?.value ?? '', OTHER_TENANT)).access_token;
+  other = await signInAsProvisionedTenant(t, admin, OTHER_TENANT, '另一家诊所集团');
   clerk = await signInWithScopes(t, { account: 'dclerk', codes: ['device_info:read', 'device_info:write'] });
   directory = createDeviceDirectory(t.ctx);
 });

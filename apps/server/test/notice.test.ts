@@ -11,10 +11,10 @@ import {
   type NoticeInboxReply,
 } from '@mes/contracts';
 import { nextId } from '../src/platform/db/ids';
-import { deskService, notice, param, role } from '../src/platform/db/schema';
+import { deskService, notice, role } from '../src/platform/db/schema';
 import { LIVE_CHANNEL } from '../src/platform/live/notify-live';
 import { DEPT_IDS } from '../src/seed/seed-data';
-import { signInWithScopes } from './support/scoped-user';
+import { signInWithScopes, signInAsProvisionedTenant } from './support/scoped-user';
 import { createTestApp, type TestApp } from './support/test-app';
 
 const OTHER_TENANT = '300071';
@@ -67,17 +67,7 @@ beforeAll(async () => {
     deptId: DEPT_IDS.east,
   });
   southReader = await signInWithScopes(t, { account: 'n_south', codes: [], deptId: DEPT_IDS.south });
-  const created = await call(admin, 'POST', '/api/blade-system/tenant/submit', {
-    tenantId: OTHER_TENANT,
-    tenantName: '另一家诊所集团',
-    linkman: 'ops',
-  });
-  expect(created.json()).toMatchObject({ success: true });
-  const [defaultPassword] = await t.ctx.db
-    .select({ value: param.paramValue })
-    .from(param)
-    .where(eq(param.paramKey, 'tenant.default.password'));
-  other = (await t.signIn('admin', defaultPassword?.value ?? '', OTHER_TENANT)).access_token;
+  other = await signInAsProvisionedTenant(t, admin, OTHER_TENANT, '另一家诊所集团');
   listener = new pg.Client({ connectionString: t.databaseUrl });
   await listener.connect();
   listener.on('notification', (message) => {

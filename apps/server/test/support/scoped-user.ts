@@ -1,6 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { hashPassword } from '../../src/platform/auth/passwords';
 import { nextId } from '../../src/platform/db/ids';
-import { dept, role, roleScope, tenant, user } from '../../src/platform/db/schema';
+import { dept, param, role, roleScope, tenant, user } from '../../src/platform/db/schema';
 import { ScopeCategory } from '../../src/platform/permissions/grants';
 import { SEED_API_SCOPES, DEPT_IDS } from '../../src/seed/seed-data';
 import { md5, type TestApp } from './test-app';
@@ -68,4 +69,27 @@ export async function signInToNewTenant(t: TestApp, tenantId: string, codes: rea
     .insert(dept)
     .values({ id: deptId, tenantId, parentId: '0', ancestors: '0', deptName: '公司', fullName: '公司' });
   return signInWithScopes(t, { tenantId, account: 'boss', codes, roleId, deptId, password: 'Boss#pass1' });
+}
+
+/**
+ * A tenant provisioned as the platform administrator provisions one (`tenant/submit`: its
+ * departments, roles and `admin` with param `tenant.default.password`); answers that admin's token.
+ */
+export async function signInAsProvisionedTenant(
+  t: TestApp,
+  platformAdmin: string,
+  tenantId: string,
+  tenantName: string,
+): Promise<string> {
+  const created = await t.as(platformAdmin, {
+    method: 'POST',
+    url: '/api/blade-system/tenant/submit',
+    payload: { tenantId, tenantName, linkman: 'ops' },
+  });
+  if (!created.json().success) throw new Error(`tenant ${tenantId} not provisioned: ${created.body}`);
+  const [defaultPassword] = await t.ctx.db
+    .select({ value: param.paramValue })
+    .from(param)
+    .where(eq(param.paramKey, 'tenant.default.password'));
+  return (await t.signIn('admin', defaultPassword?.value ?? '', tenantId)).access_token;
 }
