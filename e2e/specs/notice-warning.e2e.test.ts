@@ -313,6 +313,12 @@ describe('warnings', () => {
         await signIn(phone.page);
         await goInApp(phone.page, '/report/warning');
         await poll(() => rows(phone.page).count()).toBeGreaterThan(0);
+        // Dictionary labels in the interface language: a level reads Critical, not 紧急.
+        const levels = () => rows(phone.page).getByTestId('warning-level-tag').allInnerTexts();
+        await poll(async () =>
+          (await levels()).filter((l) => !['Critical', 'Major', 'Minor', 'Warning'].includes(l)),
+        ).toEqual([]);
+        expect((await levels()).length).toBeGreaterThan(0);
         await shot(phone.page, 'warning-list-en-375');
         const second = await db.query('select id from mes_warning where warning_no = $1', [numbers[1]]);
         await goInApp(phone.page, `/report/warning/${second.rows[0].id}`);

@@ -9,8 +9,18 @@ export interface Option {
 
 type Lang = keyof LocalText;
 
-export function optionsFromDict(entries: readonly Pick<DictEntry, 'dictKey' | 'dictValue'>[]): Option[] {
-  return entries.map((e) => ({ label: String(e.dictValue), value: String(e.dictKey) }));
+/**
+ * A dictionary's entries as options. `english` (a sealed system dictionary's English labels, by
+ * key) replaces the stored label where it has one, for the English interface.
+ */
+export function optionsFromDict(
+  entries: readonly Pick<DictEntry, 'dictKey' | 'dictValue'>[],
+  english?: ReadonlyMap<string, string>,
+): Option[] {
+  return entries.map((e) => {
+    const value = String(e.dictKey);
+    return { label: english?.get(value) ?? String(e.dictValue), value };
+  });
 }
 
 export function optionsFromItems(items: Extract<OptionSource, { items: unknown }>['items'], lang: Lang): Option[] {

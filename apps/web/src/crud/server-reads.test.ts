@@ -41,6 +41,11 @@ describe('option lists share the cache with the screens', () => {
   it('dictionary entries become options, endpoint rows by the named keys', () => {
     const dict = optionQuery({ dict: 'sex' });
     expect(dict?.select?.([{ dictKey: '1', dictValue: '男' }])).toEqual([{ label: '男', value: '1' }]);
+    // In English a system dictionary shows its English labels; a business one shows its own words.
+    const english = optionQuery({ dict: 'warning_level' }, 'en');
+    expect(english?.select?.([{ dictKey: '1', dictValue: '紧急' }])).toEqual([{ label: 'Critical', value: '1' }]);
+    const business = optionQuery({ dictBiz: 'warning_level' }, 'en');
+    expect(business?.select?.([{ dictKey: '1', dictValue: '紧急' }])).toEqual([{ label: '紧急', value: '1' }]);
     const posts = optionQuery({ url: '/blade-system/post/select', label: 'postName', value: 'id' });
     expect(posts?.select?.([{ id: 7, postName: '经理' }])).toEqual([{ label: '经理', value: '7' }]);
   });

@@ -2,6 +2,7 @@ import { useQueries, type UseQueryOptions } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { optionSourceOf, type DictEntry, type FieldMap, type LocalText, type OptionSource } from '@mes/contracts';
 import { apiQuery, OPTIONS_STALE_MS, type ApiKey } from '../api/server-state';
+import { DICT_ENGLISH } from './dict-text';
 import { labelMap, optionsFromDict, optionsFromItems, optionsFromUrl, type Option } from './options';
 
 export interface FieldOptions {
@@ -17,7 +18,8 @@ export const DICT_BIZ_ROUTE = '/blade-system/dict-biz/dictionary';
 
 type OptionQuery = UseQueryOptions<unknown, Error, Option[], ApiKey>;
 
-const fromDict = (entries: unknown) => optionsFromDict((entries as DictEntry[] | null) ?? []);
+const fromDict = (english?: ReadonlyMap<string, string>) => (entries: unknown) =>
+  optionsFromDict((entries as DictEntry[] | null) ?? [], english);
 
 /**
  * The shared read behind a remote option source. A dictionary is one cache entry for every
@@ -25,16 +27,17 @@ const fromDict = (entries: unknown) => optionsFromDict((entries as DictEntry[] |
  * dictionary screen changes it; an endpoint source (a resource's tree) reloads when its
  * resource changes. Fixed items are not fetched.
  */
-export function optionQuery(source: OptionSource): OptionQuery | undefined {
+export function optionQuery(source: OptionSource, lang: keyof LocalText = 'zh'): OptionQuery | undefined {
   if ('dict' in source)
     return {
       ...apiQuery<unknown>(DICT_ROUTE, { code: source.dict }, { staleTime: OPTIONS_STALE_MS }),
-      select: fromDict,
+      // One cache entry for both languages: only the labels picked from it differ.
+      select: fromDict(lang === 'en' ? DICT_ENGLISH.get(source.dict) : undefined),
     };
   if ('dictBiz' in source)
     return {
       ...apiQuery<unknown>(DICT_BIZ_ROUTE, { code: source.dictBiz }, { staleTime: OPTIONS_STALE_MS }),
-      select: fromDict,
+      select: fromDict(),
     };
   if ('url' in source) {
     const { label, value, where } = source;
@@ -57,7 +60,7 @@ export function useFieldOptions(fields: FieldMap, lang: keyof LocalText): FieldO
       if (!source) continue;
       if ('items' in source) fixed.push([name, optionsFromItems(source.items, lang)]);
       else {
-        const query = optionQuery(source);
+        const query = optionQuery(source, lang);
         if (query) remote.push({ name, query });
       }
     }

@@ -31,8 +31,12 @@ export interface SystemDictionaryDef {
   code: string;
   /** The parent row's `dictValue`. */
   name: string;
-  /** Entries in display order: [dictKey, dictValue]. */
-  entries: readonly (readonly [key: string, value: string])[];
+  /**
+   * Entries in display order: [dictKey, dictValue, English]. The English label is what the web
+   * shows in English; a sealed dictionary's labels never change, so it lives here, not in a
+   * column. Required when the value has Chinese characters (`registryProblems` checks).
+   */
+  entries: readonly (readonly [key: string, value: string, english?: string])[];
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   menuPathOf,
   REGISTRY,
   registryEntryAt,
+  dictionaryEnglishOf,
   registryProblems,
   screenButtonsOf,
   screenScopesOf,
@@ -111,9 +112,36 @@ describe('the registry', () => {
       ...dictless,
       menu: {
         ...widgetMenu,
-        dictionaries: [{ code: 'widget_kind', name: '部件类型', entries: [['1', '甲']] as const }],
+        dictionaries: [{ code: 'widget_kind', name: '部件类型', entries: [['1', '甲', 'A']] as const }],
       },
     };
     expect(registryProblems([declared])).toEqual([]);
+  });
+
+  it('asks every Chinese label of a system dictionary for its English, and serves them by code and key', () => {
+    const untranslated = defineResource({
+      ...widget,
+      menu: {
+        ...widgetMenu,
+        dictionaries: [
+          {
+            code: 'widget_kind',
+            name: '部件类型',
+            entries: [
+              ['1', '甲', 'A'],
+              ['2', '乙'],
+              ['3', 'WEB'],
+            ] as const,
+          },
+        ],
+      },
+    });
+    expect(registryProblems([untranslated])).toEqual([
+      'system dictionary widget_kind entry 2 (乙) needs an English label',
+    ]);
+    const english = dictionaryEnglishOf(REGISTRY);
+    expect(english.get('warning_level')?.get('1')).toBe('Critical');
+    expect(english.get('alarm_rule_type')?.get('concentration')).toBe('Low concentration');
+    expect(english.get('user_type')?.get('1')).toBeUndefined();
   });
 });

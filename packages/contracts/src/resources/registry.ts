@@ -128,6 +128,23 @@ export function systemDictionariesOf(entries: readonly RegistryEntry[]): SystemD
   return out;
 }
 
+const HAN = /\p{Script=Han}/u;
+
+/**
+ * English labels of the system dictionaries, by dictionary code and key, for the web app's
+ * English interface (business dictionaries are the tenant's own words and have none).
+ */
+export function dictionaryEnglishOf(
+  entries: readonly RegistryEntry[],
+): ReadonlyMap<string, ReadonlyMap<string, string>> {
+  return new Map(
+    systemDictionariesOf(entries).map((d) => [
+      d.code,
+      new Map(d.entries.flatMap(([key, , english]) => (english ? [[key, english] as const] : []))),
+    ]),
+  );
+}
+
 const duplicates = (values: readonly string[]) => [...new Set(values.filter((v, i) => values.indexOf(v) !== i))];
 
 /**
@@ -155,6 +172,10 @@ export function registryProblems(entries: readonly RegistryEntry[]): string[] {
   for (const code of duplicates(scopeCodes)) problems.push(`API scope ${code} is declared twice`);
   const dictionaries = systemDictionariesOf(entries).map((d) => d.code);
   for (const code of duplicates(dictionaries)) problems.push(`system dictionary ${code} is declared twice`);
+  for (const dict of systemDictionariesOf(entries))
+    for (const [key, value, english] of dict.entries)
+      if (HAN.test(value) && !english?.trim())
+        problems.push(`system dictionary ${dict.code} entry ${key} (${value}) needs an English label`);
   const seeded = new Set(dictionaries);
   for (const def of resourceDefsOf(entries)) {
     for (const { name, source } of dictionaryFields(def)) {

@@ -12,6 +12,7 @@ import {
   type NoticeInboxReply,
   type PageResult,
 } from '@mes/contracts';
+import { dictText } from '../../crud/dict-text';
 import { WARNING_LEVEL_TAG } from '../warning-level';
 import { ApiError } from '../../api/http';
 import { useLiveCacheRefresh } from '../../api/live-cache';
@@ -79,7 +80,8 @@ function LoadFailed({ onRetry, testId }: { onRetry: () => void; testId: string }
 }
 
 function NoticeList({ entries, onOpen }: { entries: NoticeInboxEntry[]; onOpen: (id: string) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language === 'en' ? 'en' : 'zh';
   return (
     <List
       size="small"
@@ -104,7 +106,9 @@ function NoticeList({ entries, onOpen }: { entries: NoticeInboxEntry[]; onOpen: 
                 <Typography.Text ellipsis={{ tooltip: item.title }}>{item.title}</Typography.Text>
               </span>
             }
-            description={[item.categoryName, item.releaseTime].filter(Boolean).join(' · ')}
+            description={[dictText('notice', item.category, item.categoryName, lang), item.releaseTime]
+              .filter(Boolean)
+              .join(' · ')}
           />
         </List.Item>
       )}
@@ -113,7 +117,8 @@ function NoticeList({ entries, onOpen }: { entries: NoticeInboxEntry[]; onOpen: 
 }
 
 function WarningList({ rows, onOpen }: { rows: WarningRow[]; onOpen: (id: string) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language === 'en' ? 'en' : 'zh';
   return (
     <List
       size="small"
@@ -135,7 +140,12 @@ function WarningList({ rows, onOpen }: { rows: WarningRow[]; onOpen: (id: string
             title={
               <span className="mes-notice-title">
                 <Tag color={WARNING_LEVEL_TAG[row.level] ?? 'default'}>
-                  {row.levelName || t(`live:level_${row.level}`, { defaultValue: String(row.level) })}
+                  {dictText(
+                    'warning_level',
+                    row.level,
+                    row.levelName || t(`live:level_${row.level}`, { defaultValue: String(row.level) }),
+                    lang,
+                  )}
                 </Tag>
                 <Typography.Text ellipsis={{ tooltip: row.message }}>{row.message || row.warningNo}</Typography.Text>
               </span>

@@ -1,4 +1,4 @@
-import type { FieldDef, PatternRule } from '../../resource/define';
+import type { FieldDef, LocalText, PatternRule } from '../../resource/define';
 
 /**
  * A model field key as devices send it and PLC variables name it: a JSON key and a Sparkplug
@@ -43,11 +43,11 @@ export const PLC_BYTE_ORDERS = ['ABCD', 'DCBA', 'BADC', 'CDAB'] as const;
  */
 export const ALARM_RULE_TYPES = ['threshold', 'rate', 'offline', 'cycle', 'concentration', 'limit'] as const;
 export type AlarmRuleType = (typeof ALARM_RULE_TYPES)[number];
-export const ALARM_RULE_TYPE_NAMES: Record<AlarmRuleType, string> = {
-  threshold: '阈值越限',
-  rate: '变化率越限',
-  offline: '设备离线',
-  cycle: '周期失败/中止',
-  concentration: '消毒液浓度不足',
-  limit: '变量越限',
+export const ALARM_RULE_TYPE_NAMES: Record<AlarmRuleType, LocalText> = {
+  threshold: { zh: '阈值越限', en: 'Threshold' },
+  rate: { zh: '变化率越限', en: 'Rate of change' },
+  offline: { zh: '设备离线', en: 'Offline' },
+  cycle: { zh: '周期失败/中止', en: 'Cycle failed / aborted' },
+  concentration: { zh: '消毒液浓度不足', en: 'Low concentration' },
+  limit: { zh: '变量越限', en: 'Variable limit' },
 };

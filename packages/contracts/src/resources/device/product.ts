@@ -183,11 +183,11 @@ export const productResource = defineResource({
         code: 'product_category',
         name: '产品类别',
         entries: [
-          ['1', '水路消毒机'],
-          ['2', '压力蒸汽灭菌器'],
-          ['3', '低温等离子/环氧乙烷灭菌器'],
-          ['4', '清洗消毒机'],
-          ['5', '空气消毒机'],
+          ['1', '水路消毒机', 'Waterline disinfector'],
+          ['2', '压力蒸汽灭菌器', 'Steam steriliser'],
+          ['3', '低温等离子/环氧乙烷灭菌器', 'Low-temperature plasma / EO steriliser'],
+          ['4', '清洗消毒机', 'Washer-disinfector'],
+          ['5', '空气消毒机', 'Air disinfector'],
         ],
       },
       {
@@ -202,19 +202,19 @@ export const productResource = defineResource({
         code: 'model_data_type',
         name: '物模型数据类型',
         entries: [
-          ['int', '整数'],
-          ['float', '浮点数'],
-          ['bool', '布尔'],
-          ['string', '字符串'],
-          ['enum', '枚举'],
+          ['int', '整数', 'Integer'],
+          ['float', '浮点数', 'Float'],
+          ['bool', '布尔', 'Boolean'],
+          ['string', '字符串', 'String'],
+          ['enum', '枚举', 'Enumeration'],
         ],
       },
       {
         code: 'model_access',
         name: '物模型读写',
         entries: [
-          ['r', '只读'],
-          ['rw', '读写'],
+          ['r', '只读', 'Read'],
+          ['rw', '读写', 'Read / write'],
         ],
       },
       {

@@ -62,7 +62,9 @@ export const warningResource = defineResource({
       {
         code: 'alarm_rule_type',
         name: '告警类型',
-        entries: ALARM_RULE_TYPES.map((type) => [type, ALARM_RULE_TYPE_NAMES[type]] as const),
+        entries: ALARM_RULE_TYPES.map(
+          (type) => [type, ALARM_RULE_TYPE_NAMES[type].zh, ALARM_RULE_TYPE_NAMES[type].en] as const,
+        ),
       },
     ],
   },

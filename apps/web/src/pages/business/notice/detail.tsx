@@ -7,6 +7,7 @@ import { useNavigate, useParams } from 'react-router';
 import { noticeResource, permissionCodes } from '@mes/contracts';
 import { ApiError, requestData } from '../../../api/http';
 import { invalidateRoutes } from '../../../api/server-state';
+import { dictText } from '../../../crud/dict-text';
 import { useSession } from '../../../session/session-store';
 import './notice.css';
 
@@ -37,7 +38,8 @@ async function readNotice(id: string, mayManage: boolean): Promise<NoticeView> {
 
 /** 通知详情 (`/business/notice/:id`): title, category, release time and the content. */
 export default function NoticeDetail() {
-  const { t } = useTranslation('notice');
+  const { t, i18n } = useTranslation('notice');
+  const lang = i18n.language === 'en' ? 'en' : 'zh';
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const client = useQueryClient();
@@ -88,7 +90,8 @@ export default function NoticeDetail() {
       </Typography.Title>
       <Space wrap size={[12, 4]} style={{ marginBottom: 16 }}>
         <span>
-          {t('detail.category')}: <Tag color="blue">{notice.categoryName || notice.category}</Tag>
+          {t('detail.category')}:{' '}
+          <Tag color="blue">{dictText('notice', notice.category, notice.categoryName, lang)}</Tag>
         </span>
         <Typography.Text type="secondary">
           {t('detail.releaseTime')}: {notice.releaseTime}

@@ -18,6 +18,7 @@ import { EChart } from '../../../charts/echart';
 import type { ChartOption } from '../../../charts/echarts-core';
 import { useSession } from '../../../session/session-store';
 import { HandleDialog } from './handle-dialog';
+import { dictText } from '../../../crud/dict-text';
 import { isUnhandled, LevelTag, StatusTag } from './warning-tags';
 
 const SCREEN = '/report/warning';
@@ -144,6 +145,8 @@ export default function WarningDetail() {
           <LevelTag value={value} label={warning.levelName} />
         ) : name === 'status' ? (
           <StatusTag value={value} label={warning.statusName} />
+        ) : name === 'warningType' ? (
+          dictText('alarm_rule_type', value, named, lang)
         ) : NAMED.has(name) ? (
           String(named || value || '')
         ) : (
