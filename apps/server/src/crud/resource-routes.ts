@@ -30,6 +30,7 @@ import { SecretBox, secretBoxFor } from '../platform/crypto/secret-box';
 import { parseListQuery, type ListFields } from '../platform/http/list-query';
 import { describeChanges, recordOperation } from '../platform/audit/operation-audit';
 import { ChildRows } from './child-rows';
+import { indexNameOf } from '../platform/db/resource-table';
 import { DisplayNames, referenceJoins, type ReferenceJoin } from './display-names';
 import {
   assertOwnerAccess,
@@ -173,6 +174,9 @@ function listFields(def: ResourceDef, table: AnyResourceTable): ListFields {
   return fields;
 }
 
+/** Two stored values compared as text, NULL as empty: ids travel as text, columns may read as numbers. */
+const sameValue = (a: unknown, b: unknown) => String(a ?? '') === String(b ?? '');
+
 const bodyOf = (request: FastifyRequest): Record<string, unknown> => {
   const body = request.body;
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest(Messages.badRequest);
@@ -208,7 +212,8 @@ function uniqueMessage(def: ResourceDef, error: unknown): string | undefined {
   const e = error as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
   const pgError = e.code ? e : e.cause;
   if (pgError?.code !== PG_UNIQUE_VIOLATION) return undefined;
-  const ix = def.indexes?.find((i) => i.unique && (i.name === pgError.constraint || !i.name));
+  // By name: a resource with two unique indexes (a car's plate and bar code) names the one refused.
+  const ix = def.indexes?.find((i) => i.unique && indexNameOf(def, i) === pgError.constraint);
   return ix?.message?.zh ?? Messages.duplicate;
 }
 
@@ -573,7 +578,7 @@ export class ResourceService {
           if (!existing) throw notFound(Messages.rowNotFound);
         }
         const values = existing ? await this.checkAgainstStored(tx, body, existing, auth) : checked.values;
-        await this.checkReferenced(tx, values, auth);
+        await this.checkReferenced(tx, values, existing, auth);
         const enqueue: EnqueueInChange = (def, payload, options) =>
           this.ctx.jobs.enqueueInTransaction(tx, def, payload, options);
         const args: ChangeArgs = { tx, auth, adding, values, existing, body, afterCommit, enqueue };
@@ -654,20 +659,37 @@ export class ResourceService {
    * `FOR SHARE` holds it until the write commits, so a concurrent remove of the target waits
    * and then sees the new reference (or this write sees the target gone).
    */
-  private async checkReferenced(tx: Tx, values: Record<string, StoredValue>, auth: AuthContext) {
+  private async checkReferenced(
+    tx: Tx,
+    values: Record<string, StoredValue>,
+    existing: Row | undefined,
+    auth: AuthContext,
+  ) {
+    const row: Row = { ...existing, ...values };
     for (const ref of this.references) {
-      const id = values[ref.field];
-      if (typeof id !== 'string') continue;
+      const matches = ref.matches;
+      // A reference is checked when it is written, and when the field it must match changes.
+      const sent = ref.field in values || (matches !== undefined && matches.field in values);
+      const id = row[ref.field];
+      if (!sent || typeof id !== 'string') continue;
       const t = ref.targetTable;
       const label = this.def.fields[ref.field]?.label.zh ?? ref.field;
       const [found] = await tx
-        .select({ id: t.id, ...(ref.allowed ? { allowed: sql<boolean>`${ref.allowed}` } : {}) })
+        .select({
+          id: t.id,
+          ...(ref.allowed ? { allowed: sql<boolean>`${ref.allowed}` } : {}),
+          ...(ref.matchColumn ? { matched: ref.matchColumn } : {}),
+        })
         .from(t)
         .where(and(eq(t.id, id), rowScope(ref.target, t, auth)))
         .for('share');
       if (!found) throw badRequest(`所选${label}不存在`);
       // The reference's `where` (a device's department is a base or a clinic).
       if (found.allowed === false) throw badRequest(`所选${label}不在可选范围内`);
+      if (matches && ref.matchColumn && !sameValue(found.matched, row[matches.field])) {
+        const other = this.def.fields[matches.field]?.label.zh ?? matches.field;
+        throw badRequest(`所选${label}不属于所选${other}`);
+      }
     }
   }
 

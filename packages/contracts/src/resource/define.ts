@@ -117,6 +117,24 @@ export interface FieldReference {
    * a clinic): the picker offers only them and a submit naming another row is refused.
    */
   where?: FieldCondition;
+  /**
+   * The referenced row's `targetField` must equal this row's `field` (a car's line runs from the
+   * car's base): checked on every write against the stored row overlaid by what was sent.
+   */
+  matches?: { field: string; targetField: string };
+}
+
+/**
+ * A value the server computes from other fields of the same row instead of taking it from the
+ * client (an article's expiry date from its pack material and pack date). Kept in its column, so
+ * lists filter and sort by it like any other field. It is computed on every add, and on an
+ * update that sends one of `from`; the field itself is never read from a submit.
+ */
+export interface DerivedValue {
+  /** The fields it is computed from. */
+  from: readonly string[];
+  /** The value in its stored form (a day as `yyyy-MM-dd`); `null` when it cannot be known. */
+  value: (row: Readonly<Record<string, unknown>>) => string | number | boolean | null;
 }
 
 export interface FieldDef {
@@ -139,6 +157,8 @@ export interface FieldDef {
   schema?: JsonSchema;
   /** `reference` only: the referenced resource and how its rows are named and removed. */
   reference?: FieldReference;
+  /** Computed by the engine from other fields; give it `form: 'readonly'` or `false`. */
+  derive?: DerivedValue;
   required?: boolean;
   /**
    * Required while the condition holds (a provider's own settings), with the same message as
