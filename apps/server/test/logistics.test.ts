@@ -169,6 +169,15 @@ describe('lines with their default car, driver and schedule', () => {
     expect(stored).toMatchObject({ defaultCar: null, weekdays: '1,3,5', departures: '08:30,14:00', driver: driverId });
   });
 
+  it('removing the driver clears the line’s driver', async () => {
+    await signInWithScopes(t, { account: 'driver2', codes: [] });
+    const [driver] = await t.ctx.db.select({ id: user.id }).from(user).where(eq(user.account, 'driver2'));
+    const lineId = idOf(await submit('line', { name: '司机线', base: baseA, driver: String(driver?.id) }));
+    expect(await detail('line', lineId)).toMatchObject({ driver: String(driver?.id) });
+    idOf(await post(`/api/blade-user/remove?ids=${String(driver?.id)}`, {}));
+    expect(await detail('line', lineId)).toMatchObject({ driver: null, driverName: '' });
+  });
+
   it('removing a line clears the line of its cars', async () => {
     const lineId = idOf(await submit('line', { name: '临时线', base: baseA }));
     const carId = idOf(
