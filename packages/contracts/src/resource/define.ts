@@ -75,7 +75,17 @@ export type OptionSource =
    * Another endpoint returning `[{title|label, value|key|id, children?}]` or an entity list;
    * `where` keeps only the rows it holds for (a tree's other nodes give way to their children).
    */
-  | { url: string; label?: string; value?: string; where?: FieldCondition }
+  | {
+      url: string;
+      label?: string;
+      value?: string;
+      where?: FieldCondition;
+      /**
+       * Each option also carries this field of its row (`Option.match`), so that a form offers
+       * only the rows a `reference.matches` admits (the lines of the chosen base).
+       */
+      match?: string;
+    }
   /** A fixed list. */
   | { items: readonly { value: string | number; label: LocalText }[] };
 
@@ -447,10 +457,14 @@ export function optionSourceOf(field: FieldDef): OptionSource | undefined {
   const url = ops.includes('select')
     ? `${target.api}/select`
     : `${target.api}/${target.listRoute ?? 'list'}?size=${REFERENCE_OPTIONS_PAGE}`;
-  const where = field.reference.where;
-  return where
-    ? { url, label: field.reference.label, value: 'id', where }
-    : { url, label: field.reference.label, value: 'id' };
+  const { where, matches } = field.reference;
+  return {
+    url,
+    label: field.reference.label,
+    value: 'id',
+    ...(where ? { where } : {}),
+    ...(matches ? { match: matches.targetField } : {}),
+  };
 }
 
 /** Whether a row satisfies a condition (values compared as text, as `visibleWhen` compares them). */

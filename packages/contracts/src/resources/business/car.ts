@@ -41,6 +41,8 @@ export const carResource = defineResource({
       required: true,
       search: true,
       reference: { to: () => deptResource, label: 'deptName', where: { field: 'deptCategory', in: [4] } },
+      // The bases as a flat list, as the line's form offers them, rather than the department tree.
+      options: { url: '/blade-system/dept/getBases', label: 'deptName', value: 'id' },
       width: 140,
     },
     line: {
