@@ -178,6 +178,28 @@ describe('lines with their default car, driver and schedule', () => {
     expect(await detail('line', lineId)).toMatchObject({ driver: null, driverName: '' });
   });
 
+  it('refuses to move a line or a car to another base while what references it stays behind', async () => {
+    const lineId = idOf(await submit('line', { name: '搬迁线', base: baseA }));
+    const carId = idOf(
+      await submit('car', { name: '搬迁车', plate: '苏E99999', barCode: 'CAR-0009', base: baseA, line: lineId }),
+    );
+    const ownLine = idOf(await submit('line', { name: '默认车线', base: baseA, defaultCar: carId }));
+    refused(
+      await submit('line', { id: lineId, base: baseB }),
+      '「车辆管理」中引用此数据的记录属于原消毒基地，请先调整它们',
+    );
+    // The car itself can follow only with a line of its new base, and only once no line names it as default.
+    refused(
+      await submit('car', { id: carId, base: baseB, line: '' }),
+      '「线路管理」中引用此数据的记录属于原消毒基地，请先调整它们',
+    );
+    idOf(await submit('line', { id: ownLine, defaultCar: '' }));
+    idOf(await submit('car', { id: carId, base: baseB, line: '' }));
+    // Nothing references the line from its old base now: it may move.
+    idOf(await submit('line', { id: lineId, base: baseB }));
+    expect(await detail('line', lineId)).toMatchObject({ baseName: '无锡消毒中心' });
+  });
+
   it('removing a line clears the line of its cars', async () => {
     const lineId = idOf(await submit('line', { name: '临时线', base: baseA }));
     const carId = idOf(

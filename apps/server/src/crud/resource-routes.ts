@@ -191,6 +191,8 @@ interface Referrer {
   field: string;
   column: PgColumn;
   onRemove: ReferenceRemoval;
+  /** `reference.matches`: the target's field, and the referrer's column that must equal it. */
+  matches?: { targetField: string; column: PgColumn };
 }
 
 /**
@@ -269,10 +271,13 @@ export class ResourceService {
       const referrers = referrersOf(ctx);
       const onRemove = binding.def.fields[ref.field]?.reference?.onRemove ?? 'refuse';
       const column = tableColumns[ref.field] as PgColumn;
+      const matchColumn = ref.matches ? tableColumns[ref.matches.field] : undefined;
+      const matches =
+        ref.matches && matchColumn ? { targetField: ref.matches.targetField, column: matchColumn } : undefined;
       const list = referrers.get(ref.target.code) ?? [];
       // A module may build a second service of the same resource: one entry per field.
       if (!list.some((r) => r.def.code === binding.def.code && r.field === ref.field))
-        list.push({ def: binding.def, table: binding.table, field: ref.field, column, onRemove });
+        list.push({ def: binding.def, table: binding.table, field: ref.field, column, onRemove, matches });
       referrers.set(ref.target.code, list);
     }
     // A query aggregate's query may carry parameters, which a text rendered once would lose.
@@ -579,6 +584,7 @@ export class ResourceService {
         }
         const values = existing ? await this.checkAgainstStored(tx, body, existing, auth) : checked.values;
         await this.checkReferenced(tx, values, existing, auth);
+        if (existing) await this.checkReferrersMatch(tx, existing.id as string, values, auth);
         const enqueue: EnqueueInChange = (def, payload, options) =>
           this.ctx.jobs.enqueueInTransaction(tx, def, payload, options);
         const args: ChangeArgs = { tx, auth, adding, values, existing, body, afterCommit, enqueue };
@@ -689,6 +695,34 @@ export class ResourceService {
       if (matches && ref.matchColumn && !sameValue(found.matched, row[matches.field])) {
         const other = this.def.fields[matches.field]?.label.zh ?? matches.field;
         throw badRequest(`所选${label}不属于所选${other}`);
+      }
+    }
+  }
+
+  /**
+   * The other side of `reference.matches`: a row whose matched field changes (a line moved to
+   * another base) is refused while rows that reference it still hold the old value (the line's
+   * cars), rather than leaving them pointing across bases. `FOR SHARE` as in `checkReferenced`.
+   */
+  private async checkReferrersMatch(tx: Tx, id: string, values: Record<string, StoredValue>, auth: AuthContext) {
+    for (const referrer of referrersOf(this.ctx).get(this.def.code) ?? []) {
+      const matches = referrer.matches;
+      if (!matches || !(matches.targetField in values)) continue;
+      const t = referrer.table;
+      const value = values[matches.targetField];
+      const differs =
+        value === null || value === undefined
+          ? sql`${matches.column} is not null`
+          : sql`${matches.column} is distinct from ${String(value)}`;
+      const [using] = await tx
+        .select({ id: t.id })
+        .from(t)
+        .where(and(eq(referrer.column, id), rowScope(referrer.def, t, auth), differs))
+        .limit(1)
+        .for('share');
+      if (using) {
+        const label = this.def.fields[matches.targetField]?.label.zh ?? matches.targetField;
+        throw badRequest(`「${referrer.def.title.zh}」中引用此数据的记录属于原${label}，请先调整它们`);
       }
     }
   }
