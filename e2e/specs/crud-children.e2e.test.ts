@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { callApi, crudDialog, newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
+import { callApi, choose, crudDialog, newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
 import { goInApp } from '../support/shell';
 
 const browser = useBrowser();
@@ -8,14 +8,6 @@ const browser = useBrowser();
 const DEPT = '/api/blade-system/dept';
 const LINE = '/api/blade-business/line';
 const toast = (page: Page, text: string) => page.locator('.ant-message-notice', { hasText: text }).first();
-const openDropdown = '.ant-select-dropdown:not(.ant-select-dropdown-hidden)';
-
-/** Picks an option of an antd select inside `scope`. */
-async function choose(page: Page, scope: ReturnType<Page['locator']>, label: string): Promise<void> {
-  await scope.locator('.ant-select-selector').click();
-  await page.locator(`${openDropdown} .ant-select-item-option`, { hasText: label }).click();
-  await page.locator(openDropdown).waitFor({ state: 'hidden' });
-}
 
 const cells = (page: Page, field: string) => crudDialog(page).getByTestId(`child-cell-stops-${field}`);
 const chosen = (page: Page, field: string) => cells(page, field).locator('.ant-select-selection-item').allInnerTexts();

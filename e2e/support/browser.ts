@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 
 const screenshots = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../screenshots');
@@ -97,3 +97,26 @@ export const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 
 
 /** The open add / edit / view dialog of a generic screen (antd renders it outside the screen). */
 export const crudDialog = (page: Page) => page.locator('.mes-crud-dialog .ant-modal-content');
+
+const OPEN_DROPDOWN = '.ant-select-dropdown:not(.ant-select-dropdown-hidden)';
+
+/** The labels an antd select inside `scope` offers: opens it, reads them, and closes it again. */
+export async function offeredOptions(page: Page, scope: Locator): Promise<string[]> {
+  await scope.locator('.ant-select-selector').click();
+  await page.locator(OPEN_DROPDOWN).waitFor();
+  const labels = await page.locator(`${OPEN_DROPDOWN} .ant-select-item-option`).allInnerTexts();
+  await page.keyboard.press('Escape');
+  await page.locator(OPEN_DROPDOWN).waitFor({ state: 'hidden' });
+  return labels;
+}
+
+/** Picks the option of an antd select inside `scope` whose label is exactly `label` (器械包, not 外来器械包). */
+export async function choose(page: Page, scope: Locator, label: string): Promise<void> {
+  await scope.locator('.ant-select-selector').click();
+  await page.locator(`${OPEN_DROPDOWN} .ant-select-item-option[title=${JSON.stringify(label)}]`).click();
+  await page.locator(OPEN_DROPDOWN).waitFor({ state: 'hidden' });
+}
+
+/** The add / edit dialog's form item of a field. */
+export const formItem = (page: Page, field: string) =>
+  crudDialog(page).locator('.ant-form-item', { has: page.locator(`#crud-form_${field}`) });

@@ -129,6 +129,9 @@ export interface ReferenceJoin {
   label: PgColumn;
   /** The reference's `where` as a condition on the target's table, when it has one. */
   allowed?: SQL;
+  /** The reference's `matches`, and the target's column it compares with this row's field. */
+  matches?: { field: string; targetField: string };
+  matchColumn?: PgColumn;
   /** The condition joining the referenced row of the caller's reach to a row. */
   on(auth: AuthContext): SQL;
 }
@@ -174,6 +177,10 @@ export function referenceJoins(def: ResourceDef, table: AnyResourceTable): Refer
     const where = reference.where;
     const whereColumn = where ? targetColumns[where.field] : undefined;
     if (where && !whereColumn) throw new Error(`${def.code}.${name}: ${target.code} has no field ${where.field}`);
+    const matches = reference.matches;
+    const matchColumn = matches ? targetColumns[matches.targetField] : undefined;
+    if (matches && (!matchColumn || !own[matches.field]))
+      throw new Error(`${def.code}.${name}: cannot match ${matches.field} with ${target.code}.${matches.targetField}`);
     const tenantOwned = target.owner === 'tenant' && targetTable.tenantId !== undefined;
     const exposed: Record<string, PgColumn> = { id: targetTable.id, label };
     if (tenantOwned) exposed.tenantId = targetTable.tenantId as PgColumn;
@@ -194,6 +201,8 @@ export function referenceJoins(def: ResourceDef, table: AnyResourceTable): Refer
       rows,
       label: joined.label,
       allowed: where && whereColumn ? inArray(whereColumn, [...where.in]) : undefined,
+      matches,
+      matchColumn,
       on: (auth) =>
         and(eq(joined.id, column), tenantOwned ? eq(joined.tenantId, rowTenant ?? auth.tenantId) : undefined) as SQL,
     };

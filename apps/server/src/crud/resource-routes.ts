@@ -30,6 +30,7 @@ import { SecretBox, secretBoxFor } from '../platform/crypto/secret-box';
 import { parseListQuery, type ListFields } from '../platform/http/list-query';
 import { describeChanges, recordOperation } from '../platform/audit/operation-audit';
 import { ChildRows } from './child-rows';
+import { indexNameOf } from '../platform/db/resource-table';
 import { DisplayNames, referenceJoins, type ReferenceJoin } from './display-names';
 import {
   assertOwnerAccess,
@@ -173,6 +174,9 @@ function listFields(def: ResourceDef, table: AnyResourceTable): ListFields {
   return fields;
 }
 
+/** Two stored values compared as text, NULL as empty: ids travel as text, columns may read as numbers. */
+const sameValue = (a: unknown, b: unknown) => String(a ?? '') === String(b ?? '');
+
 const bodyOf = (request: FastifyRequest): Record<string, unknown> => {
   const body = request.body;
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest(Messages.badRequest);
@@ -187,6 +191,8 @@ interface Referrer {
   field: string;
   column: PgColumn;
   onRemove: ReferenceRemoval;
+  /** `reference.matches`: the target's field, and the referrer's column that must equal it. */
+  matches?: { targetField: string; column: PgColumn };
 }
 
 /**
@@ -208,7 +214,8 @@ function uniqueMessage(def: ResourceDef, error: unknown): string | undefined {
   const e = error as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
   const pgError = e.code ? e : e.cause;
   if (pgError?.code !== PG_UNIQUE_VIOLATION) return undefined;
-  const ix = def.indexes?.find((i) => i.unique && (i.name === pgError.constraint || !i.name));
+  // By name: a resource with two unique indexes (a car's plate and bar code) names the one refused.
+  const ix = def.indexes?.find((i) => i.unique && indexNameOf(def, i) === pgError.constraint);
   return ix?.message?.zh ?? Messages.duplicate;
 }
 
@@ -264,10 +271,13 @@ export class ResourceService {
       const referrers = referrersOf(ctx);
       const onRemove = binding.def.fields[ref.field]?.reference?.onRemove ?? 'refuse';
       const column = tableColumns[ref.field] as PgColumn;
+      const matchColumn = ref.matches ? tableColumns[ref.matches.field] : undefined;
+      const matches =
+        ref.matches && matchColumn ? { targetField: ref.matches.targetField, column: matchColumn } : undefined;
       const list = referrers.get(ref.target.code) ?? [];
       // A module may build a second service of the same resource: one entry per field.
       if (!list.some((r) => r.def.code === binding.def.code && r.field === ref.field))
-        list.push({ def: binding.def, table: binding.table, field: ref.field, column, onRemove });
+        list.push({ def: binding.def, table: binding.table, field: ref.field, column, onRemove, matches });
       referrers.set(ref.target.code, list);
     }
     // A query aggregate's query may carry parameters, which a text rendered once would lose.
@@ -573,7 +583,8 @@ export class ResourceService {
           if (!existing) throw notFound(Messages.rowNotFound);
         }
         const values = existing ? await this.checkAgainstStored(tx, body, existing, auth) : checked.values;
-        await this.checkReferenced(tx, values, auth);
+        await this.checkReferenced(tx, values, existing, auth);
+        if (existing) await this.checkReferrersMatch(tx, existing.id as string, values, auth);
         const enqueue: EnqueueInChange = (def, payload, options) =>
           this.ctx.jobs.enqueueInTransaction(tx, def, payload, options);
         const args: ChangeArgs = { tx, auth, adding, values, existing, body, afterCommit, enqueue };
@@ -654,20 +665,65 @@ export class ResourceService {
    * `FOR SHARE` holds it until the write commits, so a concurrent remove of the target waits
    * and then sees the new reference (or this write sees the target gone).
    */
-  private async checkReferenced(tx: Tx, values: Record<string, StoredValue>, auth: AuthContext) {
+  private async checkReferenced(
+    tx: Tx,
+    values: Record<string, StoredValue>,
+    existing: Row | undefined,
+    auth: AuthContext,
+  ) {
+    const row: Row = { ...existing, ...values };
     for (const ref of this.references) {
-      const id = values[ref.field];
-      if (typeof id !== 'string') continue;
+      const matches = ref.matches;
+      // A reference is checked when it is written, and when the field it must match changes.
+      const sent = ref.field in values || (matches !== undefined && matches.field in values);
+      const id = row[ref.field];
+      if (!sent || typeof id !== 'string') continue;
       const t = ref.targetTable;
       const label = this.def.fields[ref.field]?.label.zh ?? ref.field;
       const [found] = await tx
-        .select({ id: t.id, ...(ref.allowed ? { allowed: sql<boolean>`${ref.allowed}` } : {}) })
+        .select({
+          id: t.id,
+          ...(ref.allowed ? { allowed: sql<boolean>`${ref.allowed}` } : {}),
+          ...(ref.matchColumn ? { matched: ref.matchColumn } : {}),
+        })
         .from(t)
         .where(and(eq(t.id, id), rowScope(ref.target, t, auth)))
         .for('share');
       if (!found) throw badRequest(`所选${label}不存在`);
       // The reference's `where` (a device's department is a base or a clinic).
       if (found.allowed === false) throw badRequest(`所选${label}不在可选范围内`);
+      if (matches && ref.matchColumn && !sameValue(found.matched, row[matches.field])) {
+        const other = this.def.fields[matches.field]?.label.zh ?? matches.field;
+        throw badRequest(`所选${label}不属于所选${other}`);
+      }
+    }
+  }
+
+  /**
+   * The other side of `reference.matches`: a row whose matched field changes (a line moved to
+   * another base) is refused while rows that reference it still hold the old value (the line's
+   * cars), rather than leaving them pointing across bases. `FOR SHARE` as in `checkReferenced`.
+   */
+  private async checkReferrersMatch(tx: Tx, id: string, values: Record<string, StoredValue>, auth: AuthContext) {
+    for (const referrer of referrersOf(this.ctx).get(this.def.code) ?? []) {
+      const matches = referrer.matches;
+      if (!matches || !(matches.targetField in values)) continue;
+      const t = referrer.table;
+      const value = values[matches.targetField];
+      const differs =
+        value === null || value === undefined
+          ? sql`${matches.column} is not null`
+          : sql`${matches.column} is distinct from ${String(value)}`;
+      const [using] = await tx
+        .select({ id: t.id })
+        .from(t)
+        .where(and(eq(referrer.column, id), rowScope(referrer.def, t, auth), differs))
+        .limit(1)
+        .for('share');
+      if (using) {
+        const label = this.def.fields[matches.targetField]?.label.zh ?? matches.targetField;
+        throw badRequest(`「${referrer.def.title.zh}」中引用此数据的记录属于原${label}，请先调整它们`);
+      }
     }
   }
 

@@ -1,6 +1,7 @@
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
 import {
+  articleResource,
   clientResource,
   dataScopeResource,
   datasourceResource,
@@ -18,6 +19,7 @@ import {
   childSubmitBody,
   newChildRow,
   dependentsOf,
+  derivedFormValues,
   fieldPresence,
   idsToArray,
   rowFormValues,
@@ -214,5 +216,23 @@ describe('child rows in the form', () => {
       ],
     });
     expect(childSubmitBody(lineResource, {})).toEqual({ stops: [] });
+  });
+});
+
+describe('derived fields in the form', () => {
+  const fields = articleResource.fields;
+
+  it('shows the expiry as soon as the material or the pack date changes, by the server’s rule', () => {
+    const values = addFormValues(fields, { packMaterial: 1, packDate: '2026-11-01' });
+    const derived = derivedFormValues(fields, ['packMaterial'], wireRow(fields, values));
+    expect(derived.validityDays).toBe(14);
+    expect(dayjs.isDayjs(derived.expiryDate) && derived.expiryDate.format('YYYY-MM-DD')).toBe('2026-11-15');
+    const uncontrolled = wireRow(fields, { ...values, climateControlled: false });
+    expect(derivedFormValues(fields, ['climateControlled'], uncontrolled).validityDays).toBe(7);
+    // Without a pack date there is no expiry; other changes leave the derived fields alone.
+    expect(
+      derivedFormValues(fields, ['packDate'], wireRow(fields, { ...values, packDate: undefined })).expiryDate,
+    ).toBe(undefined);
+    expect(derivedFormValues(fields, ['name'], wireRow(fields, values))).toEqual({});
   });
 });

@@ -102,6 +102,22 @@ export function dependentsOf(fields: FieldMap, changed: readonly string[]): stri
     .map(([name]) => name);
 }
 
+/**
+ * The derived fields (`derive`) that read one of the changed fields, computed from the form's
+ * wire row by the same function the server runs, as control values: the form shows an article's
+ * expiry as soon as its material and pack date are chosen. The server computes them again.
+ */
+export function derivedFormValues(
+  fields: FieldMap,
+  changed: readonly string[],
+  row: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(fields))
+    if (field.derive?.from.some((f) => changed.includes(f))) out[name] = toControlValue(field, field.derive.value(row));
+  return out;
+}
+
 /** Initial values of the add form: each field's default, then what the caller pre-fills. */
 export function addFormValues(fields: FieldMap, initial: Record<string, unknown> = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { datasourceResource } from '@mes/contracts';
-import { labelMap, labelOf, optionsFromDict, optionsFromItems, optionsFromUrl, sourceKey } from './options';
+import { carResource, datasourceResource, lineResource, optionSourceOf } from '@mes/contracts';
+import {
+  labelMap,
+  labelOf,
+  matchingOptions,
+  optionsFromDict,
+  optionsFromItems,
+  optionsFromUrl,
+  sourceKey,
+} from './options';
 
 describe('option sources', () => {
   it('dictionaries map dictKey → dictValue', () => {
@@ -59,5 +67,30 @@ describe('option sources', () => {
     expect(sourceKey({ dict: 'post_category' })).toBe('dict:post_category');
     expect(sourceKey({ dictBiz: 'x' })).toBe('dictBiz:x');
     expect(sourceKey({ items: [] })).toBeUndefined();
+  });
+});
+
+describe('references that must match the row', () => {
+  it('a car’s line picker offers only the lines of the chosen base, none before a base is chosen', () => {
+    const field = carResource.fields.line;
+    const source = optionSourceOf(field);
+    expect(source).toMatchObject({ url: '/blade-business/line/page?size=1000', label: 'name', match: 'base' });
+    if (!source || !('url' in source)) throw new Error('url expected');
+    const lines = optionsFromUrl(
+      {
+        records: [
+          { id: '1', name: '苏州线', base: '10' },
+          { id: '2', name: '无锡线', base: '20' },
+        ],
+      },
+      source.label,
+      source.value,
+      source.where,
+      source.match,
+    );
+    expect(matchingOptions(field, lines, { base: '20' })).toEqual([{ label: '无锡线', value: '2', match: '20' }]);
+    expect(matchingOptions(field, lines, { base: '' })).toEqual([]);
+    // Fields without `matches` keep every option.
+    expect(matchingOptions(lineResource.fields.base, lines, {})).toBe(lines);
   });
 });

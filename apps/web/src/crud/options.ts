@@ -1,10 +1,19 @@
-import { rowMeets, type DictEntry, type FieldCondition, type LocalText, type OptionSource } from '@mes/contracts';
+import {
+  rowMeets,
+  type DictEntry,
+  type FieldCondition,
+  type FieldDef,
+  type LocalText,
+  type OptionSource,
+} from '@mes/contracts';
 
 /** One choice of a select, radio or tree picker; values are strings so URL and form agree. */
 export interface Option {
   label: string;
   value: string;
   children?: Option[];
+  /** The row's value of the source's `match` field, as text. */
+  match?: string;
 }
 
 type Lang = keyof LocalText;
@@ -37,7 +46,13 @@ const first = (row: Record<string, unknown>, keys: readonly (string | undefined)
  * a page (`records`); `label` / `value` name the keys of entity lists. With `where`, only rows
  * it holds for are offered; a tree node it drops gives its place to its children.
  */
-export function optionsFromUrl(data: unknown, label?: string, value?: string, where?: FieldCondition): Option[] {
+export function optionsFromUrl(
+  data: unknown,
+  label?: string,
+  value?: string,
+  where?: FieldCondition,
+  match?: string,
+): Option[] {
   const rows = Array.isArray(data)
     ? data
     : data && typeof data === 'object' && Array.isArray((data as { records?: unknown }).records)
@@ -54,6 +69,7 @@ export function optionsFromUrl(data: unknown, label?: string, value?: string, wh
           value: String(first(row, [value, 'value', 'key', 'id']) ?? ''),
         };
         if (children.length) option.children = children;
+        if (match) option.match = String(row[match] ?? '');
         return [option];
       });
   return convert(rows);
@@ -89,6 +105,18 @@ export function sourceKey(source: OptionSource): string | undefined {
   if ('dict' in source) return `dict:${source.dict}`;
   if ('dictBiz' in source) return `dictBiz:${source.dictBiz}`;
   if ('url' in source)
-    return `url:${source.url}|${source.label ?? ''}|${source.value ?? ''}${source.where ? `|${JSON.stringify(source.where)}` : ''}`;
+    return `url:${source.url}|${source.label ?? ''}|${source.value ?? ''}${source.where ? `|${JSON.stringify(source.where)}` : ''}${source.match ? `|${source.match}` : ''}`;
   return undefined;
+}
+
+/**
+ * The options a form offers for a reference that must match a field of the row (`matches`):
+ * those whose `match` equals the row's value, none while that field is empty.
+ */
+export function matchingOptions(field: FieldDef, options: Option[] | undefined, row: Record<string, unknown>) {
+  const matches = field.reference?.matches;
+  if (!matches || !options) return options;
+  const wanted = row[matches.field];
+  if (wanted === undefined || wanted === null || wanted === '') return [];
+  return options.filter((o) => o.match === String(wanted));
 }

@@ -25,13 +25,14 @@ import {
   childSubmitBody,
   childWireRows,
   dependentsOf,
+  derivedFormValues,
   fieldPresence,
   rowFormValues,
   submitBody,
   toWireValue,
   wireRow,
 } from './form-values';
-import type { Option } from './options';
+import { matchingOptions, type Option } from './options';
 import type { FormMode, ResourcePageProps, Row } from './resource-page-types';
 import { DialogBody } from './dialog-body';
 
@@ -151,10 +152,12 @@ export function ResourceForm(props: ResourceFormProps) {
   ];
 
   /**
-   * Shows and hides dependent fields, and checks again those already checked (touched or showing
+   * Fills the derived fields the change feeds, shows and hides dependent fields, and checks again those already checked (touched or showing
    * a message) whose requirement the change may have switched; untouched ones wait for their blur.
    */
   const onValuesChange = (changed: Record<string, unknown>) => {
+    const derived = derivedFormValues(fields, Object.keys(changed), wireRow(fields, form.getFieldsValue(true)));
+    for (const [name, value] of Object.entries(derived)) form.setFieldValue(name, value);
     setRow(wireRow(fields, form.getFieldsValue(true)));
     const again = dependentsOf(fields, Object.keys(changed)).filter(
       (name) => form.isFieldTouched(name) || form.getFieldError(name).length > 0,
@@ -245,7 +248,12 @@ export function ResourceForm(props: ResourceFormProps) {
                           disabled={!editable}
                         />
                       ) : (
-                        <FieldInput field={field} options={options[name]} lang={lang} disabled={!editable} />
+                        <FieldInput
+                          field={field}
+                          options={matchingOptions(field, options[name], row)}
+                          lang={lang}
+                          disabled={!editable}
+                        />
                       )}
                     </Form.Item>
                   </Col>

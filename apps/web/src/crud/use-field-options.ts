@@ -40,11 +40,11 @@ export function optionQuery(source: OptionSource, lang: keyof LocalText = 'zh'):
       select: fromDict(),
     };
   if ('url' in source) {
-    const { label, value, where } = source;
+    const { label, value, where, match } = source;
     // Pickers of other resources are optional: a route the user may not read shows raw values.
     return {
       ...apiQuery<unknown>(source.url, undefined, { silent: true, staleTime: OPTIONS_STALE_MS }),
-      select: (data: unknown) => optionsFromUrl(data, label, value, where),
+      select: (data: unknown) => optionsFromUrl(data, label, value, where, match),
     };
   }
   return undefined;

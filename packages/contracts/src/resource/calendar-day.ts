@@ -17,3 +17,17 @@ export function parseDay(text: string): string | undefined {
   const real = probe.getUTCFullYear() === y && probe.getUTCMonth() === mo - 1 && probe.getUTCDate() === d;
   return real ? `${m[1]}-${m[2]}-${m[3]}` : undefined;
 }
+
+/** The day `days` after a valid day (`parseDay`'s form); undefined past the year 9999. */
+export function addDays(day: string, days: number): string | undefined {
+  const valid = parseDay(day);
+  if (!valid) return undefined;
+  const [y, mo, d] = valid.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(2000, mo - 1, d));
+  date.setUTCFullYear(y);
+  date.setUTCDate(date.getUTCDate() + days);
+  const year = date.getUTCFullYear();
+  if (year < 1 || year > 9999) return undefined;
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  return `${pad(year, 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+}

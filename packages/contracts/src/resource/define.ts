@@ -75,7 +75,17 @@ export type OptionSource =
    * Another endpoint returning `[{title|label, value|key|id, children?}]` or an entity list;
    * `where` keeps only the rows it holds for (a tree's other nodes give way to their children).
    */
-  | { url: string; label?: string; value?: string; where?: FieldCondition }
+  | {
+      url: string;
+      label?: string;
+      value?: string;
+      where?: FieldCondition;
+      /**
+       * Each option also carries this field of its row (`Option.match`), so that a form offers
+       * only the rows a `reference.matches` admits (the lines of the chosen base).
+       */
+      match?: string;
+    }
   /** A fixed list. */
   | { items: readonly { value: string | number; label: LocalText }[] };
 
@@ -117,6 +127,24 @@ export interface FieldReference {
    * a clinic): the picker offers only them and a submit naming another row is refused.
    */
   where?: FieldCondition;
+  /**
+   * The referenced row's `targetField` must equal this row's `field` (a car's line runs from the
+   * car's base): checked on every write against the stored row overlaid by what was sent.
+   */
+  matches?: { field: string; targetField: string };
+}
+
+/**
+ * A value the server computes from other fields of the same row instead of taking it from the
+ * client (an article's expiry date from its pack material and pack date). Kept in its column, so
+ * lists filter and sort by it like any other field. It is computed on every add, and on an
+ * update that sends one of `from`; the field itself is never read from a submit.
+ */
+export interface DerivedValue {
+  /** The fields it is computed from. */
+  from: readonly string[];
+  /** The value in its stored form (a day as `yyyy-MM-dd`); `null` when it cannot be known. */
+  value: (row: Readonly<Record<string, unknown>>) => string | number | boolean | null;
 }
 
 export interface FieldDef {
@@ -139,6 +167,8 @@ export interface FieldDef {
   schema?: JsonSchema;
   /** `reference` only: the referenced resource and how its rows are named and removed. */
   reference?: FieldReference;
+  /** Computed by the engine from other fields; give it `form: 'readonly'` or `false`. */
+  derive?: DerivedValue;
   required?: boolean;
   /**
    * Required while the condition holds (a provider's own settings), with the same message as
@@ -427,10 +457,14 @@ export function optionSourceOf(field: FieldDef): OptionSource | undefined {
   const url = ops.includes('select')
     ? `${target.api}/select`
     : `${target.api}/${target.listRoute ?? 'list'}?size=${REFERENCE_OPTIONS_PAGE}`;
-  const where = field.reference.where;
-  return where
-    ? { url, label: field.reference.label, value: 'id', where }
-    : { url, label: field.reference.label, value: 'id' };
+  const { where, matches } = field.reference;
+  return {
+    url,
+    label: field.reference.label,
+    value: 'id',
+    ...(where ? { where } : {}),
+    ...(matches ? { match: matches.targetField } : {}),
+  };
 }
 
 /** Whether a row satisfies a condition (values compared as text, as `visibleWhen` compares them). */

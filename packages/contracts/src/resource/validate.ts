@@ -306,7 +306,30 @@ export function validateSubmit(
     }
     result.values[name] = normalise(field, raw);
   }
+  deriveValues(def, body, adding, stored, row, result);
   return result;
+}
+
+/**
+ * Fills the derived fields from the row as it will be stored. An update is computed only with
+ * the stored row at hand (the server's second check), and only when one of `from` was sent.
+ */
+function deriveValues(
+  def: ResourceDef,
+  body: RowValues,
+  adding: boolean,
+  stored: RowValues | undefined,
+  row: RowValues,
+  result: SubmitCheck,
+) {
+  if (!adding && !stored) return;
+  const merged = { ...row, ...result.values };
+  for (const [name, field] of Object.entries(def.fields)) {
+    const derive = field.derive;
+    if (!derive) continue;
+    if (!adding && !derive.from.some((f) => Object.prototype.hasOwnProperty.call(body, f))) continue;
+    result.values[name] = derive.value(merged);
+  }
 }
 
 /** The stored value of an empty submit, by kind. */

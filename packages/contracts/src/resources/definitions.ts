@@ -1,5 +1,8 @@
 // Written by `npm run db:generate` (apps/server/src/crud/registry-codegen.ts): every definition exported under packages/contracts/src/resources. Do not edit.
+import { articleResource } from './business/article';
+import { carResource } from './business/car';
 import { lineResource } from './business/line';
+import { oenmoResource } from './business/oenmo';
 import { deskServiceResource } from './desk/desk-service';
 import { noticeResource } from './desk/notice';
 import { deviceResource } from './device/device';
@@ -41,7 +44,10 @@ import { telemetryMinuteResource } from './telemetry/telemetry-minute';
 
 /** Every definition, by export name; `REGISTRY` (registry.ts) is its list. */
 export const DEFINITIONS = {
+  articleResource,
+  carResource,
   lineResource,
+  oenmoResource,
   deskServiceResource,
   noticeResource,
   deviceResource,

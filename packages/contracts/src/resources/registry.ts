@@ -182,6 +182,22 @@ export function registryProblems(entries: readonly RegistryEntry[]): string[] {
       if ('dict' in source && !seeded.has(source.dict))
         problems.push(`${def.code}.${name} reads the system dictionary ${source.dict}, which nothing declares`);
     }
+    problems.push(...derivedFieldProblems(def));
+  }
+  return problems;
+}
+
+/** Derived fields and matched references name fields that exist, on this row and on the target. */
+function derivedFieldProblems(def: ResourceDef): string[] {
+  const problems: string[] = [];
+  for (const [name, field] of Object.entries(def.fields)) {
+    for (const from of field.derive?.from ?? [])
+      if (!def.fields[from]) problems.push(`${def.code}.${name} is derived from ${from}, which is not a field`);
+    if (field.derive && field.form !== false && field.form !== 'readonly')
+      problems.push(`${def.code}.${name} is derived, so its form must be 'readonly' or false`);
+    const matches = field.reference?.matches;
+    if (matches && (!def.fields[matches.field] || !field.reference?.to().fields[matches.targetField]))
+      problems.push(`${def.code}.${name} matches ${matches.field} with a field its target does not have`);
   }
   return problems;
 }

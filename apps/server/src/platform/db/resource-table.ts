@@ -25,6 +25,7 @@ import {
   toSnake,
   type FieldDef,
   type FieldMap,
+  type IndexDef,
   type ResourceDef,
   type ResourceOwner,
 } from '@mes/contracts';
@@ -187,8 +188,7 @@ export function resourceTable<F extends FieldMap, O extends ResourceOwner>(def: 
         if (!col) throw new Error(`index of ${def.table} names unknown field ${String(f)}`);
         return col;
       });
-      const suffix = ix.fields.map((f) => toSnake(String(f))).join('_');
-      const name = ix.name ?? `${def.table}_${suffix}_${ix.unique ? 'uq' : 'idx'}`;
+      const name = indexNameOf(def, ix);
       const [first, ...rest] = cols;
       if (!first) throw new Error(`index ${name} of ${def.table} has no fields`);
       if (!ix.unique) return index(name).on(first, ...rest);
@@ -200,4 +200,10 @@ export function resourceTable<F extends FieldMap, O extends ResourceOwner>(def: 
             .where(notDeleted);
     }),
   );
+}
+
+/** An index's name in the database: its own, or `<table>_<columns>_uq|_idx`. */
+export function indexNameOf(def: ResourceDef, ix: IndexDef): string {
+  const suffix = ix.fields.map((f) => toSnake(String(f))).join('_');
+  return ix.name ?? `${def.table}_${suffix}_${ix.unique ? 'uq' : 'idx'}`;
 }

@@ -1,6 +1,8 @@
-import { defineResource } from '../../resource/define';
+import { defineResource, type ResourceDef } from '../../resource/define';
 import { remarkField, sortField } from '../common-fields';
 import { deptResource } from '../system/dept';
+import { userResource } from '../system/user';
+import { carResource } from './car';
 
 /**
  * One stop of a line: a clinic node (department category 5) visited for pickup (1 回收) or
@@ -40,9 +42,12 @@ const lineStopResource = defineResource({
   },
 });
 
+/** `08:30` or `08:30,14:00`: the day's departures from the base. */
+const DEPARTURES = '^([01]\\d|2[0-3]):[0-5]\\d(,([01]\\d|2[0-3]):[0-5]\\d)*$';
+
 /**
- * A pickup / delivery line of a disinfection base (docs/organisation.md): its name, its base
- * and its ordered stops. Issue 16 adds the default car, driver and schedule.
+ * A pickup / delivery line of a disinfection base (docs/organisation.md, docs/logistics.md): its
+ * name, its base, its ordered stops, and the car, driver and schedule it usually runs with.
  */
 export const lineResource = defineResource({
   code: 'line',
@@ -51,8 +56,27 @@ export const lineResource = defineResource({
   api: '/blade-business/line',
   listRoute: 'page',
   owner: 'tenant',
-  // No business group exists yet: lines sit beside the departments whose bases and nodes they join.
-  menu: { group: 'business', sort: 5, icon: 'node-index', nameEn: 'Lines' },
+  menu: {
+    group: 'business',
+    sort: 5,
+    icon: 'node-index',
+    nameEn: 'Lines',
+    dictionaries: [
+      {
+        code: 'week_day',
+        name: '星期',
+        entries: [
+          ['1', '星期一'],
+          ['2', '星期二'],
+          ['3', '星期三'],
+          ['4', '星期四'],
+          ['5', '星期五'],
+          ['6', '星期六'],
+          ['7', '星期日'],
+        ],
+      },
+    ],
+  },
   dialogWidth: 880,
   fields: {
     name: { kind: 'string', label: { zh: '线路名称', en: 'Name' }, max: 64, required: true, search: true },
@@ -63,6 +87,49 @@ export const lineResource = defineResource({
       search: true,
       reference: { to: () => deptResource, label: 'deptName' },
       options: { url: '/blade-system/dept/getBases', label: 'deptName', value: 'id' },
+    },
+    defaultCar: {
+      kind: 'reference',
+      label: { zh: '默认车辆', en: 'Default car' },
+      // The car is one of the line's own base; removing it leaves the line without a default.
+      reference: {
+        to: (): ResourceDef => carResource,
+        label: 'name',
+        onRemove: 'clear',
+        matches: { field: 'base', targetField: 'base' },
+      },
+      width: 120,
+    },
+    driver: {
+      kind: 'reference',
+      label: { zh: '司机', en: 'Driver' },
+      reference: { to: () => userResource, label: 'realName', onRemove: 'clear' },
+      width: 100,
+    },
+    weekdays: {
+      kind: 'string',
+      label: { zh: '运行日', en: 'Runs on' },
+      max: 13,
+      control: 'multi-select',
+      options: { dict: 'week_day' },
+      pattern: {
+        regex: '^[1-7](,[1-7])*$',
+        message: { zh: '运行日应为星期一至星期日', en: 'Runs on Monday to Sunday only' },
+      },
+      width: 160,
+    },
+    departures: {
+      kind: 'string',
+      label: { zh: '发车时间', en: 'Departures' },
+      max: 64,
+      pattern: {
+        regex: DEPARTURES,
+        message: {
+          zh: '发车时间格式应为 HH:mm,多个用逗号分隔,例如 08:30,14:00',
+          en: 'Departures are HH:mm, comma-separated, e.g. 08:30,14:00',
+        },
+      },
+      width: 120,
     },
     sort: sortField(),
     remark: remarkField(),

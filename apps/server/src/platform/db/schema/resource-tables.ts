@@ -2,7 +2,10 @@
 import { DEFINITIONS } from '@mes/contracts';
 import { resourceTable } from '../resource-table';
 
+export const article = resourceTable(DEFINITIONS.articleResource);
+export const car = resourceTable(DEFINITIONS.carResource);
 export const line = resourceTable(DEFINITIONS.lineResource);
+export const oenmo = resourceTable(DEFINITIONS.oenmoResource);
 export const deskService = resourceTable(DEFINITIONS.deskServiceResource);
 export const notice = resourceTable(DEFINITIONS.noticeResource);
 export const device = resourceTable(DEFINITIONS.deviceResource);
