@@ -25,17 +25,17 @@ export const oenmoResource = defineResource({
         code: 'oenmo_type',
         name: 'oenmo类型',
         entries: [
-          ['1', 'OEM 贴牌'],
-          ['2', 'ODM 设计制造'],
-          ['3', '自有品牌'],
+          ['1', 'OEM 贴牌', 'OEM'],
+          ['2', 'ODM 设计制造', 'ODM'],
+          ['3', '自有品牌', 'Own brand'],
         ],
       },
       {
         code: 'oenmo_status',
         name: 'oenmo状态',
         entries: [
-          ['1', '启用'],
-          ['2', '停用'],
+          ['1', '启用', 'Enabled'],
+          ['2', '停用', 'Disabled'],
         ],
       },
     ],

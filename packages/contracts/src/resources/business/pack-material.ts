@@ -10,14 +10,15 @@ import type { SystemDictionaryDef } from '../../resource/menu-placement';
  */
 export const PACK_MATERIALS = [
   // Textile keeps 14 days only where temperature and humidity are controlled (WS 310.2 4.4.8.1).
-  { key: 1, name: '纺织品', days: 14, daysWithoutClimateControl: 7 },
-  { key: 2, name: '医用纸袋', days: 30 },
-  { key: 3, name: '医用无纺布', days: 180 },
-  { key: 4, name: '纸塑袋', days: 180 },
-  { key: 5, name: '硬质容器', days: 180 },
+  { key: 1, name: '纺织品', en: 'Textile', days: 14, daysWithoutClimateControl: 7 },
+  { key: 2, name: '医用纸袋', en: 'Medical paper bag', days: 30 },
+  { key: 3, name: '医用无纺布', en: 'Non-woven wrap', days: 180 },
+  { key: 4, name: '纸塑袋', en: 'Paper-plastic pouch', days: 180 },
+  { key: 5, name: '硬质容器', en: 'Rigid container', days: 180 },
 ] as const satisfies readonly {
   key: number;
   name: string;
+  en: string;
   days: number;
   daysWithoutClimateControl?: number;
 }[];
@@ -25,7 +26,7 @@ export const PACK_MATERIALS = [
 export const packMaterialDictionary: SystemDictionaryDef = {
   code: 'pack_material',
   name: '包装材料',
-  entries: PACK_MATERIALS.map((m) => [String(m.key), m.name] as const),
+  entries: PACK_MATERIALS.map((m) => [String(m.key), m.name, m.en] as const),
 };
 
 /** Days a sterile pack of this material keeps; undefined for a material that is not listed. */
