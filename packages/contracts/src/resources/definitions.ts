@@ -1,4 +1,5 @@
 // Written by `npm run db:generate` (apps/server/src/crud/registry-codegen.ts): every definition exported under packages/contracts/src/resources. Do not edit.
+import { disinfectionRecordResource } from './business/disinfection-record';
 import { lineResource } from './business/line';
 import { deskServiceResource } from './desk/desk-service';
 import { noticeResource } from './desk/notice';
@@ -41,6 +42,7 @@ import { telemetryMinuteResource } from './telemetry/telemetry-minute';
 
 /** Every definition, by export name; `REGISTRY` (registry.ts) is its list. */
 export const DEFINITIONS = {
+  disinfectionRecordResource,
   lineResource,
   deskServiceResource,
   noticeResource,

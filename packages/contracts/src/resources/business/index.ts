@@ -1,1 +1,2 @@
 export * from './line';
+export * from './disinfection-record';

@@ -2,6 +2,7 @@
 import { DEFINITIONS } from '@mes/contracts';
 import { resourceTable } from '../resource-table';
 
+export const disinfectionRecord = resourceTable(DEFINITIONS.disinfectionRecordResource);
 export const line = resourceTable(DEFINITIONS.lineResource);
 export const deskService = resourceTable(DEFINITIONS.deskServiceResource);
 export const notice = resourceTable(DEFINITIONS.noticeResource);
