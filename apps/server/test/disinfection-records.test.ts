@@ -173,7 +173,8 @@ describe('review and correction', () => {
     const d = await device(2);
     const id = (await submit(admin, entry(d.id))).data;
     expect((await review(reviewer, id)).success).toBe(true);
-    const corrected = await submit(admin, { ...entry(d.id), id, batchNo: 'B-02' }, 'correct');
+    const { deviceId: _device, ...edited } = entry(d.id);
+    const corrected = await submit(admin, { ...edited, id, batchNo: 'B-02' }, 'correct');
     expect(corrected.success).toBe(true);
     expect(corrected.data).not.toBe(id);
     const versions = await get<Record<string, unknown>[]>(admin, `${API}/versions?id=${corrected.data}`);
@@ -305,7 +306,7 @@ describe('tenant isolation', () => {
     expect((await get(other, `${API}/detail?id=${id}`)).code).toBe(404);
     expect((await review(other, id)).code).toBe(404);
     expect((await get(other, `${API}/versions?id=${id}`)).code).toBe(404);
-    expect((await submit(other, { ...entry(d.id), id }, 'correct')).code).toBe(400);
+    expect((await submit(other, { ...entry(d.id), id }, 'correct')).code).toBe(404);
     const page = await get<{ total: number }>(other, `${API}/page`);
     expect(page.data.total).toBe(0);
     const report = await get<Report>(other, `${API}/verify?deviceCode=${d.code}`);

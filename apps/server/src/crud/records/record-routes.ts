@@ -48,7 +48,15 @@ export function registerRecordRoutes(
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest(Messages.badRequest);
     const fields = body as Record<string, unknown>;
     const replaced = idValue(fields.id, 'id');
-    const result = await service.submit({ ...fields, id: undefined, [CORRECTS]: replaced }, auth(request));
+    const caller = auth(request);
+    // Fields set only when a record is added (its device) are not in an edit form: the
+    // correction keeps the stored ones.
+    const stored = await service.detail(replaced, caller);
+    const kept = Object.entries(def.fields)
+      .filter(([name, field]) => field.form === 'create' && fields[name] === undefined && stored[name] !== undefined)
+      .map(([name]) => [name, stored[name]]);
+    const correction = { ...Object.fromEntries(kept), ...fields, id: undefined, [CORRECTS]: replaced };
+    const result = await service.submit(correction, caller);
     return ok(result.id, '更正成功,已生成新版本');
   });
 
