@@ -102,22 +102,34 @@ const isUniqueViolation = (error: unknown) => {
   return (e.code ?? e.cause?.code) === PG_UNIQUE_VIOLATION;
 };
 
-/** Makes the records of pending cycles, one transaction each (a chain's lock is held briefly). */
+/**
+ * Makes the records of pending cycles: one transaction per device (its chain's lock taken once,
+ * one commit for all its new cycles), a savepoint per cycle so that a cycle another run has just
+ * recorded is skipped without undoing the others.
+ */
 export async function recordsFromCycles(ctx: AppContext, chain: RecordChain, tenantId?: string): Promise<number> {
   let made = 0;
   const tenants = new Set<string>();
   for (;;) {
     const pending = await pendingCycles(ctx, tenantId);
+    const byChain = new Map<string, Pending[]>();
     for (const row of pending) {
-      try {
-        await ctx.db.transaction((tx) => chain.append(tx, String(row.tenantId), recordOf(row)));
-        made += 1;
-        tenants.add(String(row.tenantId));
-      } catch (error) {
-        // Another run made this cycle's record first.
-        if (!isUniqueViolation(error)) throw error;
-      }
+      const key = `${row.tenantId}/${row.deviceCode}`;
+      byChain.set(key, [...(byChain.get(key) ?? []), row]);
     }
+    for (const cycles of byChain.values())
+      await ctx.db.transaction(async (tx) => {
+        for (const row of cycles) {
+          try {
+            await tx.transaction((savepoint) => chain.append(savepoint, String(row.tenantId), recordOf(row)));
+            made += 1;
+            tenants.add(String(row.tenantId));
+          } catch (error) {
+            // Another run made this cycle's record first.
+            if (!isUniqueViolation(error)) throw error;
+          }
+        }
+      });
     if (pending.length < BATCH) break;
   }
   for (const tenant of tenants) await ctx.totals.changed(disinfectionRecordResource.code, tenant);
