@@ -164,6 +164,13 @@ describe('review and correction', () => {
     expect(detail.data).toMatchObject({ reviewStatus: 1, reviewerName: 'checker' });
     const edit = await submit(admin, { ...entry(d.id), id, batchNo: 'B-99' });
     expect(edit).toMatchObject({ code: 400, msg: expect.stringContaining('记录不能修改') });
+    // A submit cannot pose as a correction: it is a new record, and the reviewed one is untouched.
+    const posing = await submit(admin, { ...entry(d.id), corrects: id });
+    expect(posing.data).not.toBe(id);
+    const [kept] = await rows<{ superseded: boolean }>(`select superseded from mes_disinfection_record where id = $1`, [
+      id,
+    ]);
+    expect(kept?.superseded).toBe(false);
     // The reviewer holds no correct scope.
     const denied = await t.as(reviewer, { method: 'POST', url: `${API}/correct`, payload: { ...entry(d.id), id } });
     expect(denied.statusCode).toBe(403);

@@ -67,7 +67,7 @@ export function useRecordOperation(
             {t('correct')}
           </Button>
         )}
-        {ctx.can(`${def.code}_correct`) && (
+        {ctx.can(`${def.code}_view`) && (
           <Button type="link" size="small" onClick={() => setVersionsOf(row.id)} data-testid={`${def.code}-versions`}>
             {t('versions')}
           </Button>

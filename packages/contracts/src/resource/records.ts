@@ -117,7 +117,7 @@ function recordMenu(api: string, menu: ResourceMenu): ResourceMenu {
   const scopes: MenuScopeDef[] = RECORD_ACTIONS.map((a) => ({
     action: a.action,
     name: a.scope,
-    path: `/api${api}/${a.action === 'correct' ? '{correct,versions}' : a.action}`,
+    path: `/api${api}/${a.action}`,
   }));
   return { ...menu, buttons: [...buttons, ...(menu.buttons ?? [])], scopes: [...scopes, ...(menu.scopes ?? [])] };
 }

@@ -1,7 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { ReviewStatus, type ResourceDef } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { isId } from '../../platform/db/ids';
 import { badRequest, notFound } from '../../platform/http/errors';
 import type { Queryable } from '../../platform/tenancy/tenant-scope';
 import type { AuthContext } from '../../platform/auth/request-auth';
@@ -10,8 +9,12 @@ import type { ChangeArgs, ResourceHooks } from '../resource-routes';
 import type { RecordChain } from './record-chain';
 import { removalRefusal } from './record-retention-rules';
 
-/** The submit body's key naming the record a correction replaces (`<api>/correct` sets it). */
-export const CORRECTS = 'corrects';
+/**
+ * The submit bodies that are corrections, with the id of the version each replaces. Only
+ * `<api>/correct` (its own API scope) puts a body here: nothing a client sends to `submit` can
+ * make an add a correction.
+ */
+export const corrections = new WeakMap<object, string>();
 
 export const RecordMessages = {
   noUpdate: '记录不能修改,如需更改请使用「更正」生成新版本',
@@ -45,8 +48,8 @@ export function recordHooks(
       if (!args.adding) throw badRequest(RecordMessages.noUpdate);
       args.values.operatorId = args.auth.userId;
       args.values.operatorName = personOf(args.auth);
-      const corrects = args.body[CORRECTS];
-      if (corrects !== undefined && corrects !== null && corrects !== '') await supersede(args, corrects, def, table);
+      const corrects = corrections.get(args.body);
+      if (corrects !== undefined) await supersede(args, corrects, def, table);
       await own?.beforeChange?.(args);
       const partition = args.values[rules.chainBy];
       if (typeof partition !== 'string' || !partition) throw badRequest(RecordMessages.noPartition);
@@ -69,8 +72,7 @@ export function recordHooks(
  * version number, the same origin, and what the form does not carry (number, source, cycle); the
  * old row is marked superseded and stays, hash and all.
  */
-async function supersede(args: ChangeArgs, corrects: unknown, def: ResourceDef, table: AnyResourceTable) {
-  if (typeof corrects !== 'string' || !isId(corrects)) throw badRequest('更正的记录编号不正确');
+async function supersede(args: ChangeArgs, corrects: string, def: ResourceDef, table: AnyResourceTable) {
   const tx: Queryable = args.tx;
   const scope = rowScope(def, table, args.auth);
   const [old] = await tx

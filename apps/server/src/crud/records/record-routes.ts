@@ -10,7 +10,7 @@ import { recordOperation } from '../../platform/audit/operation-audit';
 import { rowScope } from '../resource-access';
 import type { ResourceService } from '../resource-routes';
 import type { ChainReport, RecordChain } from './record-chain';
-import { CORRECTS, personOf, RecordMessages } from './record-hooks';
+import { corrections, personOf, RecordMessages } from './record-hooks';
 
 /** `verify`'s answer: the report and one sentence for the screen. */
 function verifyMessage(report: ChainReport, rules: RecordRules): string {
@@ -20,10 +20,10 @@ function verifyMessage(report: ChainReport, rules: RecordRules): string {
 }
 
 /**
- * The routes every record definition has beyond the generic ones, each under its own API scope
- * (`<code>:review`, `:correct`, `:verify`, declared by `defineRecordResource`):
- * `review` (ids), `correct` (a submit naming the version it replaces), `versions` (id) and
- * `verify` (optionally one chain).
+ * The routes every record definition has beyond the generic ones: `review` (ids), `correct` (a
+ * submit naming the version it replaces) and `verify` (optionally one chain), each under its own
+ * API scope (`<code>:review`, `:correct`, `:verify`, declared by `defineRecordResource`), and
+ * `versions` (id), a read.
  */
 export function registerRecordRoutes(
   app: FastifyInstance,
@@ -55,12 +55,13 @@ export function registerRecordRoutes(
     const kept = Object.entries(def.fields)
       .filter(([name, field]) => field.form === 'create' && fields[name] === undefined && stored[name] !== undefined)
       .map(([name]) => [name, stored[name]]);
-    const correction = { ...Object.fromEntries(kept), ...fields, id: undefined, [CORRECTS]: replaced };
+    const correction = { ...Object.fromEntries(kept), ...fields, id: undefined };
+    corrections.set(correction, replaced);
     const result = await service.submit(correction, caller);
     return ok(result.id, '更正成功,已生成新版本');
   });
 
-  app.get(`${base}/versions`, { config: scope('correct') }, async (request) => {
+  app.get(`${base}/versions`, { config: scope('read') }, async (request) => {
     const caller = auth(request);
     const id = idValue((request.query as Record<string, unknown>).id, 'id');
     const visible = await service.readScope(caller, 'view');
