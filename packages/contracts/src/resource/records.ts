@@ -46,12 +46,20 @@ export const ReviewStatus = { pending: 0, reviewed: 1 } as const;
  */
 export const RECORD_FIELDS = {
   operatorId: { kind: 'id', label: { zh: '操作人编号', en: 'Operator id' }, form: false, list: false },
-  operatorName: { kind: 'string', label: { zh: '操作人', en: 'Operator' }, max: 64, form: false, width: 100 },
+  operatorName: {
+    kind: 'string',
+    label: { zh: '操作人', en: 'Operator' },
+    max: 64,
+    form: false,
+    list: true,
+    width: 100,
+  },
   recordVersion: {
     kind: 'int',
     label: { zh: '版本', en: 'Version' },
     default: 1,
     form: false,
+    list: true,
     width: 70,
   },
   originId: { kind: 'id', label: { zh: '原始记录', en: 'Original record' }, form: false, list: false, nullable: true },
@@ -63,6 +71,7 @@ export const RECORD_FIELDS = {
     label: { zh: '审核状态', en: 'Review' },
     default: ReviewStatus.pending,
     form: false,
+    list: true,
     search: true,
     width: 90,
     options: {
@@ -73,7 +82,14 @@ export const RECORD_FIELDS = {
     },
   },
   reviewerId: { kind: 'id', label: { zh: '审核人编号', en: 'Reviewer id' }, form: false, list: false },
-  reviewerName: { kind: 'string', label: { zh: '审核人', en: 'Reviewer' }, max: 64, form: false, width: 100 },
+  reviewerName: {
+    kind: 'string',
+    label: { zh: '审核人', en: 'Reviewer' },
+    max: 64,
+    form: false,
+    list: true,
+    width: 100,
+  },
   reviewTime: {
     kind: 'datetime',
     label: { zh: '审核时间', en: 'Reviewed at' },
@@ -85,6 +101,7 @@ export const RECORD_FIELDS = {
     kind: 'boolean',
     label: { zh: '已更正', en: 'Corrected' },
     form: false,
+    list: true,
     search: true,
     width: 80,
   },
