@@ -41,8 +41,9 @@ export interface RecordRules {
 export const ReviewStatus = { pending: 0, reviewed: 1 } as const;
 
 /**
- * The fields every record carries besides its content. Only `chainSeq` and those above it are
- * hashed with the content: review and supersession are states a record goes through later.
+ * The fields every record carries besides its content, set by the engine only: shown read-only in
+ * the dialogs (`readonly`) or not at all (the ids). The hash covers them all but the two hashes
+ * and the review and supersession states, which a record goes through later.
  */
 export const RECORD_FIELDS = {
   operatorId: { kind: 'id', label: { zh: '操作人编号', en: 'Operator id' }, form: false, list: false },
@@ -50,28 +51,25 @@ export const RECORD_FIELDS = {
     kind: 'string',
     label: { zh: '操作人', en: 'Operator' },
     max: 64,
-    form: false,
-    list: true,
+    form: 'readonly',
     width: 100,
   },
   recordVersion: {
     kind: 'int',
     label: { zh: '版本', en: 'Version' },
     default: 1,
-    form: false,
-    list: true,
+    form: 'readonly',
     width: 70,
   },
   originId: { kind: 'id', label: { zh: '原始记录', en: 'Original record' }, form: false, list: false, nullable: true },
-  chainSeq: { kind: 'int', label: { zh: '链序号', en: 'Chain no' }, default: 0, form: false, list: false },
-  prevHash: { kind: 'string', label: { zh: '前一哈希', en: 'Previous hash' }, max: 64, form: false, list: false },
-  rowHash: { kind: 'string', label: { zh: '记录哈希', en: 'Row hash' }, max: 64, form: false, list: false },
+  chainSeq: { kind: 'int', label: { zh: '链序号', en: 'Chain no' }, default: 0, form: 'readonly', list: false },
+  prevHash: { kind: 'string', label: { zh: '前一哈希', en: 'Previous hash' }, max: 64, form: 'readonly', list: false },
+  rowHash: { kind: 'string', label: { zh: '记录哈希', en: 'Row hash' }, max: 64, form: 'readonly', list: false },
   reviewStatus: {
     kind: 'int',
     label: { zh: '审核状态', en: 'Review' },
     default: ReviewStatus.pending,
-    form: false,
-    list: true,
+    form: 'readonly',
     search: true,
     width: 90,
     options: {
@@ -86,22 +84,20 @@ export const RECORD_FIELDS = {
     kind: 'string',
     label: { zh: '审核人', en: 'Reviewer' },
     max: 64,
-    form: false,
-    list: true,
+    form: 'readonly',
     width: 100,
   },
   reviewTime: {
     kind: 'datetime',
     label: { zh: '审核时间', en: 'Reviewed at' },
-    form: false,
+    form: 'readonly',
     nullable: true,
     list: false,
   },
   superseded: {
     kind: 'boolean',
     label: { zh: '已更正', en: 'Corrected' },
-    form: false,
-    list: true,
+    form: 'readonly',
     search: true,
     width: 80,
   },

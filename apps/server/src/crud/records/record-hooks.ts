@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { ReviewStatus, type ResourceDef } from '@mes/contracts';
+import { isSubmittable, ReviewStatus, type ResourceDef } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { badRequest, notFound } from '../../platform/http/errors';
 import type { Queryable } from '../../platform/tenancy/tenant-scope';
@@ -84,7 +84,7 @@ async function supersede(args: ChangeArgs, corrects: string, def: ResourceDef, t
   const stored = old as Record<string, unknown>;
   if (stored.superseded === true) throw badRequest(RecordMessages.superseded);
   for (const [name, field] of Object.entries(def.fields))
-    if (field.form === false && args.values[name] === undefined && stored[name] !== undefined)
+    if (!isSubmittable(field, true) && args.values[name] === undefined && stored[name] !== undefined)
       args.values[name] = stored[name] as never;
   args.values.recordVersion = Number(stored.recordVersion) + 1;
   args.values.originId = (stored.originId as string | null) ?? corrects;
