@@ -1,4 +1,4 @@
-import { asc, eq, getTableColumns, notExists } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, notExists } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   CycleResult,
@@ -45,8 +45,16 @@ const decimalFigure = (figures: unknown, name: string) => {
   return value !== null && Math.abs(value) < 1e6 ? value.toFixed(2) : null;
 };
 
-/** The cycles of one tenant (or every tenant) that have no record yet, oldest first. */
+/**
+ * How far back the job looks for cycles without a record: a week of cycles to check against
+ * their records, not every cycle ever stored (a tenant's run reads them through the (tenant, end
+ * time) index). A cycle stays unrecorded only if the job failed for a whole week.
+ */
+const LOOKBACK_MS = 7 * 24 * 3_600_000;
+
+/** The recent cycles of one tenant (or every tenant) that have no record yet, oldest first. */
 function pendingCycles(ctx: AppContext, tenantId: string | undefined) {
+  const recent = gt(deviceCycle.endTime, new Date(ctx.clock.now() - LOOKBACK_MS));
   const noRecord = notExists(
     ctx.db
       .select({ id: disinfectionRecord.id })
@@ -58,7 +66,7 @@ function pendingCycles(ctx: AppContext, tenantId: string | undefined) {
     .from(deviceCycle)
     .leftJoin(device, eq(device.id, deviceCycle.deviceId))
     .leftJoin(product, eq(product.id, device.productId))
-    .where(tenantId ? tenantRows(deviceCycle, tenantId, noRecord) : noRecord)
+    .where(tenantId ? tenantRows(deviceCycle, tenantId, recent, noRecord) : and(recent, noRecord))
     .orderBy(asc(deviceCycle.endTime), asc(deviceCycle.id))
     .limit(BATCH);
 }
