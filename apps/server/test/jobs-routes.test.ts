@@ -49,13 +49,15 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('housekeeping jobs', () => {
-  it('schedules log retention and the store purge in the database', async () => {
+  it('schedules log retention, the store purge and the records jobs in the database', async () => {
     const rows = await t.ctx.db.execute<{ name: string; cron: string }>(
       sql`select name, cron from pgboss.schedule order by name`,
     );
     expect(rows.rows).toEqual([
       { name: 'device.inactivity', cron: '* * * * *' },
       { name: 'log.prune', cron: '7 * * * *' },
+      { name: 'records.from-cycles', cron: '* * * * *' },
+      { name: 'records.retention', cron: '23 3 * * *' },
       { name: 'series.upkeep', cron: '7 * * * *' },
       { name: 'store.purge', cron: '*/10 * * * *' },
     ]);

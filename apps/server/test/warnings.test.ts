@@ -18,6 +18,7 @@ import { ScopeCategory } from '../src/platform/permissions/grants';
 import { DEPT_IDS, SEED_MENUS } from '../src/seed/seed-data';
 import { createTestApp, type TestApp } from './support/test-app';
 import { signInToNewTenant, signInWithScopes } from './support/scoped-user';
+import { sendBatch, type DeviceMessage } from './support/ingestion-batch';
 
 /**
  * Warnings end to end (docs/warnings.md): product alarm rules evaluated by the real ingestion on
@@ -108,21 +109,7 @@ const makeIngestion = () =>
   });
 
 /** Sends messages as one batch and waits for its commit. */
-async function send(ingestion: Ingestion, messages: { code: string; kind: string; payload: unknown }[]) {
-  for (const m of messages)
-    ingestion.push(
-      {
-        topic: `mes/${TENANT}/${m.code}/${m.kind}`,
-        payload: Buffer.from(typeof m.payload === 'string' ? m.payload : JSON.stringify(m.payload)),
-        qos: 1,
-        retain: false,
-        clientId: '',
-        receivedAt: new Date(),
-      },
-      () => undefined,
-    );
-  await ingestion.drain();
-}
+const send = (ingestion: Ingestion, messages: DeviceMessage[]) => sendBatch(ingestion, TENANT, messages);
 
 const temp = (code: string, seconds: number, value: number) => ({
   code,

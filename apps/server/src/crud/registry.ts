@@ -8,6 +8,7 @@ import * as schema from '../platform/db/schema';
 import type { AnyResourceTable } from './resource-access';
 import { aggregateViewTable, isQueryAggregate } from './aggregate-source';
 import { registerResource } from './resource-routes';
+import { scheduleRecordRetention } from './records/record-retention-job';
 
 /**
  * The server side of the registry: every definition gets its routes from here. A plain resource
@@ -76,4 +77,9 @@ export function registerRegistryRoutes(app: FastifyInstance, ctx: AppContext, op
       registerResource(app, ctx, { def: entry, table: tableFor(entry) });
     }
   }
+  const records = entries.filter((e): e is ResourceDef => !isScreenDef(e) && e.records !== undefined);
+  scheduleRecordRetention(
+    ctx,
+    records.map((def) => ({ def, table: tableFor(def) })),
+  );
 }

@@ -47,6 +47,9 @@ import { sendXlsx } from './xlsx-export';
 import { isQueryAggregate } from './aggregate-source';
 import type { JobDefinition } from '../platform/jobs/job-definition';
 import type { EnqueueOptions } from '../platform/jobs/job-queue';
+import { RecordChain } from './records/record-chain';
+import { recordHooks } from './records/record-hooks';
+import { registerRecordRoutes } from './records/record-routes';
 
 export type Row = Record<string, unknown>;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -869,9 +872,15 @@ export function toPickerForest(rows: Row[], parent: string, title: string): Row[
  * `detail`, `submit`, `remove`, `export`, and `tree` for tree resources. Returns the service so
  * a module can add its own routes on top without repeating the generic path.
  */
-export function registerResource(app: FastifyInstance, ctx: AppContext, binding: ResourceBinding): ResourceService {
-  const { def } = binding;
+export function registerResource(app: FastifyInstance, ctx: AppContext, declared: ResourceBinding): ResourceService {
+  const { def } = declared;
+  // Regulated records (records/): the engine's lifecycle wraps the module's hooks.
+  const chain = def.records ? new RecordChain(def, declared.table) : undefined;
+  const binding = chain
+    ? { ...declared, hooks: recordHooks(ctx, def, declared.table, chain, declared.hooks) }
+    : declared;
   const service = new ResourceService(ctx, binding);
+  if (chain) registerRecordRoutes(app, ctx, service, chain);
   const ops = new Set<string>(operationsOf(def));
   for (const route of binding.omit ?? []) ops.delete(route);
   // An aggregate is read-only whatever its operations say: its rows are a view's or a query's.

@@ -1,4 +1,4 @@
-import { DEFAULT_TENANT_ID } from '@mes/contracts';
+import { DEFAULT_TENANT_ID, REGISTRY, retentionParams, type ResourceDef } from '@mes/contracts';
 import { paramSeedId, postSeedId } from './seed-ids';
 
 /**
@@ -122,6 +122,10 @@ export const SEED_PARAMS = (
     ['登录一律需要验证码', 'account.captchaMode', 'false'],
     // TELEMETRY_RETENTION_PARAM: days of telemetry, MQTT messages and on/off records (series upkeep).
     ['物联网数据保留天数', 'telemetry.retentionDays', '90'],
+    // The record retentions (docs/records.md), at their standards' minimums.
+    ...retentionParams(REGISTRY.filter((e): e is ResourceDef => 'records' in e)).map(
+      (r) => [r.paramName, r.param, String(r.minimumDays)] as const,
+    ),
   ] as const
 ).map(([paramName, paramKey, paramValue]) => ({
   id: paramSeedId(paramKey),

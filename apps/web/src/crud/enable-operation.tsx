@@ -1,9 +1,8 @@
-import { useMutation } from '@tanstack/react-query';
-import { App, Button, Tag } from 'antd';
-import { useCallback, useMemo, type ReactNode } from 'react';
+import { Button, Tag } from 'antd';
+import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type ApiResult, enableButtonCode, EnableStatus, type ResourceDef } from '@mes/contracts';
-import { request } from '../api/http';
+import { enableButtonCode, EnableStatus, type ResourceDef } from '@mes/contracts';
+import { useConfirmedRowAction } from './confirmed-row-action';
 import type { ExtraColumn, ResourcePageContext, ResourcePageProps, Row } from './resource-page-types';
 
 export const isEnabledRow = (row: Row) => Number(row.status) === EnableStatus.enabled;
@@ -21,31 +20,9 @@ export function useEnableOperation(
   extraColumns: ExtraColumn[] | undefined,
 ) {
   const { t } = useTranslation('crud');
-  const { message, modal } = App.useApp();
-
   // Enabling one row disables the others: the whole resource is reloaded (ctx.reload
   // invalidates its reads, on this screen and any other showing it).
-  const { mutateAsync: enableRow } = useMutation({
-    mutationFn: ({ row }: { row: Row; ctx: ResourcePageContext }) =>
-      request<ApiResult<boolean>>(`${def.api}/enable`, { method: 'POST', params: { id: row.id } }),
-    onSuccess: (answer, { ctx }) => {
-      void message.success(answer.msg);
-      ctx.reload();
-    },
-  });
-
-  const enable = useCallback(
-    (row: Row, ctx: ResourcePageContext) =>
-      modal.confirm({
-        title: t('tip'),
-        content: t('enableConfirm'),
-        okText: t('ok'),
-        cancelText: t('cancel'),
-        // A failure: the HTTP client has shown the server's message.
-        onOk: () => enableRow({ row, ctx }).catch(() => undefined),
-      }),
-    [enableRow, modal, t],
-  );
+  const enable = useConfirmedRowAction(`${def.api}/enable`, 'id', t('enableConfirm'));
 
   const withEnable = useMemo(() => {
     if (!enabled) return rowActions;

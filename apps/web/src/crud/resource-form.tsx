@@ -41,6 +41,8 @@ export interface FormTarget {
   mode: FormMode;
   row?: Row;
   initial?: Record<string, unknown>;
+  /** Saved to `<api>/<submitPath>`; default `submit`. */
+  submitPath?: string;
 }
 
 export interface ResourceFormProps {
@@ -126,7 +128,10 @@ export function ResourceForm(props: ResourceFormProps) {
     }
     setSaving(true);
     try {
-      const answer = await request<ApiResult<unknown>>(`${def.api}/submit`, { method: 'POST', data: body });
+      const answer = await request<ApiResult<unknown>>(`${def.api}/${target.submitPath ?? 'submit'}`, {
+        method: 'POST',
+        data: body,
+      });
       void message.success(answer.msg || t(adding ? 'added' : 'updated'));
       onSaved();
     } catch {

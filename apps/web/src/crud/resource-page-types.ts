@@ -15,8 +15,11 @@ export interface ResourcePageContext {
   reload(): void;
   /** Whether the signed-in user holds a button code (`user_role`, `post_add`, ...). */
   can(code: string): boolean;
-  /** Opens the add / edit / view dialog; `initial` pre-fills an add (for example a parent id). */
-  openForm(mode: FormMode, row?: Row, initial?: Record<string, unknown>): void;
+  /**
+   * Opens the add / edit / view dialog; `initial` pre-fills an add (for example a parent id);
+   * `submitPath` saves to `<api>/<submitPath>` instead of `submit` (a record's correction).
+   */
+  openForm(mode: FormMode, row?: Row, initial?: Record<string, unknown>, options?: { submitPath?: string }): void;
 }
 
 /**

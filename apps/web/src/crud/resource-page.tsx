@@ -20,6 +20,7 @@ import { ResourceForm, type FormTarget } from './resource-form';
 import type { FormMode, ResourcePageContext, ResourcePageProps, Row } from './resource-page-types';
 import { ResourceTable } from './resource-table';
 import { useEnableOperation } from './enable-operation';
+import { useRecordOperation } from './record-operation';
 import { useRowActions } from './row-actions';
 import { SearchBar } from './search-bar';
 import { ToolbarButtons } from './toolbar';
@@ -123,7 +124,8 @@ export function ResourcePage(props: ResourcePageProps) {
   const can = useCallback((code: string) => permission[code] === true, [permission]);
   const [target, setTarget] = useState<FormTarget | undefined>();
   const openForm = useCallback(
-    (mode: FormMode, row?: Row, initial?: Record<string, unknown>) => setTarget({ mode, row, initial }),
+    (mode: FormMode, row?: Row, initial?: Record<string, unknown>, options?: { submitPath?: string }) =>
+      setTarget({ mode, row, initial, submitPath: options?.submitPath }),
     [],
   );
   const closeForm = useCallback(() => setTarget(undefined), []);
@@ -192,10 +194,17 @@ export function ResourcePage(props: ResourcePageProps) {
   const toolbarCtx: ResourcePageContext = { selectedRows: selected.rows, reload, can, openForm };
 
   const mayView = can(codes.view);
-  const mayEdit = operations.has('submit') && can(codes.edit);
+  // Records are never edited in place: a correction (record-operation.tsx) replaces 编辑.
+  const mayEdit = operations.has('submit') && can(codes.edit) && !def.records;
   const mayRemove = operations.has('remove') && can(codes.remove);
   const mayAddChild = tree && operations.has('submit') && !props.noAdd && can(codes.add);
-  const enableOperation = useEnableOperation(def, operations.has('enable'), props.rowActions, tenantView.extraColumns);
+  const recordOperation = useRecordOperation(def, props.rowActions, props.toolbar);
+  const enableOperation = useEnableOperation(
+    def,
+    operations.has('enable'),
+    recordOperation.rowActions,
+    tenantView.extraColumns,
+  );
   const actions = useRowActions({
     mayView,
     mayEdit,
@@ -262,7 +271,7 @@ export function ResourcePage(props: ResourcePageProps) {
                   {t('export')}
                 </Button>
               ),
-              props.toolbar && <Fragment key="screen">{props.toolbar(toolbarCtx)}</Fragment>,
+              recordOperation.toolbar && <Fragment key="screen">{recordOperation.toolbar(toolbarCtx)}</Fragment>,
             ].filter(Boolean)}
           />
           <Tooltip title={t('refresh')}>
@@ -306,6 +315,7 @@ export function ResourcePage(props: ResourcePageProps) {
           changed();
         }}
       />
+      {recordOperation.dialog}
     </div>
   );
 }

@@ -4,6 +4,7 @@ import type { ResourceMenu } from './menu-placement';
 import type { AggregateSource } from './aggregate';
 import type { SeriesDef } from './series';
 import type { ChildCollections } from './children';
+import type { RecordRules } from './records';
 
 export type { SeriesDef, SeriesPartition } from './series';
 export { DEFAULT_SERIES_ESTIMATE_ABOVE, DEFAULT_SERIES_RANGE_HOURS } from './series';
@@ -348,6 +349,11 @@ export interface ResourceDef<F extends FieldMap = FieldMap> {
    * read-only, no table of its own.
    */
   source?: AggregateSource;
+  /**
+   * Regulated records (`defineRecordResource`, resource/records.ts): hash-chained per tenant and
+   * `chainBy`, reviewed, corrected by new versions, removed only after their retention.
+   */
+  records?: RecordRules;
 }
 
 /** Status values of resources with the `enable` operation (the yes_no dictionary: 1 否, 2 是). */

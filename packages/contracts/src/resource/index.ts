@@ -5,3 +5,4 @@ export * from './menu-placement';
 export * from './decimal';
 export * from './json-schema';
 export * from './calendar-day';
+export * from './records';

@@ -1,6 +1,7 @@
 // Written by `npm run db:generate` (apps/server/src/crud/registry-codegen.ts): every definition exported under packages/contracts/src/resources. Do not edit.
 import { articleResource } from './business/article';
 import { carResource } from './business/car';
+import { disinfectionRecordResource } from './business/disinfection-record';
 import { lineResource } from './business/line';
 import { oenmoResource } from './business/oenmo';
 import { deskServiceResource } from './desk/desk-service';
@@ -46,6 +47,7 @@ import { telemetryMinuteResource } from './telemetry/telemetry-minute';
 export const DEFINITIONS = {
   articleResource,
   carResource,
+  disinfectionRecordResource,
   lineResource,
   oenmoResource,
   deskServiceResource,

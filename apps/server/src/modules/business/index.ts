@@ -1,6 +1,10 @@
-import { lineResource } from '@mes/contracts';
+import { disinfectionRecordResource, lineResource } from '@mes/contracts';
 import type { RouteBinding } from '../../crud/registry';
 import { registerLineRoutes } from './line-routes';
+import { registerDisinfectionRoutes } from './disinfection/disinfection-routes';
 
 /** The business area (spec section 7 "Business and devices"). */
-export const businessRouteBindings: readonly RouteBinding[] = [{ defs: [lineResource], register: registerLineRoutes }];
+export const businessRouteBindings: readonly RouteBinding[] = [
+  { defs: [lineResource], register: registerLineRoutes },
+  { defs: [disinfectionRecordResource], register: registerDisinfectionRoutes },
+];

@@ -5,6 +5,7 @@ import {
   datasourceResource,
   deptResource,
   menuResource,
+  paramResource,
   regionResource,
   roleResource,
   tenantResource,
@@ -18,6 +19,7 @@ import { registerUserAdminRoutes } from '../user/user-admin-routes';
 import { registerClientRoutes } from './client-routes';
 import { registerDeptRoutes } from './dept-routes';
 import { registerMenuAdminRoutes } from './menu-admin-routes';
+import { registerParamRoutes } from './param-routes';
 import { registerRegionRoutes } from './region-routes';
 import { registerRoleRoutes } from './role-routes';
 import { registerScopeRoutes } from './scope-routes';
@@ -26,8 +28,8 @@ import { registerTopMenuAdminRoutes } from './top-menu-admin-routes';
 
 /**
  * System administration (spec section 7 "System"): the resources whose routes carry behaviour
- * of their own. Posts and parameters are plain and need no binding (the registry gives them the
- * generic routes).
+ * of their own. Posts are plain and need no binding (the registry gives them the generic routes);
+ * parameters check the record retention minimums.
  */
 export const systemRouteBindings: readonly RouteBinding[] = [
   {
@@ -46,4 +48,5 @@ export const systemRouteBindings: readonly RouteBinding[] = [
   { defs: [dataScopeResource, apiScopeResource], register: registerScopeRoutes },
   { defs: [regionResource], register: registerRegionRoutes },
   { defs: [datasourceResource], register: registerDatasourceRoutes },
+  { defs: [paramResource], register: registerParamRoutes },
 ];

@@ -1,5 +1,6 @@
 export * from './article';
 export * from './car';
+export * from './disinfection-record';
 export * from './line';
 export * from './oenmo';
 export * from './pack-material';

@@ -4,6 +4,7 @@ import { resourceTable } from '../resource-table';
 
 export const article = resourceTable(DEFINITIONS.articleResource);
 export const car = resourceTable(DEFINITIONS.carResource);
+export const disinfectionRecord = resourceTable(DEFINITIONS.disinfectionRecordResource);
 export const line = resourceTable(DEFINITIONS.lineResource);
 export const oenmo = resourceTable(DEFINITIONS.oenmoResource);
 export const deskService = resourceTable(DEFINITIONS.deskServiceResource);

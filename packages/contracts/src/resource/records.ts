@@ -1,0 +1,186 @@
+import type { FieldDef, FieldMap, LocalText, ResourceDef } from './define';
+import type { MenuButtonDef, MenuScopeDef, ResourceMenu } from './menu-placement';
+
+/**
+ * Regulated records (docs/records.md): rows that are never changed in place. Each row is chained
+ * to the previous row of the same tenant and partition (a device) by a SHA-256 hash, reviewed
+ * once by someone other than its operator, corrected only by a new version that keeps the old
+ * one, and removed only by the retention job once the retention of its type has passed.
+ */
+
+/** How long rows of one record type are kept, and the rule that says so. */
+export interface RetentionRule {
+  /** The type's name in messages (清洗消毒记录). */
+  label: LocalText;
+  /** The platform parameter holding the days (`records.retention.disinfection.days`). */
+  param: string;
+  /** The parameter's name on the parameter screen. */
+  paramName: string;
+  /** The fewest days the standard allows; a parameter below it is refused. */
+  minimumDays: number;
+  /** The standard, named in every refusal (WS 506 …). */
+  rule: LocalText;
+}
+
+export interface RecordRules {
+  /**
+   * The field that, with the tenant, partitions the chain (the device's code): each partition is
+   * one chain, appended under an advisory lock of its own.
+   */
+  chainBy: string;
+  retention: {
+    /** The int field holding the record type, a key of `types`. */
+    typeField: string;
+    /** The datetime field the retention counts from (the cycle's end). */
+    timeField: string;
+    types: Readonly<Record<number, RetentionRule>>;
+  };
+}
+
+/** Review states of a record (`reviewStatus`). */
+export const ReviewStatus = { pending: 0, reviewed: 1 } as const;
+
+/**
+ * The fields every record carries besides its content, set by the engine only: shown read-only in
+ * the dialogs (`readonly`) or not at all (the ids). The hash covers them all but the two hashes
+ * and the review and supersession states, which a record goes through later.
+ */
+export const RECORD_FIELDS = {
+  operatorId: { kind: 'id', label: { zh: '操作人编号', en: 'Operator id' }, form: false, list: false },
+  operatorName: {
+    kind: 'string',
+    label: { zh: '操作人', en: 'Operator' },
+    max: 64,
+    form: 'readonly',
+    width: 100,
+  },
+  recordVersion: {
+    kind: 'int',
+    label: { zh: '版本', en: 'Version' },
+    default: 1,
+    form: 'readonly',
+    width: 70,
+  },
+  originId: { kind: 'id', label: { zh: '原始记录', en: 'Original record' }, form: false, list: false, nullable: true },
+  chainSeq: { kind: 'int', label: { zh: '链序号', en: 'Chain no' }, default: 0, form: 'readonly', list: false },
+  prevHash: { kind: 'string', label: { zh: '前一哈希', en: 'Previous hash' }, max: 64, form: 'readonly', list: false },
+  rowHash: { kind: 'string', label: { zh: '记录哈希', en: 'Row hash' }, max: 64, form: 'readonly', list: false },
+  reviewStatus: {
+    kind: 'int',
+    label: { zh: '审核状态', en: 'Review' },
+    default: ReviewStatus.pending,
+    form: 'readonly',
+    search: true,
+    width: 90,
+    options: {
+      items: [
+        { value: ReviewStatus.pending, label: { zh: '待审核', en: 'Pending' } },
+        { value: ReviewStatus.reviewed, label: { zh: '已审核', en: 'Reviewed' } },
+      ],
+    },
+  },
+  reviewerId: { kind: 'id', label: { zh: '审核人编号', en: 'Reviewer id' }, form: false, list: false },
+  reviewerName: {
+    kind: 'string',
+    label: { zh: '审核人', en: 'Reviewer' },
+    max: 64,
+    form: 'readonly',
+    width: 100,
+  },
+  reviewTime: {
+    kind: 'datetime',
+    label: { zh: '审核时间', en: 'Reviewed at' },
+    form: 'readonly',
+    nullable: true,
+    list: false,
+  },
+  superseded: {
+    kind: 'boolean',
+    label: { zh: '已更正', en: 'Corrected' },
+    form: 'readonly',
+    search: true,
+    width: 80,
+  },
+} as const satisfies Record<string, FieldDef>;
+
+/** Fields left out of a row's hash: the states a record moves through after it is written. */
+export const UNHASHED_RECORD_FIELDS: readonly string[] = [
+  'prevHash',
+  'rowHash',
+  'reviewStatus',
+  'reviewerId',
+  'reviewerName',
+  'reviewTime',
+  'superseded',
+];
+
+/** The actions every record screen has beyond the generic ones. */
+const RECORD_ACTIONS = [
+  { action: 'review', zh: '审核', en: 'Review', scope: '记录审核', position: 2 },
+  { action: 'correct', zh: '更正', en: 'Correct', scope: '记录更正', position: 2 },
+  { action: 'verify', zh: '校验', en: 'Verify chain', scope: '记录链校验', position: 1 },
+] as const;
+
+function recordMenu(api: string, menu: ResourceMenu): ResourceMenu {
+  const buttons: MenuButtonDef[] = RECORD_ACTIONS.map((a) => ({
+    action: a.action,
+    name: { zh: a.zh, en: a.en },
+    position: a.position,
+  }));
+  const scopes: MenuScopeDef[] = RECORD_ACTIONS.map((a) => ({
+    action: a.action,
+    name: a.scope,
+    path: `/api${api}/${a.action}`,
+  }));
+  return { ...menu, buttons: [...buttons, ...(menu.buttons ?? [])], scopes: [...scopes, ...(menu.scopes ?? [])] };
+}
+
+/**
+ * A tenant-owned definition whose rows are regulated records: the record fields are added after
+ * its own, the review / correct / verify buttons and API scopes to its menu, and an index per
+ * chain partition (the chain's order). The engine reads `records` and does the rest.
+ */
+export function defineRecordResource<F extends FieldMap>(
+  def: Omit<ResourceDef<F>, 'owner' | 'records'> & { records: RecordRules; menu: ResourceMenu },
+): ResourceDef<F & typeof RECORD_FIELDS> & { owner: 'tenant' } {
+  return {
+    ...def,
+    owner: 'tenant',
+    fields: { ...def.fields, ...RECORD_FIELDS },
+    menu: recordMenu(def.api, def.menu),
+    indexes: [
+      ...(def.indexes ?? []),
+      // A second row at one position of a chain is a fork: the lock should prevent it, the index makes sure.
+      {
+        fields: ['tenantId', def.records.chainBy, 'chainSeq'],
+        unique: true,
+        message: { zh: '记录链冲突,请重试', en: 'Record chain conflict, retry' },
+      },
+    ],
+  };
+}
+
+/** The rule of a record type, or undefined for a type the definition does not list. */
+export const retentionRuleOf = (rules: RecordRules, type: unknown): RetentionRule | undefined =>
+  rules.retention.types[Number(type)];
+
+/** Every retention parameter the definitions declare, with its minimum. */
+export function retentionParams(defs: readonly ResourceDef[]): RetentionRule[] {
+  const byParam = new Map<string, RetentionRule>();
+  for (const def of defs)
+    for (const rule of Object.values(def.records?.retention.types ?? {})) byParam.set(rule.param, rule);
+  return [...byParam.values()];
+}
+
+/**
+ * The message refusing a parameter value below the standard's minimum, or undefined when the
+ * value is acceptable (or the key is not a retention parameter).
+ */
+export function retentionParamProblem(defs: readonly ResourceDef[], key: string, value: string): string | undefined {
+  const rule = retentionParams(defs).find((r) => r.param === key);
+  if (!rule) return undefined;
+  const days = Number(value);
+  if (!/^\d{1,6}$/.test(value.trim()) || !Number.isInteger(days)) return `参数 ${key} 应为天数(整数)`;
+  if (days < rule.minimumDays) return `${rule.label.zh}保存期不能少于 ${rule.minimumDays} 天(${rule.rule.zh})`;
+  return undefined;
+}
