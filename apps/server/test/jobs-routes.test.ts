@@ -50,10 +50,16 @@ afterAll(() => t.close());
 
 describe('housekeeping jobs', () => {
   it('schedules log retention, the store purge and the records jobs in the database', async () => {
-    const rows = await t.ctx.db.execute<{ name: string; cron: string }>(
-      sql`select name, cron from pgboss.schedule order by name`,
-    );
-    expect(rows.rows).toEqual([
+    // Modules schedule their jobs as their routes register, each in the background: wait until
+    // the list stops growing rather than reading it once.
+    const schedules = async () =>
+      (
+        await t.ctx.db.execute<{ name: string; cron: string }>(
+          sql`select name, cron from pgboss.schedule order by name`,
+        )
+      ).rows;
+    await waitFor(async () => (await schedules()).length >= 6);
+    expect(await schedules()).toEqual([
       { name: 'device.inactivity', cron: '* * * * *' },
       { name: 'log.prune', cron: '7 * * * *' },
       { name: 'records.from-cycles', cron: '* * * * *' },
