@@ -2,78 +2,81 @@ import type pg from 'pg';
 import { nextId } from '../db/ids';
 import type { TelemetryRow } from './batch-rows';
 
-/** One rollup level: a table of count, sum, min and max per device, field and UTC period. */
-export interface RollupLevel {
-  seconds: number;
-  table: string;
-  column: string;
-}
+const MINUTE_MS = 60_000;
 
 /**
- * The rollup levels, finest first (docs/devices.md "IoT calls"): the order in which a batch locks
- * their rows. Every level's width is a multiple of the previous one's, so a coarser period is a
- * union of whole finer ones.
+ * The rollups of a batch in one statement: its points grouped by device, field and UTC minute
+ * (`g`), upserted into `mes_telemetry_minute` (`m`), then the same groups folded into quarter
+ * hours and upserted into `mes_telemetry_quarter`. One statement rather than one a level: the
+ * points cross to PostgreSQL once, and the quarter hours are summed from the handful of minute
+ * groups instead of every point (a second statement of its own cost as much as the minutes',
+ * ~15 µs a message). The quarter rows are selected only after counting every row `m` returns, so
+ * every minute row is locked before any quarter row (data-modifying CTEs otherwise run in no
+ * set order) and each table in key order: two processes never wait on each other's rows in
+ * opposite orders. A quarter row that is new takes the smallest id of its minutes' new ids, which
+ * no other quarter row has.
  */
-export const ROLLUP_LEVELS: readonly RollupLevel[] = [
-  { seconds: 60, table: 'mes_telemetry_minute', column: 'minute' },
-  { seconds: 900, table: 'mes_telemetry_quarter', column: 'quarter' },
-];
+const UPSERT_ROLLUPS = `
+with g as (
+  select min(id) as id, tenant_id, device_code, field, minute,
+         count(*) as points, sum(num) as total, min(num) as low, max(num) as high
+    from unnest($1::bigint[], $2::varchar[], $3::varchar[], $4::varchar[], $5::timestamptz[], $6::numeric[])
+         as p(id, tenant_id, device_code, field, minute, num)
+   group by tenant_id, device_code, field, minute
+),
+m as (
+  insert into mes_telemetry_minute (id, tenant_id, device_code, field, minute, points, total, low, high)
+  select id, tenant_id, device_code, field, minute, points, total, low, high
+    from g order by tenant_id, device_code, field, minute
+  on conflict (tenant_id, device_code, field, minute) do update
+    set points = mes_telemetry_minute.points + excluded.points,
+        total = mes_telemetry_minute.total + excluded.total,
+        low = least(mes_telemetry_minute.low, excluded.low),
+        high = greatest(mes_telemetry_minute.high, excluded.high)
+  returning 1
+)
+insert into mes_telemetry_quarter (id, tenant_id, device_code, field, quarter, points, total, low, high)
+select min(id), tenant_id, device_code, field, date_bin('15 minutes', minute, timestamptz '1970-01-01 00:00:00+00') as quarter,
+       sum(points), sum(total), min(low), max(high)
+  from g
+ where (select count(*) from m) > 0
+ group by tenant_id, device_code, field, quarter
+ order by tenant_id, device_code, field, quarter
+on conflict (tenant_id, device_code, field, quarter) do update
+  set points = mes_telemetry_quarter.points + excluded.points,
+      total = mes_telemetry_quarter.total + excluded.total,
+      low = least(mes_telemetry_quarter.low, excluded.low),
+      high = greatest(mes_telemetry_quarter.high, excluded.high)`;
 
 /**
- * Adds a batch's numeric points to one level, grouped by device, field and period. Points are
- * grouped here only to give each new rollup row one id; the sums themselves are taken by
- * PostgreSQL in NUMERIC, so they stay exact. Rows are upserted in key order: two processes adding
- * to the same periods then lock them in the same order instead of deadlocking.
+ * Adds a batch's numeric points to the per-minute and per-quarter-hour rollups, inside the
+ * batch's transaction, so both hold exactly the committed points (late ones included). Points
+ * are grouped by device, field and minute here only to give each new minute row one id; the sums
+ * themselves are taken by PostgreSQL in NUMERIC, so they stay exact.
  */
-async function addToLevel(client: pg.PoolClient, level: RollupLevel, numeric: readonly TelemetryRow[]) {
-  const width = level.seconds * 1000;
+export async function addToRollups(client: pg.PoolClient, points: readonly TelemetryRow[]): Promise<void> {
+  const numeric = points.filter((p) => p.num !== null);
+  if (!numeric.length) return;
   const idOfKey = new Map<string, string>();
   const ids: string[] = [];
-  const periods: Date[] = [];
+  const minutes: Date[] = [];
   for (const p of numeric) {
-    const period = Math.floor(p.ts.getTime() / width) * width;
-    const key = `${p.tenantId}\u0000${p.deviceCode}\u0000${p.field}\u0000${period}`;
+    const minute = Math.floor(p.ts.getTime() / MINUTE_MS) * MINUTE_MS;
+    const key = `${p.tenantId}\u0000${p.deviceCode}\u0000${p.field}\u0000${minute}`;
     let id = idOfKey.get(key);
     if (!id) {
       id = nextId();
       idOfKey.set(key, id);
     }
     ids.push(id);
-    periods.push(new Date(period));
+    minutes.push(new Date(minute));
   }
-  // Table and column names come from ROLLUP_LEVELS above, never from a request.
-  const { table, column } = level;
-  await client.query(
-    `insert into ${table} (id, tenant_id, device_code, field, ${column}, points, total, low, high)
-     select min(id), tenant_id, device_code, field, period, count(*), sum(num), min(num), max(num)
-       from unnest($1::bigint[], $2::varchar[], $3::varchar[], $4::varchar[], $5::timestamptz[], $6::numeric[])
-            as p(id, tenant_id, device_code, field, period, num)
-      group by tenant_id, device_code, field, period
-      order by tenant_id, device_code, field, period
-     on conflict (tenant_id, device_code, field, ${column}) do update
-       set points = ${table}.points + excluded.points,
-           total = ${table}.total + excluded.total,
-           low = least(${table}.low, excluded.low),
-           high = greatest(${table}.high, excluded.high)`,
-    [
-      ids,
-      numeric.map((p) => p.tenantId),
-      numeric.map((p) => p.deviceCode),
-      numeric.map((p) => p.field),
-      periods,
-      numeric.map((p) => p.num),
-    ],
-  );
-}
-
-/**
- * Adds a batch's numeric points to every rollup level (`mes_telemetry_minute`, then
- * `mes_telemetry_quarter`), inside the batch's transaction, so each level holds exactly the
- * committed points (late ones included). Levels are written finest first by every process, so
- * no two batches wait on each other's rows in opposite orders.
- */
-export async function addToRollups(client: pg.PoolClient, points: readonly TelemetryRow[]): Promise<void> {
-  const numeric = points.filter((p) => p.num !== null);
-  if (!numeric.length) return;
-  for (const level of ROLLUP_LEVELS) await addToLevel(client, level, numeric);
+  await client.query(UPSERT_ROLLUPS, [
+    ids,
+    numeric.map((p) => p.tenantId),
+    numeric.map((p) => p.deviceCode),
+    numeric.map((p) => p.field),
+    minutes,
+    numeric.map((p) => p.num),
+  ]);
 }
