@@ -146,6 +146,11 @@ beforeAll(async () => {
     [rowId(3), MARKER_DEVICE, at],
   );
   await pool.query(
+    `insert into mes_telemetry_quarter (id, tenant_id, device_code, field, quarter, points, total, low, high)
+     values ($1, '100001', $2, 'chlorine', date_bin('15 minutes', $3::timestamptz, timestamptz '1970-01-01 00:00:00+00'), 1, 1.5, 1.5, 1.5)`,
+    [rowId(20), MARKER_DEVICE, at],
+  );
+  await pool.query(
     `insert into mes_acqdata (id, tenant_id, device_code, collect_time, data_values, errors, topic, protocol)
      values ($1, '100001', $2, $3, '{"chlorine": 1.5}', $4, $5, 'json')`,
     [rowId(4), MARKER_DEVICE, at, MARKER, `mes/100001/${MARKER_DEVICE}/telemetry`],

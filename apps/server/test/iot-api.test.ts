@@ -16,7 +16,7 @@ import {
   type ModelListReply,
 } from '@mes/contracts';
 import { nextId } from '../src/platform/db/ids';
-import { addToMinuteRollup } from '../src/platform/mqtt/minute-rollup';
+import { addToRollups } from '../src/platform/mqtt/rollups';
 import { dataScope, dept, param, role, roleScope } from '../src/platform/db/schema';
 import { ScopeCategory } from '../src/platform/permissions/grants';
 import { retentionDaysOf } from '../src/platform/series/partitions';
@@ -89,7 +89,7 @@ async function points(tenantId: string, deviceCode: string, field: string, start
     select ${base}::bigint + g, ${tenantId}, ${deviceCode}, ${field},
            ${new Date(start)}::timestamptz + g * interval '1 second', ${first} + g, 0
     from generate_series(0, ${count - 1}) g`);
-  // Ingestion keeps the per-minute rollup with the raw points (same transaction); so does this.
+  // Ingestion keeps the rollups with the raw points (same transaction); so does this.
   await rollup(
     Array.from({ length: count }, (_, g) => ({
       tenantId,
@@ -102,10 +102,20 @@ async function points(tenantId: string, deviceCode: string, field: string, start
   );
 }
 
-async function rollup(rows: Parameters<typeof addToMinuteRollup>[1]) {
+/** A point of `deviceCode`'s field `ph`, `second`s after T0, as ingestion hands it to the rollups. */
+const pointOf = (deviceCode: string) => (second: number, value: string) => ({
+  tenantId: '000000',
+  deviceCode,
+  field: 'ph',
+  ts: new Date(T0 + second * 1000),
+  num: value as string | null,
+  text: null as string | null,
+});
+
+async function rollup(rows: Parameters<typeof addToRollups>[1]) {
   const client = await t.database.pool.connect();
   try {
-    await addToMinuteRollup(client, rows);
+    await addToRollups(client, rows);
   } finally {
     client.release();
   }
@@ -290,14 +300,7 @@ describe('iot/model-list', () => {
   });
 
   it('keeps the per-minute rollup exact when one minute arrives in several batches, late points included', async () => {
-    const at = (second: number, value: string) => ({
-      tenantId: '000000',
-      deviceCode: 'WL-R',
-      field: 'ph',
-      ts: new Date(T0 + second * 1000),
-      num: value,
-      text: null,
-    });
+    const at = pointOf('WL-R');
     await rollup([at(0, '7.10'), at(10, '7.30'), at(70, '6.90')]);
     // A late point of the first minute, and a text value (not rolled up).
     await rollup([at(59, '6.85'), { ...at(20, '0'), num: null, text: 'flush' }]);
@@ -348,6 +351,119 @@ describe('iot/model-list', () => {
     await refused({ field: '1bad' }, '请求参数 field 不正确: 应为物模型字段标识(字母开头,字母、数字和 _)');
     const noField = await modelList(admin, { deviceCode: 'WL-1' });
     expect(noField.json().msg).toBe('缺少必要的请求参数: field');
+  });
+});
+
+describe('iot/model-list from the per-quarter-hour rollup', () => {
+  /** 2026-11-03 00:00 UTC: three hours of `waterTemp` with two decimals, one a second, from here. */
+  const T1 = T0 + 2 * 86_400_000;
+  const SECONDS = 3 * 3600;
+  const MIN = 60_000;
+  const valueAt = (g: number) => (20 + ((g * 37) % 1000) / 100).toFixed(2);
+
+  beforeAll(async () => {
+    const rows = Array.from({ length: SECONDS }, (_, g) => ({
+      tenantId: '000000',
+      deviceCode: 'WL-1',
+      field: 'waterTemp',
+      ts: new Date(T1 + g * 1000),
+      num: valueAt(g),
+      text: null,
+    }));
+    const base = lastPointId;
+    lastPointId += SECONDS;
+    await t.ctx.db.execute(sql`
+      insert into mes_telemetry (id, tenant_id, device_code, field, ts, num_value, quality)
+      select ${base}::bigint + g, '000000', 'WL-1', 'waterTemp', ${new Date(T1)}::timestamptz + g * interval '1 second',
+             (${sql.raw(`array[${rows.map((r) => r.num).join(',')}]`)}::numeric[])[g + 1], 0
+      from generate_series(0, ${SECONDS - 1}) g`);
+    // As ingestion would: in batches of 1,000 points, so periods span batches.
+    for (let i = 0; i < rows.length; i += 1000) await rollup(rows.slice(i, i + 1000));
+  });
+
+  /** The buckets of `[from, to]` computed from the raw points alone, as the reply writes them. */
+  async function fromRaw(from: number, to: number, bucketSeconds: number) {
+    const rows = await t.ctx.db.execute(sql`
+      select extract(epoch from date_bin(make_interval(secs => ${bucketSeconds}), ts, timestamptz '1970-01-01 00:00:00+00')) * 1000 as ts,
+             sum(num_value)::text as sum, min(num_value)::text as min, max(num_value)::text as max, count(*)::int as count
+      from mes_telemetry
+      where tenant_id = '000000' and device_code = 'WL-1' and field = 'waterTemp'
+        and ts >= ${new Date(from)} and ts <= ${new Date(to)}
+      group by 1 order by 1`);
+    return rows.rows.map((r) => ({
+      ts: Number(r.ts),
+      value: Number(r.sum) / Number(r.count),
+      min: Number(r.min),
+      max: Number(r.max),
+      count: Number(r.count),
+    }));
+  }
+
+  const listed = async (from: number, to: number, maxPoints: number) =>
+    dataOf<ModelListReply>(
+      await modelList(admin, { deviceCode: 'WL-1', field: 'waterTemp', startTime: from, endTime: to, maxPoints }),
+    );
+
+  it('answers the same buckets as the raw points, edges included, for every split of the window', async () => {
+    const windows: [number, number, number, number][] = [
+      // Mid-second start, mid-minute end: quarters, minutes and raw points at both edges.
+      [T1 + 7 * MIN + 30_500, T1 + 170 * MIN + 10_000, 10, 1800],
+      [T1 + 7 * MIN + 30_500, T1 + 170 * MIN + 10_000, 12, 900],
+      // 600 s is no multiple of 15 minutes: whole minutes and raw points only.
+      [T1 + 7 * MIN + 30_500, T1 + 170 * MIN + 10_000, 20, 600],
+      // Whole quarters only, and the same ending on a boundary (its point read raw).
+      [T1 + 15 * MIN, T1 + 165 * MIN - 1, 10, 1800],
+      [T1 + 15 * MIN, T1 + 165 * MIN, 10, 1800],
+      // The first and the last point of the series at the window's two ends.
+      [T1, T1 + (SECONDS - 1) * 1000, 10, 1800],
+    ];
+    for (const [from, to, maxPoints, bucketSeconds] of windows) {
+      const reply = await listed(from, to, maxPoints);
+      expect(reply.bucketSeconds, `${from}–${to} / ${maxPoints}`).toBe(bucketSeconds);
+      expect(reply.points, `${from}–${to} / ${maxPoints}`).toEqual(await fromRaw(from, to, bucketSeconds));
+    }
+  });
+
+  it('reads the whole quarters from the quarter rollup and the edge minutes from the minute rollup', async () => {
+    const from = T1 + 7 * MIN + 30_500;
+    const to = T1 + 170 * MIN + 10_000;
+    const before = await listed(from, to, 12);
+    const highOf = (reply: ModelListReply, at: number) => reply.points.find((p) => p.ts === at)?.max ?? 0;
+    /** Raises one rollup row's maximum by 1,000 while `check` runs: a bucket that reads it shows it. */
+    const raised = async (table: 'quarter' | 'minute', at: number, check: (reply: ModelListReply) => void) => {
+      const bump = (delta: number) =>
+        t.ctx.db.execute(sql`update ${sql.raw(`mes_telemetry_${table}`)} set high = high + ${delta}
+          where tenant_id = '000000' and device_code = 'WL-1' and field = 'waterTemp'
+            and ${sql.raw(table)} = ${new Date(at)}`);
+      await bump(1000);
+      try {
+        check(await listed(from, to, 12));
+      } finally {
+        await bump(-1000);
+      }
+    };
+    // The values are 20–29.99: a maximum over 1,000 is the raised row's.
+    // The quarter at 60 min is read from the quarter level: its bucket shows the raised row.
+    await raised('quarter', T1 + 60 * MIN, (reply) => expect(highOf(reply, T1 + 60 * MIN)).toBeGreaterThan(1000));
+    // The minute at 8 min is at the start's edge, read from the minute level.
+    await raised('minute', T1 + 8 * MIN, (reply) => expect(highOf(reply, T1)).toBeGreaterThan(1000));
+    // A minute inside a whole quarter is not read: the quarter row stands for it.
+    await raised('minute', T1 + 31 * MIN, (reply) => expect(reply.points).toEqual(before.points));
+    expect((await listed(from, to, 12)).points).toEqual(before.points);
+  });
+
+  it('keeps the quarter rollup exact when one quarter arrives in several batches, late points included', async () => {
+    const at = pointOf('WL-Q');
+    await rollup([at(0, '7.10'), at(70, '7.30'), at(900, '6.90')]);
+    // A late point of the first quarter, in another minute, and a text value (not rolled up).
+    await rollup([at(899, '6.85'), { ...at(20, '0'), num: null, text: 'flush' }]);
+    const rows = await t.ctx.db.execute(sql`
+      select quarter, points, total::text, low::text, high::text from mes_telemetry_quarter
+      where device_code = 'WL-Q' and field = 'ph' order by quarter`);
+    expect(rows.rows.map((r) => ({ ...r, quarter: new Date(r.quarter as string).getTime() }))).toEqual([
+      { quarter: T0, points: 3, total: '21.250000', low: '6.850000', high: '7.300000' },
+      { quarter: T0 + 900_000, points: 1, total: '6.900000', low: '6.900000', high: '6.900000' },
+    ]);
   });
 });
 

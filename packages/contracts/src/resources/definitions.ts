@@ -42,6 +42,7 @@ import { userResource } from './system/user';
 import { acquisitionResource, sparkplugBirthResource } from './telemetry/acquisition';
 import { mqttMessageResource, onOffResource, telemetryLatestResource, telemetryResource } from './telemetry/telemetry';
 import { telemetryMinuteResource } from './telemetry/telemetry-minute';
+import { telemetryQuarterResource } from './telemetry/telemetry-quarter';
 
 /** Every definition, by export name; `REGISTRY` (registry.ts) is its list. */
 export const DEFINITIONS = {
@@ -92,4 +93,5 @@ export const DEFINITIONS = {
   telemetryLatestResource,
   telemetryResource,
   telemetryMinuteResource,
+  telemetryQuarterResource,
 } as const;

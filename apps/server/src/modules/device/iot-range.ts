@@ -70,3 +70,57 @@ export function bucketSecondsFor(window: ModelListWindow): number {
   const nice = NICE_SECONDS.find((s) => s >= needed);
   return nice ?? Math.ceil(needed / 86400) * 86400;
 }
+
+/** A half-open range of epoch milliseconds `[from, to)`. */
+export type Span = readonly [number, number];
+
+/** Where each part of a window is read from: whole periods of a level, or raw points at the edges. */
+export interface WindowPlan {
+  /** Per level used, coarsest first: the spans of whole periods read from it. */
+  levels: { seconds: number; spans: Span[] }[];
+  /** The part-minutes read from the raw points: before the whole periods, and after them up to the
+   * window's end, which is included (the one closed end). */
+  raw: readonly [Span, Span];
+}
+
+/**
+ * Splits `[from, to]` for buckets of `bucketSeconds` over rollup levels of `levelSeconds`
+ * (coarsest first, each a multiple of the next): the coarsest level whose width divides the
+ * bucket takes the window's whole periods of that width, each finer level the whole periods of
+ * its own width left at the two edges, and the raw points what is left at the very edges. Since
+ * the bucket is a multiple of every width used, each bucket is a union of whole periods and raw
+ * points, each point counted once. Undefined when no level fits (buckets under a minute, or a
+ * window inside one minute).
+ */
+export function planWindow(
+  from: number,
+  to: number,
+  bucketSeconds: number,
+  levelSeconds: readonly number[],
+): WindowPlan | undefined {
+  const levels: WindowPlan['levels'] = [];
+  let inner: Span | undefined;
+  for (const seconds of levelSeconds) {
+    if (bucketSeconds % seconds !== 0) continue;
+    const width = seconds * 1000;
+    const first = Math.ceil(from / width) * width;
+    const end = Math.floor((to + 1) / width) * width;
+    if (first >= end) continue;
+    const spans: Span[] = inner
+      ? [
+          [first, inner[0]],
+          [inner[1], end],
+        ]
+      : [[first, end]];
+    levels.push({ seconds, spans: spans.filter(([a, b]) => a < b) });
+    inner = [first, end];
+  }
+  if (!inner) return undefined;
+  return {
+    levels,
+    raw: [
+      [from, inner[0]],
+      [inner[1], to],
+    ],
+  };
+}

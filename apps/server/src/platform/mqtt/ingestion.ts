@@ -15,7 +15,7 @@ import {
 } from './batch-rows';
 import { SPARKPLUG_NAMESPACE, SparkplugSessions, parseSparkplugTopic } from './sparkplug';
 import { applyBirthChanges, loadBirths, type StoredBirth } from './sparkplug-births';
-import { addToMinuteRollup } from './minute-rollup';
+import { addToRollups } from './rollups';
 import { acquisitionInsert, latestUpsert, messageLogInsert, telemetryInsert } from './batch-statements';
 import { ingestSparkplug } from './sparkplug-ingest';
 import { AlarmEngine, type AlarmWork } from './alarm-engine';
@@ -487,8 +487,8 @@ export class Ingestion {
     try {
       await client.query('begin');
       if (telemetry.length) await client.query(telemetryInsert(telemetry));
-      // The per-minute rollup `iot/model-list` reads long ranges from: exact, late points included.
-      if (telemetry.length) await addToMinuteRollup(client, telemetry);
+      // The rollups (per minute, per quarter hour) `iot/model-list` reads long ranges from: exact, late points included.
+      if (telemetry.length) await addToRollups(client, telemetry);
       if (latest.length) await client.query(latestUpsert(latest));
       if (acquisition.length) await client.query(acquisitionInsert(acquisition));
       if (logs.length) await client.query(messageLogInsert(logs));

@@ -1,5 +1,5 @@
 import { defineResource } from '../../resource/define';
-import { deviceCodeField, telemetrySeries } from './telemetry-common';
+import { rollupKey, rollupMeasures, rollupTable, telemetrySeries } from './telemetry-common';
 
 /**
  * Per-minute rollup of numeric telemetry: count, sum, min and max of each device's field in each
@@ -12,18 +12,11 @@ export const telemetryMinuteResource = defineResource({
   title: { zh: '分钟汇总', en: 'Per-minute rollup' },
   table: 'mes_telemetry_minute',
   api: '/blade-business/iot-minute',
-  owner: 'tenant',
-  audit: false,
-  // No generic route: `iot/model-list` reads it.
-  operations: [],
+  ...rollupTable,
   fields: {
-    deviceCode: deviceCodeField(false),
-    field: { kind: 'string', label: { zh: '字段', en: 'Field' }, max: 64 },
+    ...rollupKey,
     minute: { kind: 'datetime', label: { zh: '分钟', en: 'Minute' } },
-    points: { kind: 'int', label: { zh: '点数', en: 'Points' } },
-    total: { kind: 'decimal', label: { zh: '合计', en: 'Sum' }, precision: 30, scale: 6 },
-    low: { kind: 'decimal', label: { zh: '最小值', en: 'Minimum' }, precision: 24, scale: 6 },
-    high: { kind: 'decimal', label: { zh: '最大值', en: 'Maximum' }, precision: 24, scale: 6 },
+    ...rollupMeasures,
   },
   indexes: [
     {

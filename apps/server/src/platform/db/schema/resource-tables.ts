@@ -48,3 +48,4 @@ export const onOff = resourceTable(DEFINITIONS.onOffResource);
 export const telemetryLatest = resourceTable(DEFINITIONS.telemetryLatestResource);
 export const telemetry = resourceTable(DEFINITIONS.telemetryResource);
 export const telemetryMinute = resourceTable(DEFINITIONS.telemetryMinuteResource);
+export const telemetryQuarter = resourceTable(DEFINITIONS.telemetryQuarterResource);
