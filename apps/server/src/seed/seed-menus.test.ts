@@ -18,7 +18,7 @@ const gauge = defineResource({
     icon: 'tool',
     buttons: [{ action: 'calibrate', name: { zh: '校准', en: 'Calibrate' } }],
     scopes: [{ action: 'calibrate', name: '量具校准', path: '/api/mes/gauge/calibrate' }],
-    dictionaries: [{ code: 'gauge_kind', name: '量具类型', entries: [['1', '卡尺']] }],
+    dictionaries: [{ code: 'gauge_kind', name: '量具类型', entries: [['1', '卡尺', 'Caliper']] }],
   },
   fields: { name: { kind: 'string', label: { zh: '名称', en: 'Name' }, max: 20 } },
 });

@@ -2,7 +2,7 @@ import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { App, Button, Modal, Table, Tag } from 'antd';
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ReviewStatus, type ApiResult, type ResourceDef } from '@mes/contracts';
+import { permissionCodes, recordButtonCodes, ReviewStatus, type ApiResult, type ResourceDef } from '@mes/contracts';
 import { request } from '../api/http';
 import type { ResourcePageContext, ResourcePageProps, Row } from './resource-page-types';
 import { useConfirmedRowAction } from './confirmed-row-action';
@@ -52,12 +52,12 @@ export function useRecordOperation(
     if (!records) return rowActions;
     return (row: Row, ctx: ResourcePageContext): ReactNode => (
       <>
-        {ctx.can(`${def.code}_review`) && isPending(row) && (
+        {ctx.can(recordButtonCodes(def.code).review) && isPending(row) && (
           <Button type="link" size="small" onClick={() => review(row, ctx)} data-testid={`${def.code}-review`}>
             {t('review')}
           </Button>
         )}
-        {ctx.can(`${def.code}_correct`) && row.superseded !== true && (
+        {ctx.can(recordButtonCodes(def.code).correct) && row.superseded !== true && (
           <Button
             type="link"
             size="small"
@@ -67,7 +67,7 @@ export function useRecordOperation(
             {t('correct')}
           </Button>
         )}
-        {ctx.can(`${def.code}_view`) && (
+        {ctx.can(permissionCodes(def.code).view) && (
           <Button type="link" size="small" onClick={() => setVersionsOf(row.id)} data-testid={`${def.code}-versions`}>
             {t('versions')}
           </Button>
@@ -81,7 +81,7 @@ export function useRecordOperation(
     if (!records) return toolbar;
     return (ctx: ResourcePageContext): ReactNode => (
       <>
-        {ctx.can(`${def.code}_verify`) && (
+        {ctx.can(recordButtonCodes(def.code).verify) && (
           <Button icon={<SafetyCertificateOutlined />} onClick={() => void verify()} data-testid={`${def.code}-verify`}>
             {t('verify')}
           </Button>

@@ -1,10 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { buttonCodes, enableButtonCode, permissionCodes, REGISTRY, screenButtonsOf } from '@mes/contracts';
+import {
+  buttonCodes,
+  enableButtonCode,
+  isScreenDef,
+  permissionCodes,
+  recordButtonCodes,
+  REGISTRY,
+  screenButtonsOf,
+} from '@mes/contracts';
 
-/** The buttons the server seeds beyond each screen's generic ones (what `screenButtonsOf` lists). */
+/**
+ * The buttons the server seeds beyond each screen's generic ones (what `screenButtonsOf` lists);
+ * a record screen's review, correct and verify are generic too (`recordButtonCodes`).
+ */
 const seeded = new Set(
   REGISTRY.flatMap((entry) => {
-    const generic = new Set<string>(Object.values(permissionCodes(entry.code)));
+    const records = !isScreenDef(entry) && entry.records ? Object.values(recordButtonCodes(entry.code)) : [];
+    const generic = new Set<string>([...Object.values(permissionCodes(entry.code)), ...records]);
     return screenButtonsOf(entry)
       .map((b) => b.code)
       .filter((code) => !generic.has(code));

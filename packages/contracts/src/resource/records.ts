@@ -121,6 +121,13 @@ const RECORD_ACTIONS = [
   { action: 'verify', zh: '校验', en: 'Verify chain', scope: '记录链校验', position: 1 },
 ] as const;
 
+/** The button codes every record screen has beyond the generic ones, as the web app checks them. */
+export const recordButtonCodes = (code: string): Record<(typeof RECORD_ACTIONS)[number]['action'], string> => ({
+  review: `${code}_review`,
+  correct: `${code}_correct`,
+  verify: `${code}_verify`,
+});
+
 function recordMenu(api: string, menu: ResourceMenu): ResourceMenu {
   const buttons: MenuButtonDef[] = RECORD_ACTIONS.map((a) => ({
     action: a.action,
