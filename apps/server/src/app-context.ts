@@ -40,3 +40,18 @@ export interface AppContext {
   /** Stops the job workers, writes the queued log rows, then releases the store and the listeners. */
   close(): Promise<void>;
 }
+
+const started = new WeakMap<AppContext, Set<string>>();
+
+/**
+ * Runs `start` once per context. A route module that adds a job handler, a schedule or a change
+ * subscription does it when its routes register, and a test may build the app twice on one
+ * context: the second build must not add them again (the queue refuses a second handler).
+ */
+export function oncePerContext(ctx: AppContext, key: string, start: () => void): void {
+  const keys = started.get(ctx) ?? new Set<string>();
+  started.set(ctx, keys);
+  if (keys.has(key)) return;
+  keys.add(key);
+  start();
+}

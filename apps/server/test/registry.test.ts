@@ -34,8 +34,8 @@ const widgetResource = defineResource({
         code: 'widget_kind',
         name: '部件类型',
         entries: [
-          ['1', '量具'],
-          ['2', '夹具'],
+          ['1', '量具', 'Gauge'],
+          ['2', '夹具', 'Fixture'],
         ],
       },
     ],

@@ -2,7 +2,7 @@ import { and, eq, getTableColumns, inArray, lt } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { ResourceDef } from '@mes/contracts';
-import type { AppContext } from '../../app-context';
+import { oncePerContext, type AppContext } from '../../app-context';
 import { defineJob } from '../../platform/jobs/job-definition';
 import type { AnyResourceTable } from '../resource-access';
 import { retentionCutoff } from './record-retention-rules';
@@ -81,6 +81,8 @@ export function scheduleRecordRetention(
   records: readonly { def: ResourceDef; table: AnyResourceTable }[],
 ): void {
   if (!records.length) return;
-  ctx.jobs.register(recordRetentionJob, async () => ({ removed: await removeExpiredRecords(ctx, records) }));
-  ctx.jobs.schedule(recordRetentionJob, RECORD_RETENTION_CRON, {});
+  oncePerContext(ctx, recordRetentionJob.name, () => {
+    ctx.jobs.register(recordRetentionJob, async () => ({ removed: await removeExpiredRecords(ctx, records) }));
+    ctx.jobs.schedule(recordRetentionJob, RECORD_RETENTION_CRON, {});
+  });
 }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { NoticeLiveEvent } from '@mes/contracts';
-import type { AppContext } from '../../app-context';
+import { oncePerContext, type AppContext } from '../../app-context';
 import { splitIds } from '../../platform/auth/request-auth';
 import { notice } from '../../platform/db/schema';
 import { defineJob } from '../../platform/jobs/job-definition';
@@ -47,12 +47,11 @@ export function noticeEvent(facts: NoticeFacts, action: NoticeLiveEvent['action'
   };
 }
 
-/** Contexts whose queue already runs the release handler (a test may build the app twice on one). */
-const registered = new WeakSet<AppContext>();
-
 export function registerNoticeRelease(ctx: AppContext): void {
-  if (registered.has(ctx)) return;
-  registered.add(ctx);
+  oncePerContext(ctx, noticeReleaseJob.name, () => startNoticeRelease(ctx));
+}
+
+function startNoticeRelease(ctx: AppContext): void {
   ctx.jobs.register(noticeReleaseJob, async ({ tenantId, noticeId, releaseTime }) => {
     await ctx.db.transaction(async (tx) => {
       const [row] = await tenantScope(tx, tenantId)

@@ -7,7 +7,7 @@ import {
   RecordSource,
   recordTypeOfCategory,
 } from '@mes/contracts';
-import type { AppContext } from '../../../app-context';
+import { oncePerContext, type AppContext } from '../../../app-context';
 import { RecordChain } from '../../../crud/records/record-chain';
 import { ALL_TENANTS, rowsTopic } from '../../../platform/cache/row-changes';
 import { device, deviceCycle, disinfectionRecord, product } from '../../../platform/db/schema';
@@ -144,8 +144,12 @@ export async function recordsFromCycles(ctx: AppContext, chain: RecordChain, ten
   return made;
 }
 
-/** Registers the job, its sweep, and the trigger on a tenant's new cycles. */
+/** Registers the job, its sweep, and the trigger on a tenant's new cycles (once per context). */
 export function startRecordsFromCycles(ctx: AppContext): void {
+  oncePerContext(ctx, recordsFromCyclesJob.name, () => startOnce(ctx));
+}
+
+function startOnce(ctx: AppContext): void {
   const chain = new RecordChain(disinfectionRecordResource, disinfectionRecord);
   ctx.jobs.register(recordsFromCyclesJob, async ({ tenantId }) => ({
     made: await recordsFromCycles(ctx, chain, tenantId),
