@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,8 +9,6 @@ const browser = useBrowser();
 
 const PRODUCT = '/api/basic/product';
 const DEVICE = '/api/basic/device';
-/** Pictures for a person to look at, beside e2e/screenshots. */
-const SHOTS = process.env.IOT_SHOTS_DIR ?? '/tmp/iot-shots';
 
 const stamp = Date.now().toString(36);
 /** Points of the water temperature's history: more than the 600 the chart asks for. */
@@ -31,8 +27,6 @@ let deviceId: string | undefined;
 let device: MqttClient | undefined;
 
 async function shoot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   await screenshot(page, name);
 }
 

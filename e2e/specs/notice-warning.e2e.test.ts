@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { callApi, crudDialog, newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
@@ -10,10 +8,7 @@ import { goInApp, presetSetting } from '../support/shell';
 const browser = useBrowser();
 const NOTICE = '/api/blade-desk/notice';
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
-const SHOTS = '/tmp/h3-shots';
 const shot = async (page: Page, name: string) => {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   await screenshot(page, name);
 };
 const openDropdown = '.ant-select-dropdown:not(.ant-select-dropdown-hidden)';

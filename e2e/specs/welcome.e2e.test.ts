@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WelcomeDeviceMap, WelcomeOverview } from '@mes/contracts';
@@ -16,15 +14,12 @@ const PRODUCT = '/api/basic/product';
 const DEVICE = '/api/basic/device';
 const OVERVIEW = '/api/blade-desk/dashboard/overview';
 const MAP = '/api/blade-desk/dashboard/deviceMap';
-const SHOTS = process.env.WELCOME_SHOTS_DIR ?? '/tmp/h4-shots';
 const stamp = Date.now().toString(36);
 const codes = [`e2e-wel-${stamp}-1`, `e2e-wel-${stamp}-2`, `e2e-wel-${stamp}-3`];
 const deviceIds: string[] = [];
 let productId: string | undefined;
 
 async function shoot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   await screenshot(page, name);
 }
 
