@@ -127,6 +127,41 @@ beforeAll(async () => {
     serviceName: `${MARKER}_SERVICE`,
     category: 1,
   });
+  // Tenant A's logistics and records: a base with a line, a car and the articles it carries, an
+  // oenmo row, and a disinfection record of the marker device (the record's chain is A's only).
+  const base = await ok(adminA, 'POST', '/api/blade-system/dept/submit', {
+    deptName: `${MARKER}_BASE`,
+    fullName: `${MARKER}_BASE`,
+    parentId: depts[0].id,
+    deptCategory: 4,
+  });
+  markerIds.line = await ok(adminA, 'POST', '/api/blade-business/line/submit', { name: `${MARKER}_LINE`, base });
+  markerIds.car = await ok(adminA, 'POST', '/api/blade-business/car/submit', {
+    name: `${MARKER}_CAR`,
+    plate: '苏E12345',
+    barCode: 'MK-CAR',
+    base,
+    line: markerIds.line,
+  });
+  markerIds.article = await ok(adminA, 'POST', '/api/blade-business/article/submit', {
+    code: 'MK-ART',
+    barCode: 'MK-ART',
+    name: `${MARKER}_ARTICLE`,
+    category: 1,
+    packMaterial: 2,
+  });
+  markerIds.oenmo = await ok(adminA, 'POST', '/api/blade-business/oenmo/submit', {
+    code: 'MK-OEM',
+    name: `${MARKER}_OENMO`,
+    type: 1,
+  });
+  markerIds.disinfection = await ok(adminA, 'POST', '/api/blade-business/disinfection/submit', {
+    deviceId: markerIds.device,
+    startTime: '2026-01-01 08:00:00',
+    endTime: '2026-01-01 08:30:00',
+    result: 1,
+    load: MARKER,
+  });
   const pool = t.ctx.database.pool;
   const at = new Date();
   const rowId = (n: number) => String(9_100_000_000 + n);
@@ -362,6 +397,11 @@ describe('authorisation matrix', () => {
       ['/api/basic/device', markerIds.device as string],
       ['/api/blade-desk/notice', markerIds.notice as string],
       ['/api/blade-desk/service', markerIds.service as string],
+      ['/api/blade-business/line', markerIds.line as string],
+      ['/api/blade-business/car', markerIds.car as string],
+      ['/api/blade-business/article', markerIds.article as string],
+      ['/api/blade-business/oenmo', markerIds.oenmo as string],
+      ['/api/blade-business/disinfection', markerIds.disinfection as string],
     ];
     for (const [base, id] of targets) {
       const submit = await t.as(adminB, { method: 'POST', url: `${base}/submit`, payload: { id, name: 'hijack' } });
