@@ -1,7 +1,6 @@
 import type { FieldDef } from '../../resource/define';
 import { defineRecordResource, type RetentionRule } from '../../resource/records';
-import { deptResource } from '../system/dept';
-import { deviceResource } from '../device/device';
+import { deviceRowFields } from '../device/device-row-fields';
 import { productResource } from '../device/product';
 
 /** `recordType`: what the standards keep apart, each with its retention. */
@@ -45,6 +44,9 @@ export const RECORD_RETENTION: Readonly<Record<number, RetentionRule>> = {
     rule: { zh: 'DB52/T 1696、DB31/T 1363: 水路消毒记录保存期不少于1年', en: 'Waterline standards: at least 1 year' },
   },
 };
+
+/** The device, its code and its department, as on every row a device produces. */
+const device = deviceRowFields();
 
 const figure = (zh: string, en: string, scale = 2) =>
   ({
@@ -91,23 +93,9 @@ export const disinfectionRecordResource = defineRecordResource({
       search: true,
       width: 150,
     },
-    deviceId: {
-      kind: 'reference',
-      label: { zh: '设备', en: 'Device' },
-      required: true,
-      form: 'create',
-      search: true,
-      width: 140,
-      reference: { to: () => deviceResource, label: 'deviceName', onRemove: 'clear' },
-    },
-    deviceCode: {
-      kind: 'string',
-      label: { zh: '设备编号', en: 'Device code' },
-      max: 64,
-      form: 'readonly',
-      search: true,
-      width: 130,
-    },
+    // Picked on manual entry and fixed afterwards (a record's chain is its device's).
+    deviceId: { ...device.deviceId, required: true, form: 'create' },
+    deviceCode: device.deviceCode,
     productId: {
       kind: 'reference',
       label: { zh: '产品', en: 'Product' },
@@ -115,14 +103,7 @@ export const disinfectionRecordResource = defineRecordResource({
       list: false,
       reference: { to: () => productResource, label: 'productName', onRemove: 'clear' },
     },
-    deptId: {
-      kind: 'reference',
-      label: { zh: '所属机构', en: 'Department' },
-      form: 'readonly',
-      search: true,
-      width: 140,
-      reference: { to: () => deptResource, label: 'deptName', onRemove: 'clear' },
-    },
+    deptId: device.deptId,
     recordType: {
       kind: 'int',
       label: { zh: '记录类型', en: 'Type' },
