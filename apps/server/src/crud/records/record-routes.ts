@@ -13,10 +13,10 @@ import type { ChainReport, RecordChain } from './record-chain';
 import { corrections, personOf, RecordMessages } from './record-hooks';
 
 /** `verify`'s answer: the report and one sentence for the screen. */
-function verifyMessage(report: ChainReport, rules: RecordRules): string {
+function verifyMessage(report: ChainReport, chainLabel: string): string {
   const b = report.broken;
   if (!b) return `记录链完整:已校验 ${report.chains} 条链、${report.checked} 条记录`;
-  return `记录链在 ${rules.chainBy} ${b.partition} 的第 ${b.chainSeq} 条记录(编号 ${b.id})处断裂:${b.reason}`;
+  return `记录链在${chainLabel} ${b.partition} 的第 ${b.chainSeq} 条记录(编号 ${b.id})处断裂:${b.reason}`;
 }
 
 /**
@@ -86,7 +86,8 @@ export function registerRecordRoutes(
     // The whole chain of the tenant, whatever the caller's data scope: a chain read in part
     // would show gaps that are not there.
     const report = await chain.verify(ctx.db, caller.tenantId, undefined, partition || undefined);
-    return ok(report, verifyMessage(report, rules));
+    // The chain named as the screen labels it (设备编号), not by its field key.
+    return ok(report, verifyMessage(report, def.fields[rules.chainBy]?.label.zh ?? rules.chainBy));
   });
 }
 
