@@ -1,7 +1,6 @@
 import { defineResource, type ResourceDef } from '../../resource/define';
 import { remarkField, sortField } from '../common-fields';
-import { deptResource } from '../system/dept';
-import { barCodeField } from './logistics-fields';
+import { barCodeField, baseField } from './logistics-fields';
 import { lineResource } from './line';
 
 /**
@@ -35,16 +34,7 @@ export const carResource = defineResource({
       width: 110,
     },
     barCode: barCodeField(),
-    base: {
-      kind: 'reference',
-      label: { zh: '消毒基地', en: 'Base' },
-      required: true,
-      search: true,
-      reference: { to: () => deptResource, label: 'deptName', where: { field: 'deptCategory', in: [4] } },
-      // The bases as a flat list, as the line's form offers them, rather than the department tree.
-      options: { url: '/blade-system/dept/getBases', label: 'deptName', value: 'id' },
-      width: 140,
-    },
+    base: baseField(true),
     line: {
       kind: 'reference',
       label: { zh: '线路', en: 'Line' },

@@ -3,6 +3,7 @@ import { remarkField, sortField } from '../common-fields';
 import { deptResource } from '../system/dept';
 import { userResource } from '../system/user';
 import { carResource } from './car';
+import { baseField } from './logistics-fields';
 
 /**
  * One stop of a line: a clinic node (department category 5) visited for pickup (1 回收) or
@@ -80,14 +81,7 @@ export const lineResource = defineResource({
   dialogWidth: 880,
   fields: {
     name: { kind: 'string', label: { zh: '线路名称', en: 'Name' }, max: 64, required: true, search: true },
-    base: {
-      kind: 'reference',
-      label: { zh: '消毒基地', en: 'Base' },
-      required: true,
-      search: true,
-      reference: { to: () => deptResource, label: 'deptName' },
-      options: { url: '/blade-system/dept/getBases', label: 'deptName', value: 'id' },
-    },
+    base: baseField(false),
     defaultCar: {
       kind: 'reference',
       label: { zh: '默认车辆', en: 'Default car' },
