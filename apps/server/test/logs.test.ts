@@ -82,6 +82,30 @@ describe('API log', () => {
     expect(row?.createTime).toBeInstanceOf(Date);
   });
 
+  it('keeps tabs, newlines, backslashes and Chinese in the row exactly as sent (the COPY text escapes)', async () => {
+    const probe = 'copy\\probe\t列\n行\r\\N 消毒';
+    await post('/api/blade-system/post/submit', { postName: probe, remark: '\\N' });
+    await t.as(admin, {
+      method: 'GET',
+      url: `/api/blade-system/post/list?postName=${encodeURIComponent(probe)}`,
+      headers: { 'user-agent': 'agent\\with\\backslashes 中文' },
+    });
+    await t.ctx.logs.flush();
+    const rows = await t.ctx.db
+      .select({ params: apiLog.params, agent: apiLog.userAgent, uri: apiLog.requestUri })
+      .from(apiLog)
+      .where(eq(apiLog.requestUri, '/api/blade-system/post/list'));
+    const listed = rows.find((row) => row.agent.startsWith('agent'));
+    expect(listed?.agent).toBe('agent\\with\\backslashes 中文');
+    expect(JSON.parse(listed?.params ?? '{}')).toEqual({ query: { postName: probe } });
+    const submits = await t.ctx.db
+      .select({ params: apiLog.params })
+      .from(apiLog)
+      .where(eq(apiLog.requestUri, '/api/blade-system/post/submit'));
+    const submitted = submits.find((row) => row.params.includes('copy'));
+    expect(JSON.parse(submitted?.params ?? '{}').body).toMatchObject({ postName: probe, remark: '\\N' });
+  });
+
   it('masks passwords, tokens, secrets and keys in the query and in nested bodies', async () => {
     await t.token({ tenantId: '000000', username: 'admin', password: md5('wrong-one'), grant_type: 'password' });
     await post('/api/blade-system/post/submit', {
