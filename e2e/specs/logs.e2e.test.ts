@@ -27,6 +27,11 @@ async function searchTimeRange(page: Page, screenPath: string, from: string, to:
   const inputs = page.locator(`[data-screen="${screenPath}"] .ant-picker-range input`);
   const ok = page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-ok button');
   await inputs.first().click();
+  // The calendar speaks the console's language (dayjs's locale follows i18next).
+  const calendar = page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-panel').first();
+  await expect
+    .poll(() => calendar.locator('thead th').allTextContents())
+    .toEqual(['一', '二', '三', '四', '五', '六', '日']);
   await inputs.first().press('ControlOrMeta+a');
   await inputs.first().pressSequentially(from);
   await ok.first().click();

@@ -1,3 +1,5 @@
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { getStore, setStore } from '../storage/local-store';
@@ -16,6 +18,14 @@ void i18n.use(initReactI18next).init({
   interpolation: { escapeValue: false },
   returnNull: false,
 });
+
+/**
+ * antd's date pickers take month and weekday names from dayjs's global locale, not from
+ * ConfigProvider: without this a Chinese console showed "Jan" and "Mo" in every calendar.
+ */
+const dayjsLocale = (language: string) => (language === 'en' ? 'en' : 'zh-cn');
+dayjs.locale(dayjsLocale(i18n.language));
+i18n.on('languageChanged', (language) => dayjs.locale(dayjsLocale(language)));
 
 /** Switches the language without a reload and remembers the choice. */
 export function changeLanguage(language: Language): void {
