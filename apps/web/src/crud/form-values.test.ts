@@ -108,6 +108,12 @@ describe('fieldPresence', () => {
     expect(fieldPresence(datasourceResource.fields.password, 'edit', {})).toBe('edit');
     expect(fieldPresence(datasourceResource.fields.password, 'view', {})).toBe('hidden');
     expect(fieldPresence({ ...regionResource.fields.name, form: 'readonly' }, 'edit', {})).toBe('disabled');
+    // Adding: a field only the server fills is left out, one with a stated default shows it.
+    expect(fieldPresence({ ...regionResource.fields.name, form: 'readonly' }, 'add', {})).toBe('hidden');
+    expect(fieldPresence({ ...regionResource.fields.name, form: 'readonly', default: 'x' }, 'add', {})).toBe(
+      'disabled',
+    );
+    expect(fieldPresence(articleResource.fields.expiryDate, 'add', {})).toBe('disabled');
     expect(fieldPresence({ kind: 'secret', label: { zh: '密码', en: 'P' }, form: 'create' }, 'edit', {})).toBe(
       'hidden',
     );

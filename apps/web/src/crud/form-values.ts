@@ -158,7 +158,8 @@ export function submitBody(
 
 /**
  * How a field appears in the dialog: editable, shown disabled, or not at all (also while its
- * `visibleWhen` does not hold for the form's `row`, in wire form).
+ * `visibleWhen` does not hold for the form's `row`, in wire form; and a read-only field without
+ * a default when adding).
  */
 export function fieldPresence(
   field: FieldDef,
@@ -169,7 +170,10 @@ export function fieldPresence(
   const secret = field.kind === 'secret' || controlOf(field) === 'password';
   if (mode === 'view') return secret ? 'hidden' : 'disabled';
   if (field.form === 'create' && mode !== 'add') return secret ? 'hidden' : 'disabled';
-  if (field.form === 'readonly') return 'disabled';
+  // A new row has nothing to show in a field only the server fills (operator, hashes, review),
+  // unless the definition names the value it will get or the form computes it as the user types.
+  if (field.form === 'readonly')
+    return mode === 'add' && field.default === undefined && !field.derive ? 'hidden' : 'disabled';
   return 'edit';
 }
 
