@@ -38,6 +38,35 @@ describe('BatchWriter', () => {
     expect(batches[0]).toEqual([1, 2, 3]);
   });
 
+  it('leaves rows that arrive during a full batch’s insert for the next full batch or the flush', async () => {
+    const inserts: number[][] = [];
+    let release: () => void = () => undefined;
+    const writer = new BatchWriter<number>({
+      name: 'test',
+      maxBatch: 3,
+      maxQueue: 100,
+      insert: (rows) => {
+        inserts.push(rows);
+        return new Promise<void>((resolve) => (release = resolve));
+      },
+      warn: () => undefined,
+    });
+    [1, 2, 3].forEach((n) => writer.push(n));
+    await Promise.resolve();
+    expect(inserts).toEqual([[1, 2, 3]]);
+    // A row arriving while the first batch is written: not a statement of its own.
+    writer.push(4);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(inserts).toEqual([[1, 2, 3]]);
+    expect(writer.queued).toBe(1);
+    const flushed = writer.flush();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    release();
+    await flushed;
+    expect(inserts).toEqual([[1, 2, 3], [4]]);
+  });
+
   it('drops the oldest rows beyond maxQueue and counts them', async () => {
     const { writer, batches } = recorder();
     // Pushed in one go: the flush a full batch starts runs only after this synchronous loop.
