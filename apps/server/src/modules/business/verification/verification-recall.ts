@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, lt, lte, sql } from 'drizzle-orm';
+import { asc, desc, eq, gt, inArray, lt, lte, sql } from 'drizzle-orm';
 import {
   formatDateTime,
   INDICATOR_WARNING_TYPE,

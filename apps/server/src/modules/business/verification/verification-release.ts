@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
+import { asc, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
 import {
   formatDateTime,
   REQUALIFICATION_RUNS,
@@ -77,7 +77,7 @@ export async function deviceReleases(
     db
       .select({ deviceId: verificationRecord.deviceId, result: verificationRecord.result })
       .from(verificationRecord)
-      .where(and(current(VerificationType.requalification)))
+      .where(current(VerificationType.requalification))
       .orderBy(verificationRecord.deviceId, desc(verificationRecord.testTime), desc(verificationRecord.id)),
   ]);
   const bdOf = new Map(bd.map((r) => [r.deviceId, r]));
