@@ -122,7 +122,7 @@ describe('welcome page and wall screen', () => {
     }
   });
 
-  it('shows the API’s figures in Chinese, with the work tasks, charts and the verification empty state', async () => {
+  it('shows the API’s figures in Chinese, with the work tasks, charts and the verification card', async () => {
     const { context, page } = await newPage(browser());
     try {
       await signIn(page);
@@ -130,7 +130,11 @@ describe('welcome page and wall screen', () => {
       const api = await overview(page);
       expect(api.devices.total).toBeGreaterThanOrEqual(3);
       expect(api.chairs).toBeGreaterThanOrEqual(12);
-      await expect.poll(() => page.getByTestId('wel-fig-verification-empty').innerText()).toBe('业务记录上线后显示');
+      // Verification: today's release of the steam sterilisers and the open recalls, as the API counts them.
+      await expect
+        .poll(() => page.getByTestId('wel-fig-released').innerText())
+        .toMatch(new RegExp(`${api.verification.released}\\s*/ ${api.verification.bdDevices}`));
+      expect(await page.getByTestId('wel-fig-open-recalls').innerText()).toBe(String(api.verification.openRecalls));
       // Fixed assets: one line per product category, the devices of each as the API counts them.
       const steriliser = api.assets.byCategory.find((c) => c.category === 2);
       const line = page.getByTestId('wel-fig-assets-list').locator('li[data-category="2"]');
@@ -160,11 +164,13 @@ describe('welcome page and wall screen', () => {
       for (const label of ['Devices', 'Cycles today', 'Pass rate', 'Dental chairs served', 'Work tasks']) {
         expect(text).toContain(label);
       }
-      expect(await page.getByTestId('wel-fig-verification-empty').innerText()).toBe(
-        'Shown once business records exist',
-      );
+      expect(await page.getByTestId('wel-fig-verification').innerText()).toContain('Recalled loads to handle');
       // No Chinese left in the welcome figures and tasks (names of devices aside).
-      const labels = await page.getByTestId('wel-figures').innerText();
+      const labels = await page.getByTestId('wel-figures').evaluate((el) => {
+        const copy = el.cloneNode(true) as HTMLElement;
+        copy.querySelectorAll('[data-testid="wel-fig-not-released-device"]').forEach((n) => n.remove());
+        return copy.textContent ?? '';
+      });
       expect(labels).not.toMatch(/[\u4e00-\u9fff]/);
       await shoot(page, 'welcome-en');
     } finally {

@@ -162,6 +162,15 @@ beforeAll(async () => {
     result: 1,
     load: MARKER,
   });
+  // A failed biological indicator of the marker device: it recalls the record above and raises a warning.
+  markerIds.verification = await ok(adminA, 'POST', '/api/blade-business/verification/submit', {
+    deviceId: markerIds.device,
+    verificationType: 4,
+    testTime: '2026-01-02 08:00:00',
+    result: 2,
+    batchNo: MARKER,
+    remark: MARKER,
+  });
   const pool = t.ctx.database.pool;
   const at = new Date();
   const rowId = (n: number) => String(9_100_000_000 + n);
@@ -402,6 +411,7 @@ describe('authorisation matrix', () => {
       ['/api/blade-business/article', markerIds.article as string],
       ['/api/blade-business/oenmo', markerIds.oenmo as string],
       ['/api/blade-business/disinfection', markerIds.disinfection as string],
+      ['/api/blade-business/verification', markerIds.verification as string],
     ];
     for (const [base, id] of targets) {
       const submit = await t.as(adminB, { method: 'POST', url: `${base}/submit`, payload: { id, name: 'hijack' } });

@@ -133,6 +133,52 @@ async function insertWarnings(tenantId: string, base: number) {
     where d.tenant_id = ${tenantId} and d.is_deleted = 0`);
 }
 
+/**
+ * Verification records of the steam sterilisers (category 2) and of one waterline device: BD tests
+ * today (a pass, a fail after a pass, a superseded pass), a pass of yesterday, results over the
+ * last 10 days, and recalls, some handled. Written as rows: the figures read them, not the chain.
+ */
+let chainSeq = 0;
+async function insertVerifications(tenantId: string) {
+  const at = (code: string, type: number, result: number, when: ReturnType<typeof sql>, superseded = false) => sql`
+    insert into mes_verification_record (id, tenant_id, record_no, device_id, device_code, dept_id, verification_type,
+      test_time, result, superseded, chain_seq)
+    select ${nextId()}, tenant_id, ${`YZ${nextId()}`}, id, device_code, dept_id, ${type}, ${when}, ${result}, ${superseded},
+           ${(chainSeq += 1)}
+      from mes_device where tenant_id = ${tenantId} and device_code = ${code}`;
+  const todayAt = (hour: number) =>
+    sql`((now() at time zone ${ZONE})::date + ${hour} * interval '1 minute')::timestamp at time zone ${ZONE}`;
+  const daysAgo = (days: number) => sql`now() - ${days} * interval '1 day'`;
+  // H4-A2: passed at 00:01 then failed at 00:02 today (the latest counts): not released.
+  await t.ctx.db.execute(at('H4-A2', 1, 1, todayAt(1)));
+  await t.ctx.db.execute(at('H4-A2', 1, 2, todayAt(2)));
+  // H4-B2: passed yesterday only, and a superseded pass today: not released.
+  await t.ctx.db.execute(at('H4-B2', 1, 1, daysAgo(1)));
+  await t.ctx.db.execute(at('H4-B2', 1, 1, todayAt(1), true));
+  // H4-C1: passed today: released.
+  await t.ctx.db.execute(at('H4-C1', 1, 1, todayAt(1)));
+  // Results of the last days and older, biological and waterline ones too.
+  for (const [code, type, result, days] of [
+    ['H4-A1', 7, 1, 2],
+    ['H4-A1', 7, 2, 5],
+    ['H4-C1', 4, 2, 3],
+    ['H4-C1', 4, 1, 9],
+    ['H4-B2', 4, 1, 8],
+    ['H4-A2', 4, 2, 10],
+  ] as const)
+    await t.ctx.db.execute(at(code, type, result, daysAgo(days)));
+  for (const [code, handled] of [
+    ['H4-A2', false],
+    ['H4-A2', true],
+    ['H4-C1', false],
+    ['H4-C1', false],
+  ] as const)
+    await t.ctx.db.execute(sql`
+      insert into mes_record_recall (id, tenant_id, verification_no, record_no, device_id, device_code, recall_time, handled)
+      select ${nextId()}, tenant_id, ${`YZ${nextId()}`}, ${`XD${nextId()}`}, id, device_code, now(), ${handled}
+        from mes_device where tenant_id = ${tenantId} and device_code = ${code}`);
+}
+
 /** A role whose data scope is its own department (type 3) on devices and on users. */
 async function clinicUser(): Promise<string> {
   const roleId = nextId();
@@ -194,6 +240,8 @@ beforeAll(async () => {
   await insertCycles(OTHER_TENANT, 8_100_000_000);
   await insertWarnings(TENANT, 8_200_000_000);
   await insertWarnings(OTHER_TENANT, 8_300_000_000);
+  await insertVerifications(TENANT);
+  await insertVerifications(OTHER_TENANT);
   clinicA = await clinicUser();
 });
 afterAll(() => t?.close());
@@ -243,8 +291,32 @@ async function expected(tenantId: string, devices: ReturnType<typeof sql>, users
     order by device_code`);
   const [people] = await rowsOf<{ n: string }>(sql`
     select count(*) n from blade_user u where u.tenant_id = ${tenantId} and u.is_deleted = 0 and ${users}`);
+  const todayStart = sql`((now() at time zone ${ZONE})::date)::timestamp at time zone ${ZONE}`;
+  const bd = await rowsOf<{ device_code: string; released: boolean }>(sql`
+    select d.device_code,
+           coalesce((select v.result = 1 from mes_verification_record v
+                      where v.tenant_id = d.tenant_id and v.device_id = d.id and v.is_deleted = 0 and not v.superseded
+                        and v.verification_type = 1 and v.test_time >= ${todayStart}
+                        and v.test_time < ${todayStart} + interval '1 day'
+                      order by v.test_time desc limit 1), false) released
+    from mes_device d join mes_product p on p.id = d.product_id and p.category = 2
+    where d.tenant_id = ${tenantId} and d.is_deleted = 0 and ${devices} order by d.device_code`);
+  const [recalls] = await rowsOf<{ n: string }>(sql`
+    select count(*) n from mes_record_recall where tenant_id = ${tenantId} and not handled
+      and device_code in (${shown})`);
+  const [recent] = await rowsOf<{ passes: string; fails: string }>(sql`
+    select count(*) filter (where result = 1) passes, count(*) filter (where result = 2) fails
+    from mes_verification_record where tenant_id = ${tenantId} and is_deleted = 0 and not superseded
+      and test_time >= ${todayStart} - interval '6 days' and device_code in (${shown})`);
   const n = (v: string | undefined) => Number(v ?? 0);
   return {
+    verification: {
+      bdDevices: bd.length,
+      released: bd.filter((d) => d.released).length,
+      notReleased: bd.filter((d) => !d.released).map((d) => d.device_code),
+      openRecalls: n(recalls?.n),
+      recent: { passes: n(recent?.passes), fails: n(recent?.fails) },
+    },
     devices: { total: n(dev?.total), online: n(dev?.online), fault: n(dev?.fault), disinfecting: n(dev?.disinfecting) },
     chairs: n(dev?.chairs),
     assets: categories.map((c) => ({ category: Number(c.category), devices: n(c.devices) })),
@@ -285,7 +357,13 @@ function expectMatches(got: WelcomeOverview, want: Awaited<ReturnType<typeof exp
   expect(due('fault')).toEqual(want.fault.slice(0, 10));
   expect(due('offline')).toEqual(want.offline.slice(0, 10));
   expect(got.personnel).toBe(want.personnel);
-  expect(got.verification).toBeNull();
+  const { notReleasedDevices, ...verification } = got.verification;
+  expect(verification).toEqual({
+    ...want.verification,
+    notReleased: want.verification.notReleased.length,
+  });
+  if (notReleasedDevices.length)
+    expect(notReleasedDevices.map((d) => d.deviceCode)).toEqual(want.verification.notReleased.slice(0, 10));
 }
 
 describe('dashboard/overview', () => {
@@ -308,6 +386,17 @@ describe('dashboard/overview', () => {
     // The newest warning carries its device's name; due rows their department's.
     expect(got.work.warnings[0]?.deviceName).toMatch(/^H4-.* 名称$/);
     expect(got.work.due.find((d) => d.deviceCode === 'H4-A2')?.deptName).toBe('东一诊所');
+    // Released: H4-C1 (passed today); not: H4-A2 (failed after a pass), H4-B2 (yesterday's pass only).
+    expect(want.verification.notReleased).toEqual(expect.arrayContaining(['H4-A2', 'H4-B2']));
+    expect(want.verification.notReleased).not.toContain('H4-C1');
+    expect(want.verification.released).toBeGreaterThanOrEqual(1);
+    expect(want.verification.openRecalls).toBe(3);
+    expect(want.verification.recent).toEqual({ passes: 4, fails: 3 });
+    const blocks = got.verification.notReleasedDevices.filter((d) => d.deviceCode.startsWith('H4-'));
+    expect(blocks.map((d) => [d.deviceCode, d.block])).toEqual([
+      ['H4-A2', 'bdFailed'],
+      ['H4-B2', 'noBd'],
+    ]);
   });
 
   it('shows a department-scoped user only their department’s devices, cycles, warnings and users', async () => {

@@ -4,6 +4,7 @@ import { carResource } from './business/car';
 import { disinfectionRecordResource } from './business/disinfection-record';
 import { lineResource } from './business/line';
 import { oenmoResource } from './business/oenmo';
+import { recordRecallResource, verificationRecordResource } from './business/verification-record';
 import { deskServiceResource } from './desk/desk-service';
 import { noticeResource } from './desk/notice';
 import { deviceResource } from './device/device';
@@ -51,6 +52,8 @@ export const DEFINITIONS = {
   disinfectionRecordResource,
   lineResource,
   oenmoResource,
+  recordRecallResource,
+  verificationRecordResource,
   deskServiceResource,
   noticeResource,
   deviceResource,

@@ -5,15 +5,28 @@ import {
   WarningStatus,
   WELCOME_LIST_SIZE,
   WELCOME_OFFLINE_DUE_HOURS,
+  WELCOME_VERIFICATION_DAYS,
+  VerificationResult,
   type WelcomeDueKind,
   type WelcomeDueRow,
   type WelcomeOverview,
+  type WelcomeVerificationFigures,
   type WelcomeWarningRow,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { dept, device, deviceCycleDay, product, user, warning } from '../../platform/db/schema';
+import {
+  dept,
+  device,
+  deviceCycleDay,
+  product,
+  recordRecall,
+  user,
+  verificationRecord,
+  warning,
+} from '../../platform/db/schema';
+import { deviceReleases } from '../business/verification/verification-release';
 import { tenantScope, type TenantScope } from '../../platform/tenancy/tenant-scope';
-import { chartWindow, dayStart } from './welcome-days';
+import { addDays, chartWindow, dayStart } from './welcome-days';
 import { ofScopedDevices, type WelcomeScope } from './welcome-scope';
 
 const num = (expr: SQL) => sql<number>`${expr}`.mapWith(Number);
@@ -203,6 +216,46 @@ async function dueWork(db: TenantScope, scope: WelcomeScope, now: number) {
   return { dueCounts: { fault: fault.n, offline: offline.n }, due };
 }
 
+/**
+ * The verification card: today's release of the steam sterilisers the caller's device scope
+ * shows (the same rule as the device screen), the recalled loads nobody handled, and the
+ * results of the last WELCOME_VERIFICATION_DAYS days, all following the devices as the cycles do.
+ */
+async function verificationFigures(
+  ctx: AppContext,
+  db: TenantScope,
+  scope: WelcomeScope,
+  today: string,
+  now: number,
+): Promise<WelcomeVerificationFigures> {
+  const since = dayStart(addDays(today, 1 - WELCOME_VERIFICATION_DAYS));
+  const [releases, [recalls], [recent]] = await Promise.all([
+    deviceReleases(ctx.db, scope.tenantId, scope.devices, now),
+    db
+      .select(recordRecall, { n: count() })
+      .where(ofScopedDevices(scope, recordRecall.deviceCode), eq(recordRecall.handled, false)),
+    db
+      .select(verificationRecord, {
+        passes: num(sql`count(*) filter (where ${verificationRecord.result} = ${VerificationResult.pass})`),
+        fails: num(sql`count(*) filter (where ${verificationRecord.result} = ${VerificationResult.fail})`),
+      })
+      .where(
+        ofScopedDevices(scope, verificationRecord.deviceCode),
+        eq(verificationRecord.superseded, false),
+        gte(verificationRecord.testTime, since),
+      ),
+  ]);
+  const blocked = releases.filter((r) => !r.released);
+  return {
+    bdDevices: releases.length,
+    released: releases.length - blocked.length,
+    notReleased: blocked.length,
+    notReleasedDevices: scope.readsDevices ? blocked.slice(0, WELCOME_LIST_SIZE) : [],
+    openRecalls: recalls?.n ?? 0,
+    recent: { passes: recent?.passes ?? 0, fails: recent?.fails ?? 0 },
+  };
+}
+
 async function personnel(db: TenantScope, scope: WelcomeScope): Promise<number> {
   const [row] = await db.select(user, { n: count() }).where(scope.users);
   return row?.n ?? 0;
@@ -213,12 +266,13 @@ export async function welcomeOverview(ctx: AppContext, scope: WelcomeScope): Pro
   const now = ctx.clock.now();
   const { today, first, days } = chartWindow(now);
   const db = tenantScope(ctx.db, scope.tenantId);
-  const [figures, cycles, warnings, due, people] = await Promise.all([
+  const [figures, cycles, warnings, due, people, verification] = await Promise.all([
     deviceFigures(db, scope),
     cycleFigures(db, scope, today, first, days),
     warningFigures(db, scope, dayStart(first)),
     dueWork(db, scope, now),
     personnel(db, scope),
+    verificationFigures(ctx, db, scope, today, now),
   ]);
   return {
     takenAt: formatDateTime(new Date(now)),
@@ -228,7 +282,7 @@ export async function welcomeOverview(ctx: AppContext, scope: WelcomeScope): Pro
     chairs: figures.chairs,
     personnel: people,
     assets: figures.assets,
-    verification: null,
+    verification,
     work: {
       unhandledWarnings: warnings.unhandledWarnings,
       warnings: scope.readsWarnings ? warnings.warnings : [],

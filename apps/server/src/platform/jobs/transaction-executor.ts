@@ -35,6 +35,23 @@ export function numberedToSql(text: string, values: readonly unknown[]): SQL {
   return sql.join(chunks);
 }
 
+/**
+ * A Drizzle transaction as code written for a pg client sees it (`query(text, values)` →
+ * `{ rows }`): the statements run, commit and roll back with the transaction. Each `$n` once, as
+ * {@link numberedToSql} requires.
+ */
+export function txQueryable(runner: SqlRunner): {
+  query<R>(text: string, values: unknown[]): Promise<{ rows: R[] }>;
+} {
+  return {
+    async query<R>(text: string, values: unknown[]) {
+      const result = await runner.execute(numberedToSql(text, values));
+      // The caller names the row shape of its own statement, as with pg's client.query<R>.
+      return { rows: result.rows as R[] };
+    },
+  };
+}
+
 /** Runs pg-boss statements on `runner` (a Drizzle transaction): they commit or roll back with it. */
 export function transactionExecutor(runner: SqlRunner): SqlExecutor {
   return {

@@ -11,7 +11,15 @@ import { nextId } from '../db/ids';
  * first takes a transaction lock on its device and rule key.
  */
 
-type Query = Pick<pg.PoolClient, 'query'>;
+/**
+ * A pool client of ingestion's batch, or a Drizzle transaction (`txQueryable`) of a module that
+ * raises a warning with its own write (a failed biological indicator). Statements therefore use
+ * each `$n` once.
+ */
+export interface WarningQueryable {
+  query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<{ rows: R[] }>;
+}
+type Query = WarningQueryable;
 
 /** A cleared warning nobody handled is re-opened by a new raise within this many minutes. */
 export const REOPEN_MINUTES = WARNING_REOPEN_MINUTES;
@@ -124,7 +132,7 @@ export async function raiseWarning(client: Query, input: WarningInput, now: Date
     `insert into mes_warning (id, warning_no, device_id, device_code, dept_id, warning_type, level, rule_key, field,
                               trigger_value, threshold, message, start_time, last_time, status, repeat_count,
                               tenant_id, create_time, update_time)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14, 1, $15, $16, $16)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 1, $16, $17, $18)
      ${RETURNING}`,
     [
       id,
@@ -140,8 +148,10 @@ export async function raiseWarning(client: Query, input: WarningInput, now: Date
       clip(input.threshold, 64),
       clip(input.message, 500),
       input.at,
+      input.at,
       WarningStatus.activeUnhandled,
       input.tenantId,
+      now,
       now,
     ],
   );

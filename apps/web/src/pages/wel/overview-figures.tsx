@@ -30,7 +30,7 @@ function Figure({ title, value, testId, color, suffix }: FigureProps) {
 
 /**
  * The welcome figures: devices, cycles, chairs, personnel, warnings, fixed assets and the
- * verification records (an empty state until the business records exist). `data` undefined
+ * verification records (today's release of the sterilisers, open recalls). `data` undefined
  * while loading: dashes hold the places so the page does not jump.
  */
 export function OverviewFigures({ data, wall }: { data: WelcomeOverview | undefined; wall?: boolean }) {
@@ -83,12 +83,7 @@ export function OverviewFigures({ data, wall }: { data: WelcomeOverview | undefi
             <AssetsCard data={data} />
           </Col>
           <Col {...span}>
-            <Card size="small" className="mes-wel-figure" data-testid="wel-fig-verification">
-              <Statistic title={t('figures.verification')} value="–" />
-              <Typography.Text type="secondary" data-testid="wel-fig-verification-empty">
-                {t('figures.verificationEmpty')}
-              </Typography.Text>
-            </Card>
+            <VerificationCard data={data} />
           </Col>
         </>
       )}
@@ -111,6 +106,58 @@ function AssetsCard({ data }: { data: WelcomeOverview | undefined }) {
             <span className="mes-wel-assets-n">{c.devices}</span>
           </li>
         ))}
+      </ul>
+    </Card>
+  );
+}
+
+/**
+ * Verification: the steam sterilisers released today (today's latest BD test passed, no open
+ * requalification) of those that need one, the ones not released and why, the recalled loads
+ * nobody handled, and the last 7 days' results.
+ */
+function VerificationCard({ data }: { data: WelcomeOverview | undefined }) {
+  const { t } = useTranslation('wel');
+  const { token } = theme.useToken();
+  const v = data?.verification;
+  return (
+    <Card size="small" className="mes-wel-figure" data-testid="wel-fig-verification">
+      <Statistic
+        title={t('figures.released')}
+        value={v ? v.released : '–'}
+        suffix={v ? `/ ${v.bdDevices}` : undefined}
+        valueStyle={v?.notReleased ? { color: token.colorError } : undefined}
+        data-testid="wel-fig-released"
+      />
+      <ul className="mes-wel-assets" data-testid="wel-fig-verification-list">
+        <li>
+          <Typography.Text type="secondary">{t('figures.notReleased')}</Typography.Text>
+          <span className="mes-wel-assets-n" data-testid="wel-fig-not-released">
+            {v ? v.notReleased : '–'}
+          </span>
+        </li>
+        {v?.notReleasedDevices.map((d) => (
+          <li key={d.deviceId} data-testid="wel-fig-not-released-device" data-code={d.deviceCode}>
+            <Typography.Text ellipsis>{d.deviceName || d.deviceCode}</Typography.Text>
+            <Typography.Text type="danger">{d.block ? t(`figures.${d.block}`) : ''}</Typography.Text>
+          </li>
+        ))}
+        <li>
+          <Typography.Text type="secondary">{t('figures.openRecalls')}</Typography.Text>
+          <span
+            className="mes-wel-assets-n"
+            data-testid="wel-fig-open-recalls"
+            style={v?.openRecalls ? { color: token.colorError } : undefined}
+          >
+            {v ? v.openRecalls : '–'}
+          </span>
+        </li>
+        <li>
+          <Typography.Text type="secondary">{t('figures.recent')}</Typography.Text>
+          <span className="mes-wel-assets-n" data-testid="wel-fig-recent">
+            {v ? `${v.recent.passes} / ${v.recent.fails}` : '–'}
+          </span>
+        </li>
       </ul>
     </Card>
   );

@@ -45,6 +45,15 @@ export const RECORD_RETENTION: Readonly<Record<number, RetentionRule>> = {
   },
 };
 
+/** The record type as a select: the labels a list shows (shared with the verification records). */
+export const RECORD_TYPE_OPTIONS = {
+  items: [
+    { value: RecordType.disinfection, label: { zh: '清洗消毒', en: 'Cleaning/disinfection' } },
+    { value: RecordType.sterilisation, label: { zh: '灭菌', en: 'Sterilisation' } },
+    { value: RecordType.waterline, label: { zh: '水路消毒', en: 'Waterline' } },
+  ],
+} as const;
+
 /** The device, its code and its department, as on every row a device produces. */
 const device = deviceRowFields();
 
@@ -111,13 +120,7 @@ export const disinfectionRecordResource = defineRecordResource({
       search: true,
       default: RecordType.disinfection,
       width: 110,
-      options: {
-        items: [
-          { value: RecordType.disinfection, label: { zh: '清洗消毒', en: 'Cleaning/disinfection' } },
-          { value: RecordType.sterilisation, label: { zh: '灭菌', en: 'Sterilisation' } },
-          { value: RecordType.waterline, label: { zh: '水路消毒', en: 'Waterline' } },
-        ],
-      },
+      options: RECORD_TYPE_OPTIONS,
     },
     source: {
       kind: 'int',

@@ -1,3 +1,5 @@
+import type { DeviceRelease } from '../business/verification-record';
+
 /**
  * The welcome page's and the wall screen's figures (docs/welcome.md). Both read the same reply;
  * every figure is of the caller's tenant and device data scope.
@@ -44,6 +46,24 @@ export interface WelcomeAssetFigures {
   byCategory: { category: number; devices: number }[];
 }
 
+/** How many days the verification results cover, today included. */
+export const WELCOME_VERIFICATION_DAYS = 7;
+
+/** The verification card: today's release of the steam sterilisers, open recalls, recent results. */
+export interface WelcomeVerificationFigures {
+  /** Devices that need a daily BD test (steam sterilisers, product category 2). */
+  bdDevices: number;
+  /** Of those, released today: today's latest BD test passed and no requalification is open. */
+  released: number;
+  notReleased: number;
+  /** Up to WELCOME_LIST_SIZE not released devices (listed only to callers who may read devices). */
+  notReleasedDevices: DeviceRelease[];
+  /** Recalled loads nobody has handled yet. */
+  openRecalls: number;
+  /** Verification records (current versions) tested in the last WELCOME_VERIFICATION_DAYS days. */
+  recent: { passes: number; fails: number };
+}
+
 export interface WelcomeWarningRow {
   id: string;
   warningNo: string;
@@ -87,8 +107,7 @@ export interface WelcomeOverview {
   /** Users of the tenant the caller's user data scope shows. */
   personnel: number;
   assets: WelcomeAssetFigures;
-  /** Verification records: null until the business records exist (the page shows an empty state). */
-  verification: null;
+  verification: WelcomeVerificationFigures;
   work: {
     /** Unhandled warnings (status 1 and 3): the exact count and the newest WELCOME_LIST_SIZE. */
     unhandledWarnings: number;

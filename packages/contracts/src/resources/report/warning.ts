@@ -7,6 +7,11 @@ export const WARNING_HANDLE_PATH = '/report/warning/handle';
 
 /** `status` (dictionary warning_status): whether the condition still holds × whether someone handled it. */
 export const WarningStatus = { activeUnhandled: 1, activeHandled: 2, clearedUnhandled: 3, clearedHandled: 4 } as const;
+/**
+ * `warningType` of the critical warning a failed biological indicator raises (verification
+ * records, docs/records.md); the other types are the alarm rules' (dictionary warning_type).
+ */
+export const INDICATOR_WARNING_TYPE = 'indicator';
 /** `level` (dictionary warning_level). */
 export const WarningLevel = { critical: 1, major: 2, minor: 3, warning: 4 } as const;
 
@@ -66,6 +71,17 @@ export const warningResource = defineResource({
           (type) => [type, ALARM_RULE_TYPE_NAMES[type].zh, ALARM_RULE_TYPE_NAMES[type].en] as const,
         ),
       },
+      {
+        // What a warning is about: the alarm rules' types, and the warnings raised by records.
+        code: 'warning_type',
+        name: '告警类型',
+        entries: [
+          ...ALARM_RULE_TYPES.map(
+            (type) => [type, ALARM_RULE_TYPE_NAMES[type].zh, ALARM_RULE_TYPE_NAMES[type].en] as const,
+          ),
+          [INDICATOR_WARNING_TYPE, '生物指示物不合格', 'Indicator failure'],
+        ],
+      },
     ],
   },
   fields: {
@@ -84,7 +100,7 @@ export const warningResource = defineResource({
       label: { zh: '告警类型', en: 'Type' },
       max: 16,
       form: 'readonly',
-      options: { dict: 'alarm_rule_type' },
+      options: { dict: 'warning_type' },
       search: true,
       width: 120,
     },

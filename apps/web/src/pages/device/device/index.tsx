@@ -1,11 +1,20 @@
 import { CopyOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Descriptions, Modal, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, App, Button, Descriptions, Modal, Tag, Tooltip, Typography } from 'antd';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { buttonCodes, DEVICE_ROTATE_SECRET_PATH, deviceResource, type DeviceSecretReply } from '@mes/contracts';
+import {
+  buttonCodes,
+  DEVICE_ROTATE_SECRET_PATH,
+  deviceResource,
+  VERIFICATION_RELEASE_PATH,
+  type DeviceRelease,
+  type DeviceSecretReply,
+} from '@mes/contracts';
 import { requestData } from '../../../api/http';
+import { apiQuery } from '../../../api/server-state';
 import { ResourcePage } from '../../../crud/resource-page';
-import type { FormMode, ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import type { ExtraColumn, FormMode, ResourcePageContext, Row } from '../../../crud/resource-page-types';
 
 const SECRET_CODE = buttonCodes.device.secret;
 /** The embedded broker's default port (MQTT_PORT); an external broker has its own. */
@@ -28,6 +37,12 @@ const TEXT = {
     copy: '复制',
     copied: '已复制',
     close: '我已保存',
+    release: '今日放行',
+    released: '已放行',
+    notReleased: '未放行',
+    noBd: '今日无BD测试',
+    bdFailed: 'BD测试不合格',
+    requalifying: '再验证未完成({n}/3 次合格)',
   },
   en: {
     secret: 'MQTT secret',
@@ -45,6 +60,12 @@ const TEXT = {
     copy: 'Copy',
     copied: 'Copied',
     close: 'I have saved it',
+    release: 'Released today',
+    released: 'Released',
+    notReleased: 'Not released',
+    noBd: 'No BD test today',
+    bdFailed: 'BD test failed',
+    requalifying: 'Requalification open ({n} of 3 passed)',
   },
 };
 type Key = keyof (typeof TEXT)['zh'];
@@ -58,7 +79,7 @@ const firstSecret = (id: string) =>
 function useText() {
   const { i18n } = useTranslation();
   const table = i18n.language.startsWith('en') ? TEXT.en : TEXT.zh;
-  return (key: Key, code = '') => table[key].replace('{code}', code);
+  return (key: Key, code = '') => table[key].replace('{code}', code).replace('{n}', code);
 }
 
 /** The new secret, once: client id, secret, topic prefix and broker, each with a copy button. */
@@ -157,6 +178,38 @@ export default function DeviceScreen() {
     [modal, text],
   );
 
+  // Steam sterilisers need a passing BD test each day before use (docs/records.md): the column
+  // shows today's release; other devices need none and show nothing.
+  const releases = useQuery({ ...apiQuery<DeviceRelease[]>(VERIFICATION_RELEASE_PATH), staleTime: 30_000 });
+  const extraColumns = useMemo<ExtraColumn[]>(() => {
+    const byId = new Map((releases.data ?? []).map((r) => [r.deviceId, r]));
+    return [
+      {
+        key: 'release',
+        title: text('release'),
+        width: 110,
+        render: (row: Row) => {
+          const release = byId.get(row.id);
+          if (!release) return null;
+          if (release.released)
+            return (
+              <Tag color="green" data-testid="device-release" data-released="1">
+                {text('released')}
+              </Tag>
+            );
+          const why = release.block ? text(release.block, String(release.requalificationPasses ?? 0)) : '';
+          return (
+            <Tooltip title={why}>
+              <Tag color="red" data-testid="device-release" data-released="0">
+                {text('notReleased')}
+              </Tag>
+            </Tooltip>
+          );
+        },
+      },
+    ];
+  }, [releases.data, text]);
+
   const beforeSubmit = (values: Record<string, unknown>, mode: FormMode) => {
     adding.current = mode === 'add' ? String(values.deviceCode ?? '') : null;
     return values;
@@ -181,6 +234,7 @@ export default function DeviceScreen() {
       <ResourcePage
         resource={deviceResource}
         rowActions={rowActions}
+        extraColumns={extraColumns}
         beforeSubmit={beforeSubmit}
         onChanged={onChanged}
       />

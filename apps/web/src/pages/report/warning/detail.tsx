@@ -146,7 +146,7 @@ export default function WarningDetail() {
         ) : name === 'status' ? (
           <StatusTag value={value} label={warning.statusName} />
         ) : name === 'warningType' ? (
-          dictText('alarm_rule_type', value, named, lang)
+          dictText('warning_type', value, named, lang)
         ) : NAMED.has(name) ? (
           String(named || value || '')
         ) : (

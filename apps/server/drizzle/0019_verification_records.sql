@@ -1,0 +1,76 @@
+CREATE TABLE "mes_record_recall" (
+	"id" bigint PRIMARY KEY NOT NULL,
+	"verification_id" bigint,
+	"verification_no" varchar(32) DEFAULT '' NOT NULL,
+	"disinfection_id" bigint,
+	"record_no" varchar(32) DEFAULT '' NOT NULL,
+	"device_id" bigint,
+	"device_code" varchar(64) DEFAULT '' NOT NULL,
+	"recall_time" timestamp (3) with time zone,
+	"recall_user_name" varchar(64) DEFAULT '' NOT NULL,
+	"handled" boolean DEFAULT false NOT NULL,
+	"handle_time" timestamp (3) with time zone,
+	"handle_user_name" varchar(64) DEFAULT '' NOT NULL,
+	"handle_result" varchar(255) DEFAULT '' NOT NULL,
+	"tenant_id" varchar(12) DEFAULT '000000' NOT NULL,
+	"create_user" bigint,
+	"create_dept" bigint,
+	"create_time" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"update_user" bigint,
+	"update_time" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"status" integer DEFAULT 1 NOT NULL,
+	"is_deleted" integer DEFAULT 0 NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "mes_verification_record" (
+	"id" bigint PRIMARY KEY NOT NULL,
+	"record_no" varchar(32) DEFAULT '' NOT NULL,
+	"device_id" bigint,
+	"device_code" varchar(64) DEFAULT '' NOT NULL,
+	"dept_id" bigint,
+	"record_type" integer DEFAULT 1 NOT NULL,
+	"verification_type" integer DEFAULT 1 NOT NULL,
+	"test_time" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"disinfection_record_id" bigint,
+	"batch_no" varchar(64) DEFAULT '' NOT NULL,
+	"indicator_brand" varchar(64) DEFAULT '' NOT NULL,
+	"indicator_lot" varchar(64) DEFAULT '' NOT NULL,
+	"incubation_temperature" numeric(12, 3),
+	"incubation_hours" numeric(12, 3),
+	"test_result" varchar(64) DEFAULT '' NOT NULL,
+	"control_result" varchar(64) DEFAULT '' NOT NULL,
+	"measured_value" numeric(12, 3),
+	"unit" varchar(16) DEFAULT '' NOT NULL,
+	"sampling_point" varchar(128) DEFAULT '' NOT NULL,
+	"result" integer DEFAULT 1 NOT NULL,
+	"photos" jsonb,
+	"recall_triggered" boolean DEFAULT false NOT NULL,
+	"remark" varchar(255) DEFAULT '' NOT NULL,
+	"operator_id" bigint,
+	"operator_name" varchar(64) DEFAULT '' NOT NULL,
+	"record_version" integer DEFAULT 1 NOT NULL,
+	"origin_id" bigint,
+	"chain_seq" integer DEFAULT 0 NOT NULL,
+	"prev_hash" varchar(64) DEFAULT '' NOT NULL,
+	"row_hash" varchar(64) DEFAULT '' NOT NULL,
+	"review_status" integer DEFAULT 0 NOT NULL,
+	"reviewer_id" bigint,
+	"reviewer_name" varchar(64) DEFAULT '' NOT NULL,
+	"review_time" timestamp (3) with time zone,
+	"superseded" boolean DEFAULT false NOT NULL,
+	"tenant_id" varchar(12) DEFAULT '000000' NOT NULL,
+	"create_user" bigint,
+	"create_dept" bigint,
+	"create_time" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"update_user" bigint,
+	"update_time" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"status" integer DEFAULT 1 NOT NULL,
+	"is_deleted" integer DEFAULT 0 NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX "mes_record_recall_tenant_id_verification_no_record_no_uq" ON "mes_record_recall" USING btree ("tenant_id","verification_no","record_no") WHERE is_deleted = 0;--> statement-breakpoint
+CREATE INDEX "mes_record_recall_tenant_id_record_no_idx" ON "mes_record_recall" USING btree ("tenant_id","record_no");--> statement-breakpoint
+CREATE INDEX "mes_record_recall_tenant_id_device_code_handled_idx" ON "mes_record_recall" USING btree ("tenant_id","device_code","handled");--> statement-breakpoint
+CREATE UNIQUE INDEX "mes_verification_record_tenant_id_record_no_record_version_uq" ON "mes_verification_record" USING btree ("tenant_id","record_no","record_version") WHERE is_deleted = 0;--> statement-breakpoint
+CREATE INDEX "mes_verification_record_tenant_id_device_id_test_time_idx" ON "mes_verification_record" USING btree ("tenant_id","device_id","test_time");--> statement-breakpoint
+CREATE UNIQUE INDEX "mes_verification_record_tenant_id_device_code_chain_seq_uq" ON "mes_verification_record" USING btree ("tenant_id","device_code","chain_seq") WHERE is_deleted = 0;

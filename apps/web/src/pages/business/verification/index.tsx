@@ -1,0 +1,191 @@
+import { App, Button, Input, Modal, Space, Table, Tag } from 'antd';
+import { useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  formatDateTime,
+  RECALL_RESULT_MAX,
+  VERIFICATION_HANDLE_RECALL_PATH,
+  VERIFICATION_RECALLS_PATH,
+  verificationRecordResource,
+  type RecalledLoad,
+} from '@mes/contracts';
+import { requestData } from '../../../api/http';
+import { ResourcePage } from '../../../crud/resource-page';
+import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
+
+const RECALL_CODE = `${verificationRecordResource.code}_recall`;
+
+const TEXT = {
+  zh: {
+    loads: '召回批次',
+    title: '召回批次 - {no}',
+    recordNo: '记录编号',
+    batchNo: '批次号',
+    load: '装载物品',
+    endTime: '结束时间',
+    dept: '所属机构',
+    state: '状态',
+    open: '待处理',
+    handled: '已处理',
+    result: '处理结果',
+    handle: '处理所选',
+    resultHint: '处理结果(如:已追回并重新灭菌)',
+    none: '无召回批次',
+    close: '关闭',
+  },
+  en: {
+    loads: 'Recalled loads',
+    title: 'Recalled loads - {no}',
+    recordNo: 'Record no',
+    batchNo: 'Batch no',
+    load: 'Load',
+    endTime: 'Ended',
+    dept: 'Department',
+    state: 'State',
+    open: 'Open',
+    handled: 'Handled',
+    result: 'Result',
+    handle: 'Handle selected',
+    resultHint: 'Result (e.g. retrieved and re-sterilised)',
+    none: 'No recalled loads',
+    close: 'Close',
+  },
+};
+type Text = (typeof TEXT)['zh'];
+
+/** A test is usually entered as it is read: its time starts as now. */
+const addValues = () => ({ testTime: formatDateTime(new Date()) });
+
+function useText(): Text {
+  const { i18n } = useTranslation();
+  return i18n.language.startsWith('en') ? TEXT.en : TEXT.zh;
+}
+
+/** The loads a failed biological indicator recalled, and handling them with a result. */
+function RecallDialog({ row, mayHandle, onClose }: { row: Row | null; mayHandle: boolean; onClose(): void }) {
+  const text = useText();
+  const { message } = App.useApp();
+  const [loads, setLoads] = useState<RecalledLoad[] | null>(null);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [result, setResult] = useState('');
+  const [busy, setBusy] = useState(false);
+  const load = useCallback(async (id: string) => {
+    setLoads(await requestData<RecalledLoad[]>(VERIFICATION_RECALLS_PATH, { params: { id } }));
+  }, []);
+  const handle = async () => {
+    if (!row) return;
+    setBusy(true);
+    try {
+      await requestData(VERIFICATION_HANDLE_RECALL_PATH, { method: 'POST', data: { ids: selected.join(','), result } });
+      void message.success(text.handled);
+      setSelected([]);
+      setResult('');
+      await load(row.id);
+    } catch {
+      // The request has shown its message.
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      open={!!row}
+      title={text.title.replace('{no}', String(row?.recordNo ?? ''))}
+      width={900}
+      destroyOnHidden
+      afterOpenChange={(open) => {
+        if (open && row) void load(row.id).catch(() => undefined);
+        if (!open) setLoads(null);
+      }}
+      onCancel={onClose}
+      footer={<Button onClick={onClose}>{text.close}</Button>}
+    >
+      <div data-testid="verification-recalls">
+        <Table<RecalledLoad>
+          size="small"
+          rowKey="id"
+          loading={loads === null}
+          dataSource={loads ?? []}
+          pagination={false}
+          locale={{ emptyText: text.none }}
+          rowSelection={
+            mayHandle
+              ? {
+                  selectedRowKeys: selected,
+                  onChange: (keys) => setSelected(keys.map(String)),
+                  getCheckboxProps: (r) => ({ disabled: r.handled }),
+                }
+              : undefined
+          }
+          columns={[
+            { key: 'recordNo', dataIndex: 'recordNo', title: text.recordNo },
+            { key: 'batchNo', dataIndex: 'batchNo', title: text.batchNo },
+            { key: 'load', dataIndex: 'load', title: text.load },
+            { key: 'endTime', dataIndex: 'endTime', title: text.endTime },
+            { key: 'deptName', dataIndex: 'deptName', title: text.dept },
+            {
+              key: 'handled',
+              title: text.state,
+              render: (_, r) => (r.handled ? <Tag>{text.handled}</Tag> : <Tag color="red">{text.open}</Tag>),
+            },
+            { key: 'handleResult', dataIndex: 'handleResult', title: text.result },
+          ]}
+        />
+        {mayHandle ? (
+          <Space.Compact style={{ width: '100%', marginTop: 12 }}>
+            <Input
+              value={result}
+              maxLength={RECALL_RESULT_MAX}
+              placeholder={text.resultHint}
+              onChange={(e) => setResult(e.target.value)}
+              data-testid="verification-recall-result"
+            />
+            <Button
+              type="primary"
+              disabled={!selected.length || !result.trim()}
+              loading={busy}
+              onClick={() => void handle()}
+              data-testid="verification-recall-handle"
+            >
+              {text.handle}
+            </Button>
+          </Space.Compact>
+        ) : null}
+      </div>
+    </Modal>
+  );
+}
+
+/**
+ * 验证记录: the generic record screen (review, correct, versions, chain check) and, on a failed
+ * biological indicator, the loads it recalled (docs/records.md).
+ */
+export default function VerificationScreen() {
+  const text = useText();
+  const [shown, setShown] = useState<Row | null>(null);
+  const [mayHandle, setMayHandle] = useState(false);
+  const rowActions = useCallback(
+    (row: Row, ctx: ResourcePageContext) =>
+      row.recallTriggered ? (
+        <Button
+          type="link"
+          size="small"
+          danger
+          data-testid="verification-recalls-open"
+          onClick={() => {
+            setMayHandle(ctx.can(RECALL_CODE));
+            setShown(row);
+          }}
+        >
+          {text.loads}
+        </Button>
+      ) : null,
+    [text],
+  );
+  return (
+    <div data-testid="verification-screen">
+      <ResourcePage resource={verificationRecordResource} rowActions={rowActions} addValues={addValues} />
+      <RecallDialog row={shown} mayHandle={mayHandle} onClose={() => setShown(null)} />
+    </div>
+  );
+}
