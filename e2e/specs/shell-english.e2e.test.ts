@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { callApi, newPage, screenshot, signIn, useBrowser } from '../support/browser';
+import { callApi, crudDialog, newPage, screenshot, signIn, useBrowser } from '../support/browser';
 import { goInApp, presetSetting, tabLabels } from '../support/shell';
 
 const browser = useBrowser();
@@ -115,5 +115,28 @@ describe('the shell in English', () => {
       await screenshot(page, `shell-english-drawer-375-${language}`);
       await context.close();
     }
+  });
+
+  it('gets the server’s confirmations and refusals in English', async () => {
+    const { context, page } = await newPage(browser());
+    await presetSetting(page, 'language', 'en');
+    await signIn(page);
+    await goInApp(page, '/system/post');
+    const screen = page.locator('[data-screen="/system/post"]');
+    const toast = (text: string) => page.locator('.ant-message-notice', { hasText: text }).first();
+    const code = `en${Date.now().toString(36)}`;
+    await screen.getByTestId('crud-add').click();
+    await crudDialog(page).locator('#crud-form_postCode').fill(code);
+    await crudDialog(page).locator('#crud-form_postName').fill('English post');
+    await crudDialog(page).getByTestId('crud-dialog-submit').click();
+    await toast('Added').waitFor();
+    const row = screen.locator('.ant-table-row', { hasText: code });
+    await row.getByTestId('crud-row-delete').click();
+    await page.locator('.ant-modal-confirm .ant-btn-primary').click();
+    await toast('Deleted').waitFor();
+    expect(await page.locator('.ant-message-notice').allInnerTexts()).not.toEqual(
+      expect.arrayContaining([expect.stringMatching(CJK)]),
+    );
+    await context.close();
   });
 });

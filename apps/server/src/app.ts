@@ -10,13 +10,15 @@ import {
   failedJobsScreen,
   errorLogResource,
   loginLogResource,
-  Messages,
+  bilingual,
   operationLogResource,
   ResultCode,
   usualLogResource,
+  type BilingualText,
   type RegistryEntry,
 } from '@mes/contracts';
 import type { AppContext } from './app-context';
+import { requestLanguage } from './platform/http/request-language';
 import { registerRegistryRoutes, type RouteBinding } from './crud/registry';
 import { registerAuthRoutes } from './modules/auth/auth-routes';
 import { registerHealthRoutes } from './modules/health/health-routes';
@@ -98,13 +100,13 @@ const ROUTE_BINDINGS: readonly RouteBinding[] = [
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
 /** Messages for the client errors Fastify itself raises (bad JSON, wrong content type, ...). */
-const CLIENT_ERROR_MESSAGES: Record<number, string> = {
-  400: Messages.badRequest,
-  404: Messages.notFound,
-  405: Messages.methodNotAllowed,
-  413: Messages.payloadTooLarge,
-  415: Messages.unsupportedMediaType,
-  429: Messages.tooManyRequests,
+const CLIENT_ERROR_MESSAGES: Record<number, BilingualText> = {
+  400: bilingual('badRequest'),
+  404: bilingual('notFound'),
+  405: bilingual('methodNotAllowed'),
+  413: bilingual('payloadTooLarge'),
+  415: bilingual('unsupportedMediaType'),
+  429: bilingual('tooManyRequests'),
 };
 
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
@@ -146,18 +148,22 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   // Before the documentation plugins: an encapsulated plugin keeps the handler it was registered under.
   app.setErrorHandler((error, request, reply) => {
-    if (error instanceof HttpError) return reply.code(error.code).send(fail(error.code, error.message));
+    const lang = requestLanguage(request);
+    if (error instanceof HttpError) return reply.code(error.code).send(fail(error.code, error.textIn(lang)));
     const status = (error as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {
+      const known = (CLIENT_ERROR_MESSAGES[status] ?? bilingual('badRequest'))[lang];
       const msg = (error as { validation?: unknown }).validation
-        ? `${Messages.badRequest}: ${(error as Error).message}`
-        : (CLIENT_ERROR_MESSAGES[status] ?? Messages.badRequest);
+        ? `${bilingual('badRequest')[lang]}: ${(error as Error).message}`
+        : known;
       return reply.code(status).send(fail(status, msg));
     }
     // Details go to the error log, never to the client: it gets the row's id to quote.
     const errorId = ctx.logs.serverError(error, request, reply.elapsedTime);
     request.log.error({ err: error, url: request.url, errorId }, 'unhandled error');
-    return reply.code(ResultCode.INTERNAL_ERROR).send(fail(ResultCode.INTERNAL_ERROR, serverErrorMessage(errorId)));
+    return reply
+      .code(ResultCode.INTERNAL_ERROR)
+      .send(fail(ResultCode.INTERNAL_ERROR, serverErrorMessage(errorId, lang)));
   });
 
   await app.register(swagger, {
@@ -198,13 +204,14 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     if (isApiPath(looseApiPath(request.url))) {
       const otherMethod = METHODS.some((m) => m !== request.method && app.hasRoute({ method: m, url: pathOnly }));
       const code = otherMethod ? ResultCode.METHOD_NOT_ALLOWED : ResultCode.NOT_FOUND;
-      return reply.code(code).send(fail(code, otherMethod ? Messages.methodNotAllowed : Messages.notFound));
+      const text = bilingual(otherMethod ? 'methodNotAllowed' : 'notFound');
+      return reply.code(code).send(fail(code, text[requestLanguage(request)]));
     }
     // Client-side routes of the single-page app all load index.html.
     if (hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
     }
-    return reply.code(404).send(fail(404, Messages.notFound));
+    return reply.code(404).send(fail(404, bilingual('notFound')[requestLanguage(request)]));
   });
 
   registerHealthRoutes(app, ctx);

@@ -4,6 +4,7 @@ import {
   childCollectionsOf,
   childRowMessage,
   Messages,
+  MessagesEn,
   validateChildren,
   type ResolvedChildCollection,
   type ChildRowCheck,
@@ -18,6 +19,7 @@ import { splitIds, type AuthContext } from '../platform/auth/request-auth';
 import type { Db } from '../platform/db/database';
 import { nextId } from '../platform/db/ids';
 import { badRequest } from '../platform/http/errors';
+import { throwFirstFault } from './validation-fault';
 import { liveRows, tenantRows, type TenantOwnedTable } from '../platform/tenancy/tenant-scope';
 import { DisplayNames, referenceJoins, type ReferenceJoin } from './display-names';
 import { tableFor } from './registry';
@@ -107,8 +109,7 @@ export class ChildRows {
   /** Validates the collections of a submit (the same function as the form); the first fault is a 400. */
   check(body: Record<string, unknown>, adding: boolean): ChildrenCheck {
     const checked = validateChildren(this.def, body, adding, 'zh');
-    const first = Object.values(checked.errors)[0];
-    if (first) throw badRequest(first);
+    throwFirstFault(checked.errors, () => validateChildren(this.def, body, adding, 'en').errors);
     return checked;
   }
 
@@ -219,7 +220,10 @@ export class ChildRows {
       }
       const match = byId.get(item.id);
       if (!match || claimed.has(item.id))
-        throw badRequest(childRowMessage(collection, position, Messages.rowNotFound, 'zh'));
+        throw badRequest({
+          zh: childRowMessage(collection, position, Messages.rowNotFound, 'zh'),
+          en: childRowMessage(collection, position, MessagesEn.rowNotFound, 'en'),
+        });
       claimed.add(item.id);
       const changed = Object.entries(values).filter(([name, value]) => !same(match.row[name], value));
       if (!changed.length) return;
@@ -298,8 +302,11 @@ export class ChildRows {
         return typeof v === 'string' && !known.has(v);
       });
       if (index >= 0) {
-        const label = set.child.fields[ref.field]?.label.zh ?? ref.field;
-        throw badRequest(childRowMessage(set.collection, index + 1, `所选${label}不存在`, 'zh'));
+        const label = set.child.fields[ref.field]?.label ?? { zh: ref.field, en: ref.field };
+        throw badRequest({
+          zh: childRowMessage(set.collection, index + 1, `所选${label.zh}不存在`, 'zh'),
+          en: childRowMessage(set.collection, index + 1, `the chosen ${label.en} does not exist`, 'en'),
+        });
       }
     }
   }

@@ -7,10 +7,13 @@ import {
   EnableStatus,
   isAggregate,
   maskCredential,
-  Messages,
+  bilingual,
+  inputWhy,
+  invalidParamText,
   operationLogResource,
   operationsOf,
   validateSubmit,
+  type BilingualText,
   type FieldDef,
   type QueryFieldType,
   type ReferenceRemoval,
@@ -25,6 +28,8 @@ import { isId, nextId } from '../platform/db/ids';
 import { selectNamed } from '../platform/db/named-statements';
 import { ok, pageOf } from '../platform/http/envelope';
 import { badRequest, HttpError, notFound } from '../platform/http/errors';
+import { requestLanguage } from '../platform/http/request-language';
+import { throwFirstFault } from './validation-fault';
 import { idsValue, idValue } from '../platform/http/request-params';
 import { SecretBox, secretBoxFor } from '../platform/crypto/secret-box';
 import { parseListQuery, type ListFields } from '../platform/http/list-query';
@@ -180,9 +185,12 @@ function listFields(def: ResourceDef, table: AnyResourceTable): ListFields {
 /** Two stored values compared as text, NULL as empty: ids travel as text, columns may read as numbers. */
 const sameValue = (a: unknown, b: unknown) => String(a ?? '') === String(b ?? '');
 
+/** Why a parameter's text was refused when no rule says more. */
+const BAD_FORMAT: BilingualText = { zh: '格式不正确', en: 'is not in a valid format' };
+
 const bodyOf = (request: FastifyRequest): Record<string, unknown> => {
   const body = request.body;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest(Messages.badRequest);
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest(bilingual('badRequest'));
   return body as Record<string, unknown>;
 };
 
@@ -213,13 +221,13 @@ function referrersOf(ctx: AppContext): Map<string, Referrer[]> {
   return map;
 }
 
-function uniqueMessage(def: ResourceDef, error: unknown): string | undefined {
+function uniqueMessage(def: ResourceDef, error: unknown): BilingualText | undefined {
   const e = error as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
   const pgError = e.code ? e : e.cause;
   if (pgError?.code !== PG_UNIQUE_VIOLATION) return undefined;
   // By name: a resource with two unique indexes (a car's plate and bar code) names the one refused.
   const ix = def.indexes?.find((i) => i.unique && indexNameOf(def, i) === pgError.constraint);
-  return ix?.message?.zh ?? Messages.duplicate;
+  return ix?.message ?? bilingual('duplicate');
 }
 
 /**
@@ -321,8 +329,7 @@ export class ResourceService {
   private tenantFilter(query: Record<string, unknown>, auth: AuthContext, reach: Reach): SQL | undefined {
     const raw = query[TENANT_FILTER];
     if (raw === undefined || raw === '' || !this.table.tenantId) return undefined;
-    if (typeof raw !== 'string' || !TENANT_ID.test(raw))
-      throw badRequest(Messages.invalidParam(TENANT_FILTER, '格式不正确'));
+    if (typeof raw !== 'string' || !TENANT_ID.test(raw)) throw badRequest(invalidParamText(TENANT_FILTER, BAD_FORMAT));
     return reach === 'view' && readsAllTenants(this.def, auth)
       ? tenantRows(this.table as TenantOwnedTable, raw)
       : undefined;
@@ -425,7 +432,7 @@ export class ResourceService {
    */
   async options(named: unknown, auth: AuthContext, query: Record<string, unknown> = {}) {
     if (named !== undefined && named !== '' && (typeof named !== 'string' || !TENANT_ID.test(named)))
-      throw badRequest(Messages.invalidParam(TENANT_FILTER, '格式不正确'));
+      throw badRequest(invalidParamText(TENANT_FILTER, BAD_FORMAT));
     // Naming a tenant means something only where rows belong to tenants.
     const tenantId =
       typeof named === 'string' && named && isPlatformCaller(auth) && this.def.owner === 'tenant'
@@ -453,9 +460,9 @@ export class ResourceService {
     const value = raw === undefined || raw === '' ? children.root : raw;
     // Both fields exist: `registerResource` refuses to start otherwise.
     const rules = this.def.fields[children.checkAs ?? children.field] as FieldDef;
-    const error =
-      typeof value === 'string' ? checkField(rules, value, 'zh') : Messages.invalidParam(children.param, '格式不正确');
-    if (error) throw badRequest(error);
+    if (typeof value !== 'string') throw badRequest(invalidParamText(children.param, BAD_FORMAT));
+    const error = checkField(rules, value, 'zh');
+    if (error) throw badRequest({ zh: error, en: checkField(rules, value, 'en') ?? error });
     return eq(this.columns[children.field] as PgColumn, value);
   }
 
@@ -527,7 +534,7 @@ export class ResourceService {
           .select({ id: this.table.id })
           .from(this.table)
           .where(and(scope, eq(this.table.id, rowId)));
-        if (!target || !tenantRows.some((r) => r.id === rowId)) throw notFound(Messages.rowNotFound);
+        if (!target || !tenantRows.some((r) => r.id === rowId)) throw notFound(bilingual('rowNotFound'));
         const now = new Date();
         await tx
           .update(this.table)
@@ -546,14 +553,14 @@ export class ResourceService {
   }
 
   async detail(id: unknown, auth: AuthContext): Promise<Row> {
-    if (typeof id !== 'string' || !isId(id)) throw badRequest(Messages.missingParam('id'));
+    if (typeof id !== 'string' || !isId(id)) throw badRequest(bilingual('missingParam', 'id'));
     const where = and(await this.readScope(auth, 'view'), eq(this.table.id, id));
     const [row] = await selectNamed(
       this.ctx.database.pool,
       this.selection,
       this.selectRows(auth).where(where).limit(1),
     );
-    if (!row) throw notFound(Messages.rowNotFound);
+    if (!row) throw notFound(bilingual('rowNotFound'));
     const [decorated] = await this.decorate([row], auth);
     const [withChildren] = await this.children.attach(this.ctx.db, auth, [decorated as Row]);
     return withChildren as Row;
@@ -565,11 +572,10 @@ export class ResourceService {
     const rawId = body.id;
     const adding = rawId === undefined || rawId === null || rawId === '' || rawId === '0';
     if (!adding && (typeof rawId !== 'string' || !isId(rawId)))
-      throw badRequest(Messages.invalidParam('id', '应为编号'));
+      throw badRequest(invalidParamText('id', inputWhy('id')));
     // validate
     const checked = validateSubmit(this.def, body, adding);
-    const firstError = Object.values(checked.errors)[0];
-    if (firstError) throw badRequest(firstError);
+    throwFirstFault(checked.errors, () => validateSubmit(this.def, body, adding, 'en').errors);
     const childRows = this.children.check(body, adding);
     const scope = await this.readScope(auth);
     const committed: (() => Promise<void>)[] = [];
@@ -583,7 +589,7 @@ export class ResourceService {
             .from(this.table)
             .where(and(scope, eq(this.table.id, rawId as string)))
             .for('update');
-          if (!existing) throw notFound(Messages.rowNotFound);
+          if (!existing) throw notFound(bilingual('rowNotFound'));
         }
         const values = existing ? await this.checkAgainstStored(tx, body, existing, auth) : checked.values;
         await this.checkReferenced(tx, values, existing, auth);
@@ -658,8 +664,7 @@ export class ResourceService {
       stored = { ...existing, ...secrets };
     }
     const checked = validateSubmit(this.def, body, false, 'zh', stored);
-    const firstError = Object.values(checked.errors)[0];
-    if (firstError) throw badRequest(firstError);
+    throwFirstFault(checked.errors, () => validateSubmit(this.def, body, false, 'en', stored).errors);
     return checked.values;
   }
 
@@ -682,7 +687,7 @@ export class ResourceService {
       const id = row[ref.field];
       if (!sent || typeof id !== 'string') continue;
       const t = ref.targetTable;
-      const label = this.def.fields[ref.field]?.label.zh ?? ref.field;
+      const label = this.def.fields[ref.field]?.label ?? { zh: ref.field, en: ref.field };
       const [found] = await tx
         .select({
           id: t.id,
@@ -692,12 +697,16 @@ export class ResourceService {
         .from(t)
         .where(and(eq(t.id, id), rowScope(ref.target, t, auth)))
         .for('share');
-      if (!found) throw badRequest(`所选${label}不存在`);
+      if (!found) throw badRequest({ zh: `所选${label.zh}不存在`, en: `The chosen ${label.en} does not exist` });
       // The reference's `where` (a device's department is a base or a clinic).
-      if (found.allowed === false) throw badRequest(`所选${label}不在可选范围内`);
+      if (found.allowed === false)
+        throw badRequest({ zh: `所选${label.zh}不在可选范围内`, en: `The chosen ${label.en} may not be chosen here` });
       if (matches && ref.matchColumn && !sameValue(found.matched, row[matches.field])) {
-        const other = this.def.fields[matches.field]?.label.zh ?? matches.field;
-        throw badRequest(`所选${label}不属于所选${other}`);
+        const other = this.def.fields[matches.field]?.label ?? { zh: matches.field, en: matches.field };
+        throw badRequest({
+          zh: `所选${label.zh}不属于所选${other.zh}`,
+          en: `The chosen ${label.en} does not belong to the chosen ${other.en}`,
+        });
       }
     }
   }
@@ -724,8 +733,14 @@ export class ResourceService {
         .limit(1)
         .for('share');
       if (using) {
-        const label = this.def.fields[matches.targetField]?.label.zh ?? matches.targetField;
-        throw badRequest(`「${referrer.def.title.zh}」中引用此数据的记录属于原${label}，请先调整它们`);
+        const label = this.def.fields[matches.targetField]?.label ?? {
+          zh: matches.targetField,
+          en: matches.targetField,
+        };
+        throw badRequest({
+          zh: `「${referrer.def.title.zh}」中引用此数据的记录属于原${label.zh}，请先调整它们`,
+          en: `Rows of "${referrer.def.title.en}" that reference this row belong to its former ${label.en}: change them first`,
+        });
       }
     }
   }
@@ -753,7 +768,11 @@ export class ResourceService {
           .from(t)
           .where(and(inArray(referrer.column, ids), live, notRemovedToo))
           .limit(1);
-        if (using) throw badRequest(`该数据正被「${referrer.def.title.zh}」引用，不能删除`);
+        if (using)
+          throw badRequest({
+            zh: `该数据正被「${referrer.def.title.zh}」引用，不能删除`,
+            en: `This row is referenced by "${referrer.def.title.en}" and cannot be deleted`,
+          });
         continue;
       }
       const set: Row = { [referrer.field]: null };
@@ -793,7 +812,7 @@ export class ResourceService {
           .where(and(scope, inArray(this.table.id, ids)))
           .for('update');
         // Nothing is removed unless every id is one the caller may remove.
-        if (rows.length !== new Set(ids).size) throw notFound(Messages.rowNotFound);
+        if (rows.length !== new Set(ids).size) throw notFound(bilingual('rowNotFound'));
         const tree = this.def.tree;
         if (tree) {
           const parentCol = this.columns[tree.parent] as PgColumn;
@@ -801,7 +820,7 @@ export class ResourceService {
             .select({ id: this.table.id })
             .from(this.table)
             .where(and(rowScope(this.def, this.table, auth), inArray(parentCol, ids)));
-          if (children.some((c) => !ids.includes(c.id as string))) throw badRequest(Messages.hasChildren);
+          if (children.some((c) => !ids.includes(c.id as string))) throw badRequest(bilingual('hasChildren'));
         }
         const enqueue: EnqueueInChange = (def, payload, options) =>
           this.ctx.jobs.enqueueInTransaction(tx, def, payload, options);
@@ -939,28 +958,28 @@ export function registerResource(app: FastifyInstance, ctx: AppContext, declared
   if (ops.has('submit')) {
     app.post(`${base}/submit`, { config: write, schema: docs.submit }, async (request) => {
       const result = await service.submit(bodyOf(request), requireAuth(request));
-      return ok(result.id, result.adding ? Messages.added : Messages.updated);
+      return ok(result.id, bilingual(result.adding ? 'added' : 'updated')[requestLanguage(request)]);
     });
   }
   if (ops.has('remove')) {
     app.post(`${base}/remove`, { config: write, schema: docs.remove }, async (request) => {
       const body = (request.body ?? {}) as Record<string, unknown>;
       await service.remove(query(request).ids ?? body.ids, requireAuth(request));
-      return ok(true, Messages.removed);
+      return ok(true, bilingual('removed')[requestLanguage(request)]);
     });
   }
   if (ops.has('enable')) {
     app.post(`${base}/enable`, { config: write, schema: docs.enable }, async (request) => {
       const body = (request.body ?? {}) as Record<string, unknown>;
       await service.enable(query(request).id ?? body.id, requireAuth(request));
-      return ok(true, Messages.enabled);
+      return ok(true, bilingual('enabled')[requestLanguage(request)]);
     });
   }
   if (ops.has('export')) {
     app.get(`${base}/export`, { config: read, schema: docs.export }, async (request, reply) => {
       const auth = requireAuth(request);
       const rows = await service.all(query(request), auth, 'view');
-      if (rows.length > MAX_EXPORT_ROWS) throw new HttpError(400, Messages.exportTooLarge(MAX_EXPORT_ROWS));
+      if (rows.length > MAX_EXPORT_ROWS) throw new HttpError(400, bilingual('exportTooLarge', MAX_EXPORT_ROWS));
       return sendXlsx(reply, ctx, def, rows, auth, request.headers['accept-language']);
     });
   }

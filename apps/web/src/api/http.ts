@@ -66,7 +66,12 @@ export async function request<T>(url: string, options: RequestOptions = {}): Pro
   for (const [k, v] of Object.entries(options.params ?? {})) {
     if (v !== undefined && v !== null && v !== '') query.set(k, String(v));
   }
-  const headers: Record<string, string> = { Authorization: basic(), ...options.headers };
+  // The server writes its messages (refusals, 新增成功) in the interface's language.
+  const headers: Record<string, string> = {
+    Authorization: basic(),
+    'Accept-Language': getStore<string>('language') === 'en' ? 'en' : 'zh-CN',
+    ...options.headers,
+  };
   const token = getStore<string>('token');
   if (token && !options.noToken) headers[website.tokenHeader] = `bearer ${token}`;
   let body: BodyInit | undefined;

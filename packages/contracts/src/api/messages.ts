@@ -47,6 +47,88 @@ export const InputMessages = {
   tooLong: (max: number) => `最长 ${max} 个字符`,
 } as const;
 
+/** A message in both languages of the console; the server answers in the caller's. */
+export interface BilingualText {
+  zh: string;
+  en: string;
+}
+
+/** {@link Messages} in English, key for key, for callers that ask for English (`Accept-Language`). */
+export const MessagesEn = {
+  success: 'Done',
+  badRequest: 'Bad request',
+  missingParam: (name: string) => `The parameter ${name} is required`,
+  invalidParam: (name: string, why: string) => `The parameter ${name} is invalid: ${why}`,
+  unknownFilter: (name: string) => `Unsupported filter: ${name}`,
+  unknownSort: (name: string) => `Unsupported sort field: ${name}`,
+  unauthorized: 'Not signed in, or the session has ended',
+  forbidden: 'You may not do this',
+  notFound: 'Not found',
+  methodNotAllowed: 'Method not allowed',
+  unsupportedMediaType: 'Unsupported content type',
+  payloadTooLarge: 'The request is too large',
+  tooManyRequests: 'Too many requests, please try again later',
+  internalError: 'Server error, please contact the administrator',
+  notReady: 'The service is starting, please wait',
+  added: 'Added',
+  updated: 'Saved',
+  removed: 'Deleted',
+  enabled: 'Enabled',
+  rowNotFound: 'The row does not exist or you may not see it',
+  selectAtLeastOne: 'Select at least one row',
+  hasChildren: 'Delete the child rows first',
+  duplicate: 'The row already exists',
+  exportTooLarge: (max: number) => `More than ${max} rows to export: narrow the search`,
+} as const satisfies {
+  [K in keyof typeof Messages]: (typeof Messages)[K] extends string ? string : (typeof Messages)[K];
+};
+
+/** {@link InputMessages} in English, key for key. */
+export const InputMessagesEn = {
+  nulChar: 'must not contain a null character (\\u0000)',
+  brokenChar: 'holds a character that cannot be stored (an unpaired UTF-16 surrogate)',
+  tooDeep: 'is nested too deeply',
+  oneValue: 'must have one value',
+  text: 'must be text',
+  number: 'must be a number',
+  id: 'must be an id (a non-negative integer up to 9223372036854775807)',
+  ids: 'must be comma-separated ids (each up to 9223372036854775807)',
+  intBetween: (min: number, max: number) => `must be an integer from ${min} to ${max}`,
+  tooLong: (max: number) => `at most ${max} characters`,
+} as const satisfies {
+  [K in keyof typeof InputMessages]: (typeof InputMessages)[K] extends string ? string : (typeof InputMessages)[K];
+};
+
+/** Why a parameter was refused, in both languages (`InputMessages` and `InputMessagesEn`). */
+export const inputWhy = <K extends keyof typeof InputMessages>(
+  key: K,
+  ...args: (typeof InputMessages)[K] extends (...a: infer A) => string ? A : []
+): BilingualText => {
+  const zh = InputMessages[key] as string | ((...a: unknown[]) => string);
+  const en = InputMessagesEn[key] as string | ((...a: unknown[]) => string);
+  return typeof zh === 'string'
+    ? { zh, en: en as string }
+    : { zh: zh(...args), en: (en as (...a: unknown[]) => string)(...args) };
+};
+
+/** A {@link Messages} entry in both languages. */
+export const bilingual = <K extends keyof typeof Messages>(
+  key: K,
+  ...args: (typeof Messages)[K] extends (...a: infer A) => string ? A : []
+): BilingualText => {
+  const zh = Messages[key] as string | ((...a: unknown[]) => string);
+  const en = MessagesEn[key] as string | ((...a: unknown[]) => string);
+  return typeof zh === 'string'
+    ? { zh, en: en as string }
+    : { zh: zh(...args), en: (en as (...a: unknown[]) => string)(...args) };
+};
+
+/** `请求参数 x 不正确: …` in both languages, the reason given in both. */
+export const invalidParamText = (name: string, why: BilingualText): BilingualText => ({
+  zh: Messages.invalidParam(name, why.zh),
+  en: MessagesEn.invalidParam(name, why.en),
+});
+
 /** Messages of the OAuth token endpoint, returned as `error_description`. */
 export const AuthMessages = {
   badCredentials: '用户名或密码不正确',

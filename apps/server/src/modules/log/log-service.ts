@@ -4,6 +4,7 @@ import {
   apiLogResource,
   DEFAULT_TENANT_ID,
   Messages,
+  MessagesEn,
   errorLogResource,
   loginLogResource,
   usualLogResource,
@@ -98,7 +99,10 @@ export const MAX_BATCH = 500;
 export const MAX_QUEUE = 10_000;
 
 /** What the client hears of an unhandled error: the generic message and the error log row to quote. */
-export const serverErrorMessage = (errorId: string) => `${Messages.internalError}(错误编号 ${errorId})`;
+export const serverErrorMessage = (errorId: string, lang: 'zh' | 'en' = 'zh') =>
+  lang === 'en'
+    ? `${MessagesEn.internalError} (error no. ${errorId})`
+    : `${Messages.internalError}(错误编号 ${errorId})`;
 
 const MAX_STACK = 8000;
 const MAX_MESSAGE = 2000;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { InputMessages, Messages } from '@mes/contracts';
+import { inputWhy, invalidParamText, type BilingualText } from '@mes/contracts';
 import { badRequest } from './errors';
 
 /** Deeper than any form or filter a client sends; a walk that deep is an attack, not data. */
@@ -15,16 +15,16 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 export interface BadInput {
   /** Where the value sits: `name`, `roleIds[2]`, `ext.title`. */
   param: string;
-  why: string;
+  why: BilingualText;
 }
 
 /** A parameter's path, with characters that could not be shown in a message replaced. */
 const shown = (path: string) =>
   path.split(NUL).join('?').replace(new RegExp(LONE_SURROGATE.source, 'g'), '?') || '(empty)';
 
-function whyUnstorable(text: string): string | undefined {
-  if (text.includes(NUL)) return InputMessages.nulChar;
-  return LONE_SURROGATE.test(text) ? InputMessages.brokenChar : undefined;
+function whyUnstorable(text: string): BilingualText | undefined {
+  if (text.includes(NUL)) return inputWhy('nulChar');
+  return LONE_SURROGATE.test(text) ? inputWhy('brokenChar') : undefined;
 }
 
 /**
@@ -42,7 +42,7 @@ export function findBadInput(value: unknown, root: string): BadInput | undefined
     }
     if (item.value === null || typeof item.value !== 'object') continue;
     if (Buffer.isBuffer(item.value)) continue;
-    if (item.depth >= MAX_DEPTH) return { param: shown(item.path), why: InputMessages.tooDeep };
+    if (item.depth >= MAX_DEPTH) return { param: shown(item.path), why: inputWhy('tooDeep') };
     if (Array.isArray(item.value)) {
       item.value.forEach((v, i) => stack.push({ value: v, path: `${item.path}[${i}]`, depth: item.depth + 1 }));
       continue;
@@ -64,7 +64,7 @@ export function checkRequestInput(request: FastifyRequest): void {
     findBadInput(request.query, '') ??
     findBadInput(request.body, '') ??
     findBadInput(request.headers, '');
-  if (bad) throw badRequest(Messages.invalidParam(bad.param, bad.why));
+  if (bad) throw badRequest(invalidParamText(bad.param, bad.why));
 }
 
 /**

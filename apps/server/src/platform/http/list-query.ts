@@ -1,10 +1,11 @@
 import {
   DEFAULT_PAGE_SIZE,
   INT4_MAX,
-  InputMessages,
+  bilingual,
+  inputWhy,
+  invalidParamText,
   isIdText,
   MAX_PAGE_SIZE,
-  Messages,
   OPERATORS_BY_TYPE,
   PAGING_PARAMS,
   parseDateTime,
@@ -57,7 +58,7 @@ export function parseListQuery(
     if ((PAGING_PARAMS as readonly string[]).includes(name) || extra.has(name)) continue;
     const { field, operator } = parseFilterName(name);
     const spec = fields[field];
-    if (!spec?.filter) throw badRequest(Messages.unknownFilter(name));
+    if (!spec?.filter) throw badRequest(bilingual('unknownFilter', name));
     const value = singleValue(name, raw);
     if (value === '' && operator !== 'null' && operator !== 'notnull') continue;
     const condition = conditionFor(name, spec, operator, value);
@@ -77,14 +78,14 @@ export function parseListQuery(
 
 function singleValue(name: string, raw: unknown): string {
   if (raw === undefined || raw === null) return '';
-  if (typeof raw !== 'string') throw badRequest(Messages.invalidParam(name, InputMessages.oneValue));
+  if (typeof raw !== 'string') throw badRequest(invalidParamText(name, inputWhy('oneValue')));
   return raw.trim();
 }
 
 function conditionFor(name: string, spec: ListField, operator: FilterOperator | undefined, text: string) {
   // A bare date filter (the search bar's one-day picker) means that whole day.
   const op = operator ?? (spec.type === 'text' ? 'like' : spec.type === 'date' ? 'dateequal' : 'equal');
-  if (!OPERATORS_BY_TYPE[spec.type].includes(op)) throw badRequest(Messages.unknownFilter(name));
+  if (!OPERATORS_BY_TYPE[spec.type].includes(op)) throw badRequest(bilingual('unknownFilter', name));
   const col = spec.column;
   switch (op) {
     case 'ignore':
@@ -128,25 +129,28 @@ function typedValue(name: string, spec: ListField, text: string): string | numbe
     case 'number':
       return numberValue(name, spec, text);
     case 'id':
-      if (!isIdText(text)) throw badRequest(Messages.invalidParam(name, InputMessages.id));
+      if (!isIdText(text)) throw badRequest(invalidParamText(name, inputWhy('id')));
       return text;
     case 'date':
       return isDayColumn(spec.column) ? dayValue(name, text) : dateValue(name, text);
     case 'boolean':
       if (!['true', 'false', '1', '0'].includes(text))
-        throw badRequest(Messages.invalidParam(name, '应为 true 或 false'));
+        throw badRequest(invalidParamText(name, { zh: '应为 true 或 false', en: 'must be true or false' }));
       return text === 'true' || text === '1';
   }
 }
 
 function textValue(name: string, text: string): string {
-  if (text.length > MAX_TEXT) throw badRequest(Messages.invalidParam(name, InputMessages.tooLong(MAX_TEXT)));
+  if (text.length > MAX_TEXT) throw badRequest(invalidParamText(name, inputWhy('tooLong', MAX_TEXT)));
   return text;
 }
 
 function dateValue(name: string, text: string): Date {
   const date = parseDateTime(text);
-  if (!date) throw badRequest(Messages.invalidParam(name, '日期格式应为 yyyy-MM-dd HH:mm:ss'));
+  if (!date)
+    throw badRequest(
+      invalidParamText(name, { zh: '日期格式应为 yyyy-MM-dd HH:mm:ss', en: 'must be a time as yyyy-MM-dd HH:mm:ss' }),
+    );
   return date;
 }
 
@@ -157,7 +161,7 @@ const isDayColumn = (column: AnyPgColumn) => column.getSQLType() === 'date';
 function dayValue(name: string, text: string): string {
   const day = parseDay(text.trim().slice(0, 10));
   if (!day || (text.trim().length > 10 && !parseDateTime(text)))
-    throw badRequest(Messages.invalidParam(name, '日期格式应为 yyyy-MM-dd'));
+    throw badRequest(invalidParamText(name, { zh: '日期格式应为 yyyy-MM-dd', en: 'must be a date as yyyy-MM-dd' }));
   return day;
 }
 
@@ -190,27 +194,27 @@ function numberValue(name: string, spec: ListField, text: string): number | stri
   const sqlType = spec.column.getSQLType();
   // An exact decimal is compared as the text the client sent, so no digit is lost to a float.
   if (sqlType.startsWith('numeric')) {
-    if (!EXACT_DECIMAL.test(text)) throw badRequest(Messages.invalidParam(name, InputMessages.number));
+    if (!EXACT_DECIMAL.test(text)) throw badRequest(invalidParamText(name, inputWhy('number')));
     return text;
   }
   const range = INTEGER_RANGES[sqlType];
   if (range) {
     const n = /^[+-]?\d{1,16}$/.test(text) ? Number(text) : NaN;
     if (!Number.isInteger(n) || n < range[0] || n > range[1])
-      throw badRequest(Messages.invalidParam(name, InputMessages.intBetween(range[0], range[1])));
+      throw badRequest(invalidParamText(name, inputWhy('intBetween', range[0], range[1])));
     return n;
   }
   const n = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(text) ? Number(text) : NaN;
-  if (!Number.isFinite(n)) throw badRequest(Messages.invalidParam(name, InputMessages.number));
+  if (!Number.isFinite(n)) throw badRequest(invalidParamText(name, inputWhy('number')));
   return n;
 }
 
 /** `current` and `size`: whole numbers from 1; `size` is then capped at {@link MAX_PAGE_SIZE}. */
 function positiveInt(name: string, raw: unknown, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
-  if (typeof raw !== 'string') throw badRequest(Messages.invalidParam(name, InputMessages.oneValue));
+  if (typeof raw !== 'string') throw badRequest(invalidParamText(name, inputWhy('oneValue')));
   const n = /^\d{1,10}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-  if (!(n >= 1 && n <= INT4_MAX)) throw badRequest(Messages.invalidParam(name, InputMessages.intBetween(1, INT4_MAX)));
+  if (!(n >= 1 && n <= INT4_MAX)) throw badRequest(invalidParamText(name, inputWhy('intBetween', 1, INT4_MAX)));
   return n;
 }
 
@@ -219,14 +223,14 @@ const toCamel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUppe
 function sortOf(raw: unknown, direction: 'asc' | 'desc', fields: ListFields): SQL[] {
   if (raw === undefined || raw === '') return [];
   if (typeof raw !== 'string')
-    throw badRequest(Messages.invalidParam(direction === 'asc' ? 'ascs' : 'descs', '只能有一个值'));
+    throw badRequest(invalidParamText(direction === 'asc' ? 'ascs' : 'descs', inputWhy('oneValue')));
   return raw
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)
     .map((name) => {
       const spec = fields[toCamel(name)];
-      if (!spec?.sort) throw badRequest(Messages.unknownSort(name));
+      if (!spec?.sort) throw badRequest(bilingual('unknownSort', name));
       return direction === 'asc' ? asc(spec.column) : desc(spec.column);
     });
 }

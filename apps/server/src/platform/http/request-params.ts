@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { InputMessages, Messages } from '@mes/contracts';
+import { bilingual, inputWhy, invalidParamText } from '@mes/contracts';
 import { splitIds } from '../auth/request-auth';
 import { isId } from '../db/ids';
 import { badRequest } from './errors';
@@ -22,7 +22,7 @@ export const paramOf = (request: FastifyRequest, name: string): unknown => param
 export function textParam(request: FastifyRequest, name: string): string | undefined {
   const value = paramOf(request, name);
   if (value === undefined || value === null) return undefined;
-  if (typeof value === 'object') throw badRequest(Messages.invalidParam(name, InputMessages.text));
+  if (typeof value === 'object') throw badRequest(invalidParamText(name, inputWhy('text')));
   return String(value);
 }
 
@@ -38,10 +38,10 @@ const isAbsent = (value: unknown) => value === undefined || value === null || va
 export function idValue(value: unknown, name: string, fallback?: string): string {
   if (isAbsent(value) || (typeof value === 'string' && !value.trim())) {
     if (fallback !== undefined) return fallback;
-    throw badRequest(Messages.missingParam(name));
+    throw badRequest(bilingual('missingParam', name));
   }
   const id = idText(value);
-  if (id === undefined || !isId(id)) throw badRequest(Messages.invalidParam(name, InputMessages.id));
+  if (id === undefined || !isId(id)) throw badRequest(invalidParamText(name, inputWhy('id')));
   return id;
 }
 
@@ -65,10 +65,11 @@ export function idsValue(value: unknown, name: string, options: IdListOptions = 
   else if (typeof value === 'string') parts = splitIds(value);
   else parts = [undefined];
   if (!parts.every((id): id is string => id !== undefined && isId(id)))
-    throw badRequest(Messages.invalidParam(name, InputMessages.ids));
+    throw badRequest(invalidParamText(name, inputWhy('ids')));
   const ids = options.keepDuplicates ? parts : [...new Set(parts)];
-  if (ids.length > max) throw badRequest(Messages.invalidParam(name, `一次最多 ${max} 条`));
-  if (options.required && !ids.length) throw badRequest(Messages.missingParam(name));
+  if (ids.length > max)
+    throw badRequest(invalidParamText(name, { zh: `一次最多 ${max} 条`, en: `at most ${max} at a time` }));
+  if (options.required && !ids.length) throw badRequest(bilingual('missingParam', name));
   return ids;
 }
 
