@@ -4,3 +4,4 @@ export * from './disinfection-record';
 export * from './line';
 export * from './oenmo';
 export * from './pack-material';
+export * from './disinfection-ledger';
