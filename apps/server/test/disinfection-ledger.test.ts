@@ -133,7 +133,7 @@ const figures = (r: {
   avgConcentration: string | null;
   minConcentration: string | null;
   waterVolume: string | null;
-  disinfectantGrams: string | null;
+  disinfectantMg: string | null;
   warnings: number;
   chairs: number | null;
 }) =>
@@ -146,7 +146,7 @@ const figures = (r: {
     r.avgConcentration,
     r.minConcentration,
     r.waterVolume,
-    r.disinfectantGrams,
+    r.disinfectantMg,
     r.warnings,
     r.chairs,
   ].join(' ');
@@ -163,7 +163,7 @@ async function expected(tenantId: string, unit: 'day' | 'month', from: string, t
             sum((result = 3)::int)::int as aborts,
             round(sum(coalesce(duration_seconds, extract(epoch from end_time - start_time))) / 60, 1)::text as minutes,
             round(avg(concentration), 2)::text as avg, min(concentration)::text as min,
-            sum(water_volume)::text as water, round(sum(water_volume * concentration) / 1000, 2)::text as grams
+            sum(water_volume)::text as water, round(sum(water_volume * concentration), 2)::text as mg
        from mes_disinfection_record
       where tenant_id = $1 and is_deleted = 0 and superseded is false
         and end_time at time zone 'Asia/Shanghai' >= $3::timestamp
@@ -195,7 +195,7 @@ async function expected(tenantId: string, unit: 'day' | 'month', from: string, t
         avgConcentration: s.avg as string | null,
         minConcentration: s.min as string | null,
         waterVolume: s.water as string | null,
-        disinfectantGrams: s.grams as string | null,
+        disinfectantMg: s.mg as string | null,
         warnings: warned.get(key) ?? 0,
         chairs: seats.get(String(s.device)) ?? null,
       };
@@ -389,7 +389,9 @@ describe('filters, sort and export', () => {
     await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const sheet = book.worksheets[0];
     const header = (sheet?.getRow(1).values as unknown[]).slice(1);
-    expect(header).toEqual(expect.arrayContaining(['日期', '所属机构', '设备', '消毒次数', '消毒剂用量(g)', '告警数']));
+    expect(header).toEqual(
+      expect.arrayContaining(['日期', '所属机构', '设备', '消毒次数', '消毒剂用量(mg)', '告警数']),
+    );
     expect(sheet?.rowCount).toBe(list.total + 1);
     const cyclesColumn = header.indexOf('消毒次数') + 1;
     let sum = 0;
@@ -413,7 +415,7 @@ describe('who sees what', () => {
         avgConcentration: '2.00',
         minConcentration: '2.00',
         waterVolume: '1.50',
-        disinfectantGrams: '0.00',
+        disinfectantMg: '3.00',
         warnings: 1,
         chairs: 1,
       }),

@@ -31,7 +31,7 @@ export const LEDGER_PARAMS = ['period', 'startDate', 'endDate'] as const;
 const device = deviceRowFields();
 
 const count = (zh: string, en: string, sort = false) =>
-  ({ kind: 'int', label: { zh, en }, sort, width: 80 }) as const satisfies FieldDef;
+  ({ kind: 'int', label: { zh, en }, sort, width: 90 }) as const satisfies FieldDef;
 
 const amount = (zh: string, en: string, scale: number, width = 110) =>
   ({
@@ -96,7 +96,7 @@ export const disinfectionLedgerResource = defineAggregate({
     avgConcentration: amount('平均浓度(mg/L)', 'Avg conc. (mg/L)', 2, 120),
     minConcentration: amount('最低浓度(mg/L)', 'Min conc. (mg/L)', 2, 120),
     waterVolume: amount('用水量(L)', 'Water (L)', 2),
-    disinfectantGrams: amount('消毒剂用量(g)', 'Disinfectant (g)', 2, 120),
+    disinfectantMg: amount('消毒剂用量(mg)', 'Disinfectant (mg)', 2, 120),
     warnings: count('告警数', 'Warnings', true),
     // How many cycles reported a concentration: weighs each row's average in a total.
     concentrationCount: { kind: 'int', label: { zh: '浓度记录数', en: 'Conc. readings' }, list: false },
@@ -126,7 +126,7 @@ export interface LedgerRow {
   avgConcentration: string | null;
   minConcentration: string | null;
   waterVolume: string | null;
-  disinfectantGrams: string | null;
+  disinfectantMg: string | null;
   warnings: number;
   concentrationCount: number;
 }

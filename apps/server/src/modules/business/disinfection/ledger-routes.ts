@@ -62,7 +62,7 @@ function eventsOf(period: LedgerPeriod): SQL {
  *
  * - passes / fails / aborts count the results of dictionary `disinfection_result`;
  * - total minutes: the recorded duration, or end − start where the device sent none;
- * - disinfectant used: Σ water volume (L) × concentration (mg/L) / 1000, grams of the active
+ * - disinfectant used: Σ water volume (L) × concentration (mg/L), milligrams of the active
  *   substance (a record without either contributes nothing);
  * - warnings: those whose start falls in the period, of the same device and department.
  */
@@ -80,7 +80,7 @@ function ledgerRowsOf(period: LedgerPeriod): SQL {
       round(avg(concentration), 2)::numeric(14, 2) as avg_concentration,
       min(concentration)::numeric(14, 2) as min_concentration,
       sum(water_volume)::numeric(14, 2) as water_volume,
-      round(sum(water_volume * concentration) / 1000, 2)::numeric(14, 2) as disinfectant_grams,
+      round(sum(water_volume * concentration), 2)::numeric(14, 2) as disinfectant_mg,
       sum(warning)::int as warnings,
       count(concentration)::int as concentration_count,
       null::bigint as create_user
