@@ -328,6 +328,16 @@ describe('sums', () => {
     );
   });
 
+  it('sums exactly the days asked, and whole months for a monthly range', async () => {
+    const days = await ledger(admin, 'startDate=2026-10-25&endDate=2026-11-01');
+    expect(actual(days)).toEqual(await expected(TENANT, 'day', '2026-10-25', '2026-11-02'));
+    expect(days.records.every((r) => r.periodStart >= '2026-10-25' && r.periodStart <= '2026-11-01')).toBe(true);
+    const november = await ledger(admin, 'period=month&startDate=2026-11-15&endDate=2026-11-16');
+    const want = await expected(TENANT, 'month', '2026-11-01', '2026-12-01');
+    expect(actual(november)).toEqual(want);
+    expect(november.total).toBe(want.size);
+  });
+
   it('names the department and the device, and leaves a removed device without name or chairs', async () => {
     const page = await ledger(admin, 'period=month&startDate=2026-11&endDate=2026-11');
     const a = page.records.find((r) => r.deviceCode === 'LG-A' && r.deptId === SOUTH);

@@ -2,6 +2,7 @@ import { and, eq, getTableColumns, gte, lte, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import {
+  addDays,
   apiScopeCodes,
   CycleResult,
   disinfectionLedgerResource,
@@ -30,15 +31,31 @@ function periodStartOf(period: LedgerPeriod, at: PgColumn): SQL {
   return period === LedgerPeriod.day ? sql`${local}::date` : sql`date_trunc('month', ${local})::date`;
 }
 
+/** The instant a day (yyyy-MM-dd) begins in the ledger's time zone. */
+const dayStart = (day: string): SQL => sql`(${day}::date)::timestamp at time zone ${LEDGER_TIME_ZONE}`;
+
+/**
+ * The local days whose records a range's rows sum, end exclusive: the days asked, or the whole
+ * months they touch for a monthly ledger.
+ */
+export function ledgerSpan(range: LedgerRange): { from: string; until: string } {
+  if (range.period === LedgerPeriod.day)
+    return { from: range.startDate, until: addDays(range.endDate, 1) ?? '9999-12-31' };
+  const nextMonth = addDays(`${range.endDate.slice(0, 7)}-01`, 31) ?? '9999-12-31';
+  return { from: `${range.startDate.slice(0, 7)}-01`, until: `${nextMonth.slice(0, 7)}-01` };
+}
+
 /**
  * One row per current record version (not superseded, not removed) and one per warning, in the
  * same columns, so that one GROUP BY sums both without a join between tenants' rows. The
- * device's chairs come with each record (joined in the record's own tenant).
+ * device's chairs come with each record (joined in the record's own tenant). Both are bounded by
+ * the span's instants, which the tenant-and-time indexes of both tables serve.
  */
-function eventsOf(period: LedgerPeriod): SQL {
+function eventsOf(period: LedgerPeriod, span: { from: string; until: string }): SQL {
   const r = disinfectionRecord;
   const w = warning;
   const d = device;
+  const within = (at: PgColumn) => sql`${at} >= ${dayStart(span.from)} and ${at} < ${dayStart(span.until)}`;
   const records = sql`select ${r.tenantId} as tenant_id, ${r.deptId} as dept_id, ${r.deviceCode} as device_code,
       ${r.deviceId} as device_id, ${r.recordType} as record_type, ${periodStartOf(period, r.endTime)} as period_start,
       1 as cycle, ${r.result} as result,
@@ -46,19 +63,18 @@ function eventsOf(period: LedgerPeriod): SQL {
       ${r.concentration}::numeric as concentration, ${r.waterVolume}::numeric as water_volume,
       ${d.chairs} as chairs, 0 as warning
     from ${r} left join ${d} on ${d.id} = ${r.deviceId} and ${rowsOfSameTenant(d, r)}
-    where ${and(liveRows(r), eq(r.superseded, false))}`;
+    where ${and(liveRows(r), eq(r.superseded, false), within(r.endTime))}`;
   const warnings = sql`select ${w.tenantId}, ${w.deptId}, ${w.deviceCode}, ${w.deviceId}, null::int,
       ${periodStartOf(period, w.startTime)}, 0, null::int, null::numeric, null::numeric, null::numeric, null::int, 1
     from ${w}
-    where ${and(liveRows(w), sql`${w.startTime} is not null`)}`;
+    where ${and(liveRows(w), within(w.startTime))}`;
   return sql`${records} union all ${warnings}`;
 }
 
 /**
- * The ledger rows of one period kind, in the columns of the definition. The engine's conditions
- * on the derived table (tenant, period, range, department, device code) are on grouping columns,
- * so PostgreSQL moves them into both branches of `eventsOf` before anything is summed; the other
- * period's branch is dropped by its `period` constant.
+ * The ledger rows of a request, in the columns of the definition. The engine's conditions on the
+ * derived table (tenant, department, device code) are on grouping columns, so PostgreSQL moves
+ * them into both branches of `eventsOf` before anything is summed.
  *
  * - passes / fails / aborts count the results of dictionary `disinfection_result`;
  * - total minutes: the recorded duration, or end − start where the device sent none;
@@ -66,7 +82,8 @@ function eventsOf(period: LedgerPeriod): SQL {
  *   substance (a record without either contributes nothing);
  * - warnings: those whose start falls in the period, of the same device and department.
  */
-function ledgerRowsOf(period: LedgerPeriod): SQL {
+export function ledgerQuery(range: LedgerRange): SQL {
+  const { period } = range;
   const cycle = sql.raw('cycle = 1');
   return sql`select concat_ws(':', ${period}::text, period_start, coalesce(dept_id::text, '-'), device_code) as id,
       tenant_id, ${period}::text as period, period_start, dept_id,
@@ -84,14 +101,10 @@ function ledgerRowsOf(period: LedgerPeriod): SQL {
       sum(warning)::int as warnings,
       count(concentration)::int as concentration_count,
       null::bigint as create_user
-    from (${eventsOf(period)}) as ledger_events
+    from (${eventsOf(period, ledgerSpan(range))}) as ledger_events
     group by tenant_id, period_start, dept_id, device_code
     having count(*) filter (where ${cycle}) > 0`;
 }
-
-/** Both period kinds; a request reads one of them (its `period` condition). */
-export const ledgerQuery = (): SQL =>
-  sql`${ledgerRowsOf(LedgerPeriod.day)} union all ${ledgerRowsOf(LedgerPeriod.month)}`;
 
 /** `period`, `startDate`, `endDate` as checked by the contracts' `ledgerRange` (400 naming the parameter). */
 export function requestedRange(query: Record<string, unknown>, now = Date.now()): LedgerRange {
@@ -103,19 +116,25 @@ export function requestedRange(query: Record<string, unknown>, now = Date.now())
 
 /**
  * 消毒台账: `GET /api/blade-business/disinfection/ledger` (the page), `.../ledger/export` (xlsx),
- * read by the engine from `ledgerQuery` with the ledger's own read scope.
+ * read by the engine from `ledgerQuery` of each request's range, with the ledger's own read scope.
  */
 export function registerLedgerRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const table = aggregateQueryTable(disinfectionLedgerResource, ledgerQuery());
+  const relation = (query: Record<string, unknown>) =>
+    aggregateQueryTable(disinfectionLedgerResource, ledgerQuery(requestedRange(query)));
+  // The shape every request's relation shares; reads with a request use their own (relationFor).
+  const table = relation({});
   const columns = getTableColumns(table) as Record<string, PgColumn>;
   const column = (name: string) => columns[name] as PgColumn;
   const service = registerResource(app, ctx, {
     def: disinfectionLedgerResource,
     table,
     omit: ['list'],
+    relationFor: relation,
     hooks: {
       listParams: {
         names: LEDGER_PARAMS,
+        // Redundant with the relation's own bounds, and kept: the rows are of the period and days asked
+        // whatever builds the relation (the registration's `table`, a future caller of `all`).
         where: (query) => {
           const range = requestedRange(query);
           return and(
