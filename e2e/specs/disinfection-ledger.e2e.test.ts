@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
 import { serverDatabase } from '../support/database';
 import { goInApp, presetSetting } from '../support/shell';
@@ -94,7 +94,6 @@ const rowTexts = (page: Page) =>
   page.locator(`[data-screen="${SCREEN}"] .ant-table-tbody tr.ant-table-row`).allInnerTexts();
 
 beforeAll(seed);
-afterAll(() => undefined);
 
 describe('disinfection ledger', () => {
   it('lists March by day, filters by device, exports the rows as xlsx and prints the register with its totals', async () => {
@@ -165,6 +164,8 @@ describe('disinfection ledger', () => {
     await screenshot(page, 'disinfection-ledger-register-zh');
     const pdf = await page.pdf({ preferCSSPageSize: true });
     expect(pdf.subarray(0, 4).toString()).toBe('%PDF');
+    // The register's own page size: A4 landscape (842 × 595 pt).
+    expect(pdf.toString('latin1')).toMatch(/\/MediaBox \[0 0 84[12]\.\d+ 59[45]\.\d+\]/);
     await page.emulateMedia({ media: 'screen' });
     await page.getByTestId('ledger-print-close').click();
     await register.waitFor({ state: 'detached' });
