@@ -89,7 +89,7 @@ export function LedgerRegister({ query, onClose }: { query: Query; onClose: () =
         </Button>
       </div>
       <div className="ledger-sheet">
-        <h1 className="ledger-title">{t('title')}</h1>
+        <h1 className={`ledger-title ledger-title-${lang}`}>{t('title')}</h1>
         <div className="ledger-meta">
           <span>
             {t('period')}: {period === LedgerPeriod.month ? t('byMonth') : t('byDay')}
