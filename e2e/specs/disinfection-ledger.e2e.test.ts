@@ -34,7 +34,10 @@ async function seed(): Promise<void> {
     for (const d of devices)
       await db.query(
         `insert into mes_device (id, tenant_id, device_code, device_name, product_id, dept_id, chairs, mqtt_client_id)
-         values ($1, '000000', $2, $3, 1, $4, $5, $6)`,
+         values ($1, '000000', $2, $3,
+           -- a product that exists, so the screens that group devices by product see an ordinary device
+           coalesce((select id from mes_product where tenant_id = '000000' and is_deleted = 0 order by id limit 1), 1),
+           $4, $5, $6)`,
         [d.id, d.code, `台账设备${d.code.slice(-1)}`, d.dept, d.chairs, `e2e-${d.code}`],
       );
     const records: [number, string, number, string, string, boolean][] = [
