@@ -1,4 +1,5 @@
 import net from 'node:net';
+import ExcelJS from 'exceljs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiRouteInfo } from '../src/app';
@@ -394,6 +395,31 @@ describe('authorisation matrix', () => {
     }
     expect(leaks).toEqual([]);
   }, 120_000);
+
+  it('sums tenant A’s records into A’s disinfection ledger only, in the list and the export', async () => {
+    // The marker record ended on 2026-01-01: January's ledger holds it for A (so the check bites).
+    const query = '?period=month&startDate=2026-01&endDate=2026-01&size=1000';
+    const ledger = '/api/blade-business/disinfection/ledger';
+    const ofA = await t.as(adminA, { method: 'GET', url: `${ledger}${query}` });
+    expect(ofA.statusCode).toBe(200);
+    expect(ofA.body).toContain(MARKER_DEVICE);
+    for (const url of [`${ledger}${query}`, `${ledger}${query}&deviceId=${markerIds.device}`]) {
+      const ofB = await t.as(adminB, { method: 'GET', url });
+      expect(ofB.statusCode, url).toBe(200);
+      expect(ofB.json().data.total, url).toBe(0);
+    }
+    const sheets = async (token: string) => {
+      const res = await t.as(token, { method: 'GET', url: `${ledger}/export${query}` });
+      expect(res.statusCode).toBe(200);
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      const cells: string[] = [];
+      book.worksheets[0]?.eachRow((row) => cells.push(JSON.stringify(row.values)));
+      return cells.join('\n');
+    };
+    expect(await sheets(adminA)).toContain(MARKER);
+    expect(await sheets(adminB)).not.toContain(MARKER);
+  });
 
   it('refuses tenant B a submit or remove naming tenant A’s ids, and changes nothing', async () => {
     const targets: [string, string][] = [

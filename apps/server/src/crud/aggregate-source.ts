@@ -38,6 +38,21 @@ export function aggregateViewTable(def: ResourceDef): AnyResourceTable {
 }
 
 /**
+ * The columns of a query aggregate's derived table, built once per definition: a module whose
+ * query depends on the request (`ResourceBinding.relationFor`) builds a relation per request, and
+ * every one of them shares these columns, so conditions built on one apply to all.
+ */
+const queryColumns = new WeakMap<ResourceDef, ReturnType<typeof getTableColumns>>();
+function columnsOf(def: ResourceDef, alias: string) {
+  let columns = queryColumns.get(def);
+  if (!columns) {
+    columns = getTableColumns(shapeOf(def, alias));
+    queryColumns.set(def, columns);
+  }
+  return columns;
+}
+
+/**
  * The relation a query aggregate reads: `query` (built by the module bound to the definition,
  * every value a parameter) as a derived table. The query must return `id`, a column per field
  * (the field's column name), `tenant_id` when tenant-owned and the data-scope columns when the
@@ -46,7 +61,7 @@ export function aggregateViewTable(def: ResourceDef): AnyResourceTable {
 export function aggregateQueryTable(def: ResourceDef, query: SQL): AnyResourceTable {
   if (!def.source || !('query' in def.source)) throw new Error(`aggregate ${def.code}: not a query aggregate`);
   const alias = `agg_${def.code}`;
-  const columns = getTableColumns(shapeOf(def, alias));
+  const columns = columnsOf(def, alias);
   // A Drizzle subquery renders as `(<query>) "<alias>"` and lets columns of `<alias>` be selected.
   const derived = new Subquery(query, columns, alias);
   // The engine reaches columns as properties (`table.id`) and through `getTableColumns`.

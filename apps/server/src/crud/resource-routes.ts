@@ -119,6 +119,14 @@ export interface ResourceBinding {
   hooks?: ResourceHooks;
   /** Generic routes not to register; the module answers these paths with its own handlers. */
   omit?: readonly GenericRoute[];
+  /**
+   * A query aggregate whose query depends on the request (a ledger's period and date range, so
+   * that its conditions reach the indexes of the rows it sums): the relation `list` / `page` and
+   * `export` read for these list parameters, after they passed the list's checks. It must be built
+   * by `aggregateQueryTable` of the same definition, whose columns are `table`'s; every condition,
+   * sort and scope applies to it unchanged. It may refuse parameters with `badRequest`.
+   */
+  relationFor?(query: Record<string, unknown>): AnyResourceTable;
 }
 
 const MAX_EXPORT_ROWS = 50_000;
@@ -293,14 +301,14 @@ export class ResourceService {
     }
     // A query aggregate's query may carry parameters, which a text rendered once would lose.
     this.selectText =
-      this.references.length || isQueryAggregate(binding.def)
+      this.references.length || isQueryAggregate(binding.def) || binding.relationFor
         ? undefined
         : ctx.db.select(this.selection).from(binding.table).toSQL().sql;
   }
 
   /** The rows as replies show them: with each referenced row's label, through one join per reference. */
-  private selectRows(auth: AuthContext) {
-    let query = this.ctx.db.select(this.selection).from(this.table).$dynamic();
+  private selectRows(auth: AuthContext, relation: AnyResourceTable = this.table) {
+    let query = this.ctx.db.select(this.selection).from(relation).$dynamic();
     for (const ref of this.references) query = query.leftJoin(ref.rows, ref.on(auth));
     return query;
   }
@@ -380,13 +388,14 @@ export class ResourceService {
         query,
       );
     const { parsed, where } = await this.listWhere(query, auth, 'view');
+    const relation = this.binding.relationFor?.(query) ?? this.table;
     const orderBy = [...parsed.orderBy, asc(this.table.id)];
     const head = this.selectText;
     const records = selectNamed(
       this.ctx.database.pool,
       this.selection,
       head === undefined
-        ? this.selectRows(auth)
+        ? this.selectRows(auth, relation)
             .where(where)
             .orderBy(...orderBy)
             .limit(parsed.size)
@@ -402,7 +411,7 @@ export class ResourceService {
     const filterKey = this.filterKey(query, auth);
     const rowsOf = readsAllTenants(this.def, auth) ? ALL_TENANTS : this.tenantOfRows(auth);
     const counted = async () => {
-      const [row] = await this.ctx.db.select({ n: count() }).from(this.table).where(where);
+      const [row] = await this.ctx.db.select({ n: count() }).from(relation).where(where);
       return row?.n ?? 0;
     };
     // An aggregate's rows change through other tables (or outside the engine, for the jobs),
@@ -418,7 +427,7 @@ export class ResourceService {
    */
   async all(query: Record<string, unknown>, auth: AuthContext, reach: Reach = 'own', limit = MAX_EXPORT_ROWS + 1) {
     const { parsed, where } = await this.listWhere(query, auth, reach);
-    const rows = await this.selectRows(auth)
+    const rows = await this.selectRows(auth, this.binding.relationFor?.(query))
       .where(where)
       .orderBy(...parsed.orderBy, asc(this.table.id))
       .limit(limit);

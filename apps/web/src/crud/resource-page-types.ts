@@ -20,6 +20,11 @@ export interface ResourcePageContext {
    * `submitPath` saves to `<api>/<submitPath>` instead of `submit` (a record's correction).
    */
   openForm(mode: FormMode, row?: Row, initial?: Record<string, unknown>, options?: { submitPath?: string }): void;
+  /**
+   * The list's query as the export sends it (the search bar's filters, the screen's `params`,
+   * the sort; no paging): for a screen's own view of the same rows (a printable register).
+   */
+  listQuery: Record<string, string | number | undefined>;
 }
 
 /**

@@ -85,6 +85,8 @@ export function ResourcePage(props: ResourcePageProps) {
 
   const listUrl = props.listUrl ?? `${def.api}/${def.listRoute ?? 'list'}`;
   const query = useMemo(() => listParams(state, extraParams, !tree), [state, extraParams, tree]);
+  // What export sends (no paging); a screen's own view of the same rows reads it too (listQuery).
+  const exportQuery = useMemo(() => listParams(state, extraParams, false), [state, extraParams]);
   const list = useResourceList(def.api, listUrl, query);
   const { reload } = list;
   // Removing the last rows of the last page: show the last page that still has rows.
@@ -167,7 +169,7 @@ export function ResourcePage(props: ResourcePageProps) {
   const exportRows = async () => {
     setExporting(true);
     try {
-      await download(`${def.api}/export`, listParams(state, extraParams, false), `${def.code}.xlsx`, lang);
+      await download(`${def.api}/export`, exportQuery, `${def.code}.xlsx`, lang);
     } catch {
       // toasted by download
     } finally {
@@ -185,13 +187,20 @@ export function ResourcePage(props: ResourcePageProps) {
       get selectedRows() {
         return selectedRef.current;
       },
+      listQuery: exportQuery,
       reload,
       can,
       openForm,
     }),
-    [reload, can, openForm],
+    [reload, can, openForm, exportQuery],
   );
-  const toolbarCtx: ResourcePageContext = { selectedRows: selected.rows, reload, can, openForm };
+  const toolbarCtx: ResourcePageContext = {
+    selectedRows: selected.rows,
+    reload,
+    can,
+    openForm,
+    listQuery: exportQuery,
+  };
 
   const mayView = can(codes.view);
   // Records are never edited in place: a correction (record-operation.tsx) replaces 编辑.

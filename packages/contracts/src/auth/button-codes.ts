@@ -32,4 +32,5 @@ export const buttonCodes = {
   attach: screenButtons('attach', ['upload', 'download']),
   device: screenButtons('device_info', ['secret']),
   warning: screenButtons('warning', ['handle']),
+  ledger: screenButtons('disinfection_ledger', ['print']),
 } as const;

@@ -1,6 +1,7 @@
 // Written by `npm run db:generate` (apps/server/src/crud/registry-codegen.ts): every definition exported under packages/contracts/src/resources. Do not edit.
 import { articleResource } from './business/article';
 import { carResource } from './business/car';
+import { disinfectionLedgerResource } from './business/disinfection-ledger';
 import { disinfectionRecordResource } from './business/disinfection-record';
 import { lineResource } from './business/line';
 import { oenmoResource } from './business/oenmo';
@@ -49,6 +50,7 @@ import { telemetryQuarterResource } from './telemetry/telemetry-quarter';
 export const DEFINITIONS = {
   articleResource,
   carResource,
+  disinfectionLedgerResource,
   disinfectionRecordResource,
   lineResource,
   oenmoResource,

@@ -1,12 +1,19 @@
-import { disinfectionRecordResource, lineResource, verificationRecordResource } from '@mes/contracts';
+import {
+  disinfectionLedgerResource,
+  disinfectionRecordResource,
+  lineResource,
+  verificationRecordResource,
+} from '@mes/contracts';
 import type { RouteBinding } from '../../crud/registry';
 import { registerLineRoutes } from './line-routes';
 import { registerDisinfectionRoutes } from './disinfection/disinfection-routes';
 import { registerVerificationRoutes } from './verification/verification-routes';
+import { registerLedgerRoutes } from './disinfection/ledger-routes';
 
 /** The business area (spec section 7 "Business and devices"). */
 export const businessRouteBindings: readonly RouteBinding[] = [
   { defs: [lineResource], register: registerLineRoutes },
   { defs: [disinfectionRecordResource], register: registerDisinfectionRoutes },
   { defs: [verificationRecordResource], register: registerVerificationRoutes },
+  { defs: [disinfectionLedgerResource], register: registerLedgerRoutes },
 ];

@@ -5,3 +5,4 @@ export * from './line';
 export * from './oenmo';
 export * from './pack-material';
 export * from './verification-record';
+export * from './disinfection-ledger';

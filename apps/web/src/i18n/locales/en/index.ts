@@ -16,6 +16,7 @@ import { storage } from './storage';
 import { system } from './system';
 import { tabs } from './tabs';
 import { warning } from './warning';
+import { ledger } from './ledger';
 import { notice } from './notice';
 import { wel } from './wel';
 import { live } from './live';
@@ -40,6 +41,7 @@ export const resources = {
   log,
   iot,
   warning,
+  ledger,
   notice,
   wel,
   live,

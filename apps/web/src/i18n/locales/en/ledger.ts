@@ -1,0 +1,26 @@
+import type { ledger as zh } from '../zh/ledger';
+
+export const ledger: typeof zh = {
+  period: 'Period',
+  byDay: 'By day',
+  byMonth: 'By month',
+  range: 'Dates',
+  print: 'Print',
+  printNow: 'Print',
+  close: 'Close',
+  title: 'Disinfection register',
+  dept: 'Department',
+  allDepts: 'All departments',
+  rangeText: '{{start}} to {{end}}',
+  printedAt: 'Printed',
+  index: 'No.',
+  deviceName: 'Device name',
+  total: 'Total',
+  operator: 'Operator',
+  reviewer: 'Reviewer',
+  signDate: 'Date',
+  loading: 'Reading the ledger…',
+  empty: 'No disinfection records in the chosen range',
+  rows: '{{count}} rows',
+  pageOf: 'Page " counter(page) " of " counter(pages) "',
+};

@@ -1,0 +1,70 @@
+import { LEDGER_TIME_ZONE, LedgerPeriod, type LedgerRow } from '@mes/contracts';
+
+/** Today in the ledger's time zone (the server's days are that zone's). */
+export const ledgerToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: LEDGER_TIME_ZONE }).format(new Date());
+
+/** A period's start as a reader names it: the day, or the month of a monthly row. */
+export const periodText = (start: string, period: string) =>
+  period === LedgerPeriod.month ? start.slice(0, 7) : start;
+
+/** The register's totals row: sums, the lowest minimum, and averages weighed by readings. */
+export interface LedgerTotals {
+  cycles: number;
+  passes: number;
+  fails: number;
+  aborts: number;
+  totalMinutes: string;
+  avgConcentration: string;
+  minConcentration: string;
+  waterVolume: string;
+  disinfectantMg: string;
+  warnings: number;
+}
+
+/** Decimal text (`"12.50"`) summed in hundredths, so the total is the sum of the printed figures. */
+const hundredths = (value: string | null) => (value === null || value === '' ? 0 : Math.round(Number(value) * 100));
+const fixed = (cents: number, scale: number) => (cents / 100).toFixed(scale);
+
+/**
+ * What the register's 合计 row shows for `rows`. The average concentration of the whole range
+ * is each row's average weighed by how many of its cycles reported a concentration (a plain
+ * mean of the rows' averages would count a row of one reading like a row of fifty); '' where no
+ * cycle reported one.
+ */
+export function ledgerTotals(rows: readonly LedgerRow[]): LedgerTotals {
+  let readings = 0;
+  let weighed = 0;
+  let lowest: number | undefined;
+  const sum = (pick: (r: LedgerRow) => number) => rows.reduce((n, r) => n + pick(r), 0);
+  for (const r of rows) {
+    if (r.avgConcentration !== null && r.concentrationCount > 0) {
+      readings += r.concentrationCount;
+      weighed += Number(r.avgConcentration) * r.concentrationCount;
+    }
+    if (r.minConcentration !== null) {
+      const min = Number(r.minConcentration);
+      lowest = lowest === undefined ? min : Math.min(lowest, min);
+    }
+  }
+  return {
+    cycles: sum((r) => r.cycles),
+    passes: sum((r) => r.passes),
+    fails: sum((r) => r.fails),
+    aborts: sum((r) => r.aborts),
+    totalMinutes: fixed(
+      sum((r) => hundredths(r.totalMinutes)),
+      1,
+    ),
+    avgConcentration: readings ? (weighed / readings).toFixed(2) : '',
+    minConcentration: lowest === undefined ? '' : lowest.toFixed(2),
+    waterVolume: fixed(
+      sum((r) => hundredths(r.waterVolume)),
+      2,
+    ),
+    disinfectantMg: fixed(
+      sum((r) => hundredths(r.disinfectantMg)),
+      2,
+    ),
+    warnings: sum((r) => r.warnings),
+  };
+}
