@@ -12,7 +12,7 @@ import {
   LEDGER_TIME_ZONE,
   ledgerRange,
   LedgerPeriod,
-  Messages,
+  invalidParamText,
   type LedgerRange,
 } from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
@@ -109,8 +109,7 @@ export function ledgerQuery(range: LedgerRange): SQL {
 /** `period`, `startDate`, `endDate` as checked by the contracts' `ledgerRange` (400 naming the parameter). */
 export function requestedRange(query: Record<string, unknown>, now = Date.now()): LedgerRange {
   const range = ledgerRange(query, zoneDay(now));
-  if (isLedgerRangeError(range))
-    throw badRequest(Messages.invalidParam(range.param, `${range.why.zh} (${range.why.en})`));
+  if (isLedgerRangeError(range)) throw badRequest(invalidParamText(range.param, range.why));
   return range;
 }
 
