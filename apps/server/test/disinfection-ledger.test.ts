@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEDGER_MAX_DAYS, type LedgerRow, type PageResult } from '@mes/contracts';
+import { formatDateTime, LEDGER_MAX_DAYS, type LedgerRow, type PageResult } from '@mes/contracts';
 import { nextId } from '../src/platform/db/ids';
 import { dataScope, roleScope } from '../src/platform/db/schema';
 import { ScopeCategory } from '../src/platform/permissions/grants';
@@ -112,6 +112,37 @@ async function raise(tenantId: string, d: Device, start: string, dept = d.dept):
        rule_key, field, message, start_time, status)
      values ($1, $2, $3, $4, $5, $6, 'threshold', 2, 'threshold:1', 'chlorine', 'low', $7, 1)`,
     [id, tenantId, `W${id}`, d.id, d.code, dept, new Date(start)],
+  );
+}
+
+/** A verification record of the device, as the chain would hold it. */
+async function verified(
+  tenantId: string,
+  d: Device,
+  at: string,
+  type: number,
+  result: number,
+  state: { superseded?: boolean; deleted?: boolean } = {},
+): Promise<void> {
+  const id = nextId();
+  await rows(
+    `insert into mes_verification_record (id, tenant_id, record_no, device_id, device_code, dept_id, verification_type,
+       test_time, result, superseded, is_deleted, chain_seq)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    [
+      id,
+      tenantId,
+      `YZ${id}`,
+      d.id,
+      d.code,
+      d.dept,
+      type,
+      new Date(at),
+      result,
+      state.superseded ?? false,
+      state.deleted ? 1 : 0,
+      Number(id.slice(-6)),
+    ],
   );
 }
 
@@ -290,6 +321,33 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
+});
+
+describe('last verification', () => {
+  it('shows the device’s newest current verification tested before each period ended', async () => {
+    const c = devices.c;
+    await verified(TENANT, c, '2026-11-01T08:00:00+08:00', 1, 1);
+    await verified(TENANT, c, '2026-11-02T09:00:00+08:00', 4, 2);
+    // A corrected version and a removed row never count.
+    await verified(TENANT, c, '2026-11-02T11:00:00+08:00', 4, 1, { superseded: true });
+    await verified(TENANT, c, '2026-11-03T08:00:00+08:00', 1, 1, { deleted: true });
+    // Another tenant's device with the same code is not this one.
+    await verified(TENANT_B, { ...c, id: nextId() }, '2026-11-02T12:00:00+08:00', 1, 1);
+    // Instants travel as the server's local time (the contract's one format).
+    const failedAt = formatDateTime(new Date('2026-11-02T09:00:00+08:00')).slice(0, 16);
+    const last = (r: LedgerRow | undefined) =>
+      r && [r.lastVerificationType, r.lastVerificationResult, r.lastVerificationTime?.slice(0, 16)];
+    const days = await ledger(admin, 'period=day&startDate=2026-10-20&endDate=2026-11-30&deviceCode=LG-C');
+    const day = (d: string) => days.records.find((r) => r.periodStart === d);
+    // The corrected record of 11-02 makes that day's row.
+    expect(last(day('2026-11-02'))).toEqual([4, 2, failedAt]);
+    for (const r of days.records.filter((row) => row.periodStart < '2026-11-01'))
+      expect(last(r)).toEqual([null, null, undefined]);
+    const months = await ledger(admin, 'period=month&startDate=2026-10&endDate=2026-11&deviceCode=LG-C');
+    const month = (m: string) => months.records.find((r) => r.periodStart === m && r.deptId === SOUTH);
+    expect(last(month('2026-11-01'))).toEqual([4, 2, failedAt]);
+    expect(last(month('2026-10-01'))).toEqual([null, null, undefined]);
+  });
 });
 
 describe('sums', () => {

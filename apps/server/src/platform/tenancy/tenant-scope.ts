@@ -57,9 +57,14 @@ export function tenantRows(table: TenantOwnedTable, tenantId: string | Placehold
 
 /**
  * Live rows of `table` in the tenant of the row `outer` (a correlated subquery: the names of a
- * user's roles are looked up in the user's own tenant).
+ * user's roles are looked up in the user's own tenant). `outer` may also be a derived table's
+ * tenant column (`{ tenantId: sql\`rows.tenant_id\` }`: a lateral lookup per aggregated row).
  */
-export function rowsOfSameTenant(table: TenantOwnedTable, outer: TenantOwnedTable, ...conditions: Condition[]): SQL {
+export function rowsOfSameTenant(
+  table: TenantOwnedTable,
+  outer: TenantOwnedTable | { tenantId: SQL },
+  ...conditions: Condition[]
+): SQL {
   return and(sql`${table.tenantId} = ${outer.tenantId}`, liveRows(table), ...conditions) as SQL;
 }
 

@@ -138,7 +138,9 @@ function VerificationCard({ data }: { data: WelcomeOverview | undefined }) {
         </li>
         {v?.notReleasedDevices.map((d) => (
           <li key={d.deviceId} data-testid="wel-fig-not-released-device" data-code={d.deviceCode}>
-            <Typography.Text ellipsis>{d.deviceName || d.deviceCode}</Typography.Text>
+            <Typography.Text ellipsis className="mes-wel-data">
+              {d.deviceName || d.deviceCode}
+            </Typography.Text>
             <Typography.Text type="danger">{d.block ? t(`figures.${d.block}`) : ''}</Typography.Text>
           </li>
         ))}

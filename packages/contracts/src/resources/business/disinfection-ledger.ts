@@ -4,6 +4,7 @@ import type { FieldDef, LocalText } from '../../resource/define';
 import { WELCOME_TIME_ZONE } from '../desk/welcome-api';
 import { deviceRowFields } from '../device/device-row-fields';
 import { disinfectionRecordResource } from './disinfection-record';
+import { verificationRecordResource } from './verification-record';
 
 /** `GET /api` + this: the ledger as a page (the records' own prefix, as the spec names it). */
 export const DISINFECTION_LEDGER_ROUTE = '/blade-business/disinfection/ledger';
@@ -98,6 +99,30 @@ export const disinfectionLedgerResource = defineAggregate({
     waterVolume: amount('用水量(L)', 'Water (L)', 2),
     disinfectantMg: amount('消毒剂用量(mg)', 'Disinfectant (mg)', 2, 120),
     warnings: count('告警数', 'Warnings', true),
+    // The device's newest verification (current version) tested before the period ended.
+    lastVerificationType: {
+      ...verificationRecordResource.fields.verificationType,
+      label: { zh: '最近验证', en: 'Last verification' },
+      required: false,
+      nullable: true,
+      search: false,
+      default: undefined,
+      width: 130,
+    },
+    lastVerificationResult: {
+      ...verificationRecordResource.fields.result,
+      label: { zh: '验证结果', en: 'Verification result' },
+      required: false,
+      nullable: true,
+      search: false,
+      default: undefined,
+    },
+    lastVerificationTime: {
+      kind: 'datetime',
+      label: { zh: '验证时间', en: 'Verified at' },
+      nullable: true,
+      width: 160,
+    },
     // How many cycles reported a concentration: weighs each row's average in a total.
     concentrationCount: { kind: 'int', label: { zh: '浓度记录数', en: 'Conc. readings' }, list: false },
   },
@@ -129,6 +154,10 @@ export interface LedgerRow {
   disinfectantMg: string | null;
   warnings: number;
   concentrationCount: number;
+  /** The newest verification of the device tested before the period ended (null: none yet). */
+  lastVerificationType: number | null;
+  lastVerificationResult: number | null;
+  lastVerificationTime: string | null;
 }
 
 /** What the ledger covers: its period and the first and last day asked for (yyyy-MM-dd). */

@@ -19,7 +19,7 @@ import type { AppContext } from '../../../app-context';
 import { aggregateQueryTable } from '../../../crud/aggregate-source';
 import { registerResource } from '../../../crud/resource-routes';
 import { requireAuth } from '../../../platform/auth/request-auth';
-import { device, disinfectionRecord, warning } from '../../../platform/db/schema';
+import { device, disinfectionRecord, verificationRecord, warning } from '../../../platform/db/schema';
 import { ok } from '../../../platform/http/envelope';
 import { badRequest } from '../../../platform/http/errors';
 import { liveRows, rowsOfSameTenant } from '../../../platform/tenancy/tenant-scope';
@@ -85,7 +85,7 @@ function eventsOf(period: LedgerPeriod, span: { from: string; until: string }): 
 export function ledgerQuery(range: LedgerRange): SQL {
   const { period } = range;
   const cycle = sql.raw('cycle = 1');
-  return sql`select concat_ws(':', ${period}::text, period_start, coalesce(dept_id::text, '-'), device_code) as id,
+  const grouped = sql`select concat_ws(':', ${period}::text, period_start, coalesce(dept_id::text, '-'), device_code) as id,
       tenant_id, ${period}::text as period, period_start, dept_id,
       max(device_id) filter (where ${cycle}) as device_id, device_code,
       max(record_type) as record_type, max(chairs) as chairs,
@@ -104,6 +104,21 @@ export function ledgerQuery(range: LedgerRange): SQL {
     from (${eventsOf(period, ledgerSpan(range))}) as ledger_events
     group by tenant_id, period_start, dept_id, device_code
     having count(*) filter (where ${cycle}) > 0`;
+  // The row's period ends at the next day's or month's start, in the ledger's zone.
+  const step = sql.raw(period === LedgerPeriod.day ? "interval '1 day'" : "interval '1 month'");
+  const v = verificationRecord;
+  return sql`select ledger_rows.*, last_verification.verification_type as last_verification_type,
+      last_verification.result as last_verification_result, last_verification.test_time as last_verification_time
+    from (${grouped}) as ledger_rows
+    left join lateral (
+      select ${v.verificationType} as verification_type, ${v.result} as result, ${v.testTime} as test_time
+      from ${v}
+      where ${rowsOfSameTenant(v, { tenantId: sql`ledger_rows.tenant_id` }, eq(v.superseded, false))}
+        and ${v.deviceId} = ledger_rows.device_id
+        and ${v.testTime} < (ledger_rows.period_start + ${step})::timestamp at time zone ${LEDGER_TIME_ZONE}
+      order by ${v.testTime} desc
+      limit 1
+    ) as last_verification on true`;
 }
 
 /** `period`, `startDate`, `endDate` as checked by the contracts' `ledgerRange` (400 naming the parameter). */

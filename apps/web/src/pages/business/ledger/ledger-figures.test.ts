@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerRow } from '@mes/contracts';
-import { ledgerTotals, periodText } from './ledger-figures';
+import { lastVerificationText, ledgerTotals, periodText } from './ledger-figures';
 
 const row = (over: Partial<LedgerRow>): LedgerRow => ({
   id: 'x',
@@ -24,6 +24,9 @@ const row = (over: Partial<LedgerRow>): LedgerRow => ({
   disinfectantMg: null,
   warnings: 0,
   concentrationCount: 0,
+  lastVerificationType: null,
+  lastVerificationResult: null,
+  lastVerificationTime: null,
   ...over,
 });
 
@@ -75,5 +78,18 @@ describe('the register totals', () => {
   it('names a monthly row by its month', () => {
     expect(periodText('2026-03-01', 'month')).toBe('2026-03');
     expect(periodText('2026-03-07', 'day')).toBe('2026-03-07');
+  });
+});
+
+describe('the register’s last verification', () => {
+  it('names the type and result in the interface language, with the day', () => {
+    const failed = row({
+      lastVerificationType: 4,
+      lastVerificationResult: 2,
+      lastVerificationTime: '2026-11-02 09:00:00',
+    });
+    expect(lastVerificationText(failed, 'zh')).toBe('生物指示物 不合格 11-02');
+    expect(lastVerificationText(failed, 'en')).toMatch(/^Biological indicator Fail 11-02$/);
+    expect(lastVerificationText(row({}), 'zh')).toBe('');
   });
 });

@@ -1,4 +1,11 @@
-import { LEDGER_TIME_ZONE, LedgerPeriod, type LedgerRow } from '@mes/contracts';
+import {
+  LEDGER_TIME_ZONE,
+  LedgerPeriod,
+  REGISTRY,
+  systemDictionariesOf,
+  type LedgerRow,
+  type LocalText,
+} from '@mes/contracts';
 
 /** Today in the ledger's time zone (the server's days are that zone's). */
 export const ledgerToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: LEDGER_TIME_ZONE }).format(new Date());
@@ -67,4 +74,23 @@ export function ledgerTotals(rows: readonly LedgerRow[]): LedgerTotals {
     ),
     warnings: sum((r) => r.warnings),
   };
+}
+
+/** A system dictionary's label by code and key, in both languages (the registry declares them). */
+const DICTIONARY_LABELS = new Map(
+  systemDictionariesOf(REGISTRY).map((d) => [
+    d.code,
+    new Map(d.entries.map(([key, zh, en]) => [key, { zh, en: en ?? zh }] as const)),
+  ]),
+);
+
+/**
+ * The register's 最近验证 cell: the type and result of the device's newest verification before the
+ * period ended, with its day (`BD测试 合格 11-02`); '' when the device has none yet.
+ */
+export function lastVerificationText(row: LedgerRow, lang: keyof LocalText): string {
+  if (row.lastVerificationType === null || row.lastVerificationResult === null) return '';
+  const label = (code: string, key: number) => DICTIONARY_LABELS.get(code)?.get(String(key))?.[lang] ?? String(key);
+  const day = row.lastVerificationTime?.slice(5, 10) ?? '';
+  return `${label('verification_type', row.lastVerificationType)} ${label('verification_result', row.lastVerificationResult)} ${day}`.trim();
 }

@@ -14,7 +14,7 @@ import {
   type PageResult,
 } from '@mes/contracts';
 import { requestData } from '../../../api/http';
-import { ledgerTotals, periodText } from './ledger-figures';
+import { lastVerificationText, ledgerTotals, periodText } from './ledger-figures';
 import './register.css';
 
 type Query = Record<string, string | number | undefined>;
@@ -118,6 +118,7 @@ export function LedgerRegister({ query, onClose }: { query: Query; onClose: () =
                 {FIGURES.map((name) => (
                   <th key={name}>{label(name as keyof typeof fields)}</th>
                 ))}
+                <th>{label('lastVerificationType')}</th>
               </tr>
             </thead>
             <tbody>
@@ -133,11 +134,12 @@ export function LedgerRegister({ query, onClose }: { query: Query; onClose: () =
                       {String(r[name] ?? '')}
                     </td>
                   ))}
+                  <td data-field="lastVerification">{lastVerificationText(r, lang)}</td>
                 </tr>
               ))}
               {!records.length && (
                 <tr>
-                  <td colSpan={5 + FIGURES.length} className="ledger-empty">
+                  <td colSpan={6 + FIGURES.length} className="ledger-empty">
                     {t('empty')}
                   </td>
                 </tr>
@@ -155,6 +157,7 @@ export function LedgerRegister({ query, onClose }: { query: Query; onClose: () =
                     </td>
                   </Fragment>
                 ))}
+                <td />
               </tr>
             </tfoot>
           </table>
