@@ -33,4 +33,5 @@ export const buttonCodes = {
   device: screenButtons('device_info', ['secret']),
   warning: screenButtons('warning', ['handle']),
   ledger: screenButtons('disinfection_ledger', ['print']),
+  verification: screenButtons('verification', ['recall']),
 } as const;

@@ -2,6 +2,7 @@ import { App, Button, Input, Modal, Space, Table, Tag } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
+  buttonCodes,
   formatDateTime,
   RECALL_RESULT_MAX,
   VERIFICATION_HANDLE_RECALL_PATH,
@@ -13,7 +14,7 @@ import { requestData } from '../../../api/http';
 import { ResourcePage } from '../../../crud/resource-page';
 import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
 
-const RECALL_CODE = `${verificationRecordResource.code}_recall`;
+const RECALL_CODE = buttonCodes.verification.recall;
 
 const TEXT = {
   zh: {
