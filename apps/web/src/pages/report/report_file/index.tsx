@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
 import {
+  buttonCodes,
   REPORT_DOWNLOAD_PATH,
   REPORT_GENERATE_PATH,
   ReportFileStatus,
@@ -37,7 +38,6 @@ const TEXT = {
   },
 };
 
-const code = reportFileResource.code;
 const running = (row: Row) => row.state === ReportFileStatus.queued || row.state === ReportFileStatus.running;
 
 /** Progress while a file is made; its error, on hover, when it failed. */
@@ -128,7 +128,7 @@ export default function ReportFilesScreen() {
       render={RENDER}
       toolbar={(ctx: ResourcePageContext) => (
         <>
-          {ctx.can(`${code}_generate`) && (
+          {ctx.can(buttonCodes.reportFile.generate) && (
             <Button type="primary" onClick={() => setOpen(true)} data-testid="report-generate">
               {text.generate}
             </Button>
@@ -144,7 +144,7 @@ export default function ReportFilesScreen() {
         </>
       )}
       rowActions={(row: Row, ctx: ResourcePageContext) =>
-        row.state === ReportFileStatus.done && ctx.can(`${code}_download`) ? (
+        row.state === ReportFileStatus.done && ctx.can(buttonCodes.reportFile.download) ? (
           <Button
             type="link"
             size="small"
