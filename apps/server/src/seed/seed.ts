@@ -18,6 +18,7 @@ import {
 import { seedDemoDevices } from './demo-devices';
 import { buildSeed, SEED } from './seed-menus';
 import { grantToTenantAdministrators, syncMenus } from './seed-sync';
+import { ensureBuiltInReportsForAll } from '../modules/report/builtin-reports';
 
 export interface SeedResult {
   /** The admin account's password when this run created the account and generated it. */
@@ -75,6 +76,7 @@ export async function seedDatabase(
         .values([...seed.dicts])
         .onConflictDoNothing();
     await grantToTenantAdministrators(tx, seed, await syncMenus(tx, seed));
+    await ensureBuiltInReportsForAll(tx);
 
     const existing = await tx.select({ id: t.user.id }).from(t.user).where(eq(t.user.id, ADMIN_USER.id));
     if (existing.length) return { generatedAdminPassword: undefined, createdAdmin: false };

@@ -23,6 +23,7 @@ export const buttonCodes = {
   topmenu: screenButtons('topmenu', ['setting']),
   tenant: screenButtons('tenant', ['setting', 'datasource']),
   region: screenButtons('region', ['debug']),
+  reportFile: screenButtons('report_file', ['generate', 'download']),
   role: screenButtons('role', ['setting', 'cache']),
   dataScope: screenButtons('data_scope', ['setting']),
   apiScope: screenButtons('api_scope', ['setting']),

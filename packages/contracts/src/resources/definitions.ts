@@ -23,6 +23,9 @@ import { loginLogResource } from './log/login-log';
 import { operationLogResource } from './log/operation-log';
 import { usualLogResource } from './log/usual-log';
 import { failedJobsScreen } from './monitor/failed-jobs';
+import { reportFileResource } from './report/report-file';
+import { reportScheduleResource } from './report/report-schedule';
+import { reportTemplateResource } from './report/report-template';
 import { warningResource } from './report/warning';
 import { attachResource } from './resource/attach';
 import { ossResource } from './resource/oss';
@@ -71,6 +74,9 @@ export const DEFINITIONS = {
   operationLogResource,
   usualLogResource,
   failedJobsScreen,
+  reportFileResource,
+  reportScheduleResource,
+  reportTemplateResource,
   warningResource,
   attachResource,
   ossResource,

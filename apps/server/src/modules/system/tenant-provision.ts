@@ -12,6 +12,7 @@ import { PLATFORM_ONLY_MENU_IDS, SEED_MENUS } from '../../seed/seed-menus';
 import { TENANT_ADMIN_ROLE_ALIAS } from '../../seed/seed-data';
 import { readParam } from '../../platform/db/params';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
+import { ensureBuiltInReports } from '../report/builtin-reports';
 
 type Tx = ChangeArgs['tx'];
 
@@ -127,6 +128,7 @@ export async function provisionTenant(db: Db, tx: Tx, tenantId: string, tenantNa
     ...audit,
   });
 
+  await ensureBuiltInReports(tx, tenantId);
   const wanted = SEED_MENUS.map((m) => m.id).filter((id) => !PLATFORM_ONLY_MENU_IDS.has(id));
   const menus = wanted.length
     ? await tx

@@ -1,0 +1,8 @@
+import { reportFileResource, reportScheduleResource, reportTemplateResource } from '@mes/contracts';
+import type { RouteBinding } from '../../crud/registry';
+import { registerReportRoutes } from './report-routes';
+
+/** Report templates, files and schedules (docs/reports.md). */
+export const reportRouteBindings: readonly RouteBinding[] = [
+  { defs: [reportTemplateResource, reportFileResource, reportScheduleResource], register: registerReportRoutes },
+];

@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import type { Template } from '@pdfme/common';
+import {
+  Messages,
+  REPORT_DATA_PATH,
+  REPORT_DOWNLOAD_PATH,
+  REPORT_FONT_PATH,
+  REPORT_FORMATS,
+  REPORT_GENERATE_PATH,
+  REPORT_PREVIEW_PATH,
+  REPORT_PREVIEW_ROWS,
+  ReportFileStatus,
+  reportFileResource,
+  reportScheduleResource,
+  reportTemplateResource,
+  type ReportFormat,
+  type ReportRunParams,
+} from '@mes/contracts';
+import type { AppContext } from '../../app-context';
+import { registerResource, resourceServiceOf } from '../../crud/resource-routes';
+import { requireAuth } from '../../platform/auth/request-auth';
+import { reportFile, reportSchedule, reportTemplate } from '../../platform/db/schema';
+import { ok } from '../../platform/http/envelope';
+import { badRequest, notFound } from '../../platform/http/errors';
+import { idValue, paramsOf } from '../../platform/http/request-params';
+import { attachmentDisposition } from '../resource/storage/file-types';
+import { storageOf } from '../resource/storage/tenant-storage';
+import { reportData, ReportMessages, type ReportTemplateRow } from './report-data';
+import { REPORT_FONT_FILE } from './report-pdf';
+import { renderPdfInWorker } from './report-pdf-pool';
+import { cronOf, nextRunOf, queueReport, reportRemoveObjectJob, startReportJobs } from './report-runs';
+
+const BUILT_IN_REMOVE = '内置报表不能删除 (built-in reports cannot be removed)';
+
+function runParamsOf(value: unknown): ReportRunParams {
+  if (value === undefined || value === null || value === '') return {};
+  const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw badRequest(Messages.invalidParam('params', '应为对象'));
+  return parsed as ReportRunParams;
+}
+
+/**
+ * Reports (docs/reports.md): templates (`/blade-report/template`, with the designer's data,
+ * preview and font), report files (`/blade-report/report/rest`: list, detail and remove of the
+ * engine, generate and download) and schedules (`/blade-report/schedule`).
+ */
+export function registerReportRoutes(app: FastifyInstance, ctx: AppContext): void {
+  startReportJobs(ctx);
+  const templates = registerResource(app, ctx, {
+    def: reportTemplateResource,
+    table: reportTemplate,
+    hooks: {
+      beforeChange({ values }) {
+        if (typeof values.source === 'string' && !resourceServiceOf(ctx, values.source))
+          throw badRequest(ReportMessages.noSource(values.source));
+      },
+      beforeRemove({ rows }) {
+        if (rows.some((r) => r.builtIn === true)) throw badRequest(BUILT_IN_REMOVE);
+      },
+    },
+  });
+  const files = registerResource(app, ctx, {
+    def: reportFileResource,
+    table: reportFile,
+    hooks: {
+      // The stored file goes with its row, after the commit, by a durable job (docs/storage.md).
+      async afterRemove({ rows, auth, enqueue }) {
+        for (const row of rows)
+          if (row.objectKey)
+            await enqueue(reportRemoveObjectJob, {
+              tenantId: auth.tenantId,
+              ossCode: String(row.ossCode),
+              key: String(row.objectKey),
+            });
+      },
+    },
+  });
+  registerResource(app, ctx, {
+    def: reportScheduleResource,
+    table: reportSchedule,
+    hooks: {
+      beforeChange({ values, existing }) {
+        const row = { ...existing, ...values } as Parameters<typeof cronOf>[0];
+        const cron = cronOf(row);
+        values.cron = cron;
+        values.nextRunTime = nextRunOf(cron, new Date(ctx.clock.now())) as unknown as string;
+      },
+    },
+  });
+
+  const templateCode = reportTemplateResource.code;
+  const fileCode = reportFileResource.code;
+
+  const templateOf = async (id: unknown, auth: ReturnType<typeof requireAuth>) =>
+    (await templates.detail(id, auth)) as unknown as ReportTemplateRow & { id: string };
+
+  app.post(`/api${REPORT_GENERATE_PATH}`, { config: { apiScope: `${fileCode}:generate` } }, async (request) => {
+    const auth = requireAuth(request);
+    const body = paramsOf(request);
+    const format = body.format as ReportFormat;
+    if (!REPORT_FORMATS.includes(format)) throw badRequest(ReportMessages.badFormat);
+    const template = await templateOf(idValue(body.templateId, 'templateId'), auth);
+    const params = runParamsOf(body.params);
+    // Checked now, so that a bad range or a source the caller may not read is a 400 here, not a failed file.
+    await reportData(ctx, auth, template, params, 1, { truncate: true });
+    const id = await ctx.db.transaction((tx) =>
+      queueReport(ctx, tx, {
+        tenantId: auth.tenantId,
+        userId: auth.userId,
+        userName: auth.claims.user_name || auth.account,
+        deptId: auth.deptId,
+        template,
+        format,
+        params,
+        at: new Date(ctx.clock.now()),
+      }),
+    );
+    await ctx.totals.changed(fileCode, auth.tenantId);
+    return ok(id);
+  });
+
+  app.get(`/api${REPORT_DOWNLOAD_PATH}`, { config: { apiScope: `${fileCode}:read` } }, async (request, reply) => {
+    const auth = requireAuth(request);
+    const row = await files.detail((request.query as Record<string, unknown>).id, auth);
+    if (row.state !== ReportFileStatus.done || !row.objectKey) throw notFound('报表文件尚未生成 (not generated yet)');
+    const storage = await storageOf(ctx, ctx.db, auth.tenantId, String(row.ossCode));
+    const body = await storage.open(String(row.objectKey));
+    if (!body) throw notFound('报表文件已被删除 (the file is gone)');
+    return reply
+      .header('Content-Type', row.format === 'pdf' ? 'application/pdf' : 'application/octet-stream')
+      .header('Content-Disposition', attachmentDisposition(String(row.name)))
+      .header('Cache-Control', 'private, no-store')
+      .send(body);
+  });
+
+  app.get(`/api${REPORT_DATA_PATH}`, { config: { apiScope: `${templateCode}:read` } }, async (request) => {
+    const auth = requireAuth(request);
+    const query = request.query as Record<string, unknown>;
+    const template = await templateOf(query.id, auth);
+    return ok(
+      await reportData(ctx, auth, template, runParamsOf(query.params), REPORT_PREVIEW_ROWS, { truncate: true }),
+    );
+  });
+
+  // The template being designed (saved or not) with the first rows of real data, as a PDF.
+  app.post(`/api${REPORT_PREVIEW_PATH}`, { config: { apiScope: `${templateCode}:read` } }, async (request, reply) => {
+    const auth = requireAuth(request);
+    const body = paramsOf(request);
+    const saved = await templateOf(idValue(body.id, 'id'), auth);
+    const layout =
+      body.layout && typeof body.layout === 'object' ? (body.layout as Template) : (saved.layout as Template | null);
+    const data = await reportData(ctx, auth, saved, runParamsOf(body.params), REPORT_PREVIEW_ROWS, { truncate: true });
+    const bytes = await renderPdfInWorker(data, layout ?? null);
+    return reply.header('Content-Type', 'application/pdf').header('Cache-Control', 'no-store').send(Buffer.from(bytes));
+  });
+
+  // The font the PDFs use, for the designer (the same file, so what is designed is what prints).
+  app.get(`/api${REPORT_FONT_PATH}`, { config: { apiScope: `${templateCode}:read` } }, async (_request, reply) =>
+    reply
+      .header('Content-Type', 'font/ttf')
+      .header('Cache-Control', 'private, max-age=86400')
+      .send(fs.createReadStream(REPORT_FONT_FILE)),
+  );
+}

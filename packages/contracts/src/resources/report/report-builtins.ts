@@ -1,0 +1,87 @@
+import type { ReportMeasure, ReportPeriod } from './report-spec';
+
+/** A template every tenant has (seeded at start and when a tenant is created), by `code`. */
+export interface BuiltInReport {
+  code: string;
+  name: string;
+  source: string;
+  dateField: string;
+  period: ReportPeriod | '';
+  groupBy: string[];
+  measures: ReportMeasure[];
+  columns: string[];
+  remark: string;
+}
+
+/**
+ * The built-in reports (issue 18). The monthly disinfection ledger reads the disinfection records
+ * themselves, one line per record ordered by department: when the ledger aggregate
+ * (`disinfection_ledger`) lands, its source can be switched to it by name.
+ */
+export const BUILT_IN_REPORTS: readonly BuiltInReport[] = [
+  {
+    code: 'builtin.disinfection-ledger-monthly',
+    name: '月度消毒登记台账',
+    source: 'disinfection',
+    dateField: 'startTime',
+    period: '',
+    groupBy: [],
+    measures: [],
+    columns: [
+      'deptId',
+      'recordNo',
+      'deviceCode',
+      'recordType',
+      'programName',
+      'startTime',
+      'endTime',
+      'batchNo',
+      'load',
+      'result',
+      'operatorName',
+    ],
+    remark: '按机构列出当月每条清洗消毒/灭菌记录 (A4 登记本)',
+  },
+  {
+    code: 'builtin.warnings-by-device-level',
+    name: '告警统计(按设备和级别)',
+    source: 'warning',
+    dateField: 'startTime',
+    period: '',
+    groupBy: ['deviceCode', 'level'],
+    measures: [
+      { fn: 'count', label: { zh: '告警数', en: 'Warnings' } },
+      { fn: 'sum', field: 'repeatCount', label: { zh: '发生次数', en: 'Occurrences' } },
+    ],
+    columns: [],
+    remark: '期间内开始的告警,按设备和级别计数',
+  },
+  {
+    code: 'builtin.device-online-daily',
+    name: '设备在线时长(按日)',
+    source: 'onoff',
+    dateField: 'onTime',
+    period: 'day',
+    groupBy: ['deviceCode'],
+    measures: [
+      { fn: 'sum', field: 'durationSeconds', label: { zh: '在线时长(秒)', en: 'Online (s)' } },
+      { fn: 'count', label: { zh: '上线次数', en: 'Connections' } },
+    ],
+    columns: [],
+    remark: '按上线日期和设备汇总已结束的在线时段',
+  },
+  {
+    code: 'builtin.verification-results',
+    name: '验证结果与召回',
+    source: 'verification',
+    dateField: 'testTime',
+    period: '',
+    groupBy: ['deviceCode', 'verificationType', 'result'],
+    measures: [
+      { fn: 'count', label: { zh: '验证次数', en: 'Tests' } },
+      { fn: 'countTrue', field: 'recallTriggered', label: { zh: '触发召回', en: 'Recalls' } },
+    ],
+    columns: [],
+    remark: '期间内的验证记录,按设备、验证类型和结果计数;触发召回的次数',
+  },
+];
