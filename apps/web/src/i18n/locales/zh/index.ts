@@ -1,3 +1,4 @@
+import { codegen } from './codegen';
 import { common } from './common';
 import { crud } from './crud';
 import { dict } from './dict';
@@ -43,4 +44,5 @@ export const resources = {
   notice,
   wel,
   live,
+  codegen,
 };
