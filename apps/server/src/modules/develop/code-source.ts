@@ -116,7 +116,7 @@ export function namesOf(config: CodeConfig) {
   const exportName = `${camelOf(code)}Resource`;
   const file = `packages/contracts/src/resources/${config.packageName}/${kebabOf(code)}.ts`;
   const group = MENU_GROUP_DEFS.find((g) => g.code === config.menuGroup);
-  const webPath = config.webPath || `${group?.path ?? ''}/${code}`;
+  const webPath = config.webPath || `${group?.path ?? ''}/${kebabOf(code)}`;
   return { code, exportName, file, webPath, table: bareTable(config.tableName) };
 }
 
@@ -291,7 +291,9 @@ export function readmeOf(configs: CodeConfig[], files: GeneratedFile[]): string 
   ];
   configs.forEach((config, i) => {
     const { code, webPath, table } = namesOf(config);
-    lines.push(`| \`${files[i]?.path ?? ''}\` | ${code} | ${table} | /api${config.apiPath} | ${webPath} |`);
+    lines.push(
+      `| \`${files[i]?.path ?? ''}\` | \`${code}\` | \`${table}\` | \`/api${config.apiPath}\` | \`${webPath}\` |`,
+    );
   });
   lines.push(
     '',

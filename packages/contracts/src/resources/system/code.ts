@@ -319,8 +319,8 @@ export const codeResource = defineResource({
       max: 100,
       pattern: rule(
         CodeNamePatterns.webPath,
-        '页面路径应为一到三段小写路径,如 /business/gauge(留空则为 分组路径/编码)',
-        'A screen path has one to three lower-case segments, e.g. /business/gauge (empty: group path/code)',
+        '页面路径应为一到三段小写路径,如 /business/gauge(留空则为 分组路径/资源编码)',
+        'A screen path has one to three lower-case segments, e.g. /business/gauge (empty: group path/resource code)',
       ),
       list: false,
     },
