@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, createTestApp, md5, type TestApp } from './support/test-app';
 import { createTestDatabase } from './support/test-database';
@@ -12,7 +13,8 @@ import { createTestDatabase } from './support/test-database';
 /**
  * The code generator's proof (issue 19, point 3): code generated for a new table, applied to a
  * scratch copy of the project, `npm run db:generate`, type-checked, linted and formatted unchanged,
- * started, and the new screen's routes driven through a whole CRUD cycle.
+ * started, and the new screen driven through a whole CRUD cycle through the API and in the browser
+ * (the copy's own web build: the web app bundles the registry).
  *
  * The copy holds only what the server and the registry need (contracts, server, root configs);
  * the installed packages are linked, not copied, except the workspace package, which must be the
@@ -40,6 +42,7 @@ let t: TestApp;
 let scratch: string;
 let server: ChildProcess | undefined;
 let dropDatabase: (() => Promise<void>) | undefined;
+let browser: Browser | undefined;
 const timings: Record<string, number> = {};
 
 async function timed<T>(phase: string, work: () => Promise<T>): Promise<T> {
@@ -66,6 +69,7 @@ function scratchCopy(): string {
   copy('packages/contracts');
   for (const part of ['src', 'drizzle', 'drizzle.config.ts', 'package.json', 'tsconfig.json'])
     copy(`apps/server/${part}`);
+  for (const part of ['src', 'index.html', 'vite.config.ts', 'package.json', 'tsconfig.json']) copy(`apps/web/${part}`);
   const modules = path.join(dir, 'node_modules');
   fs.mkdirSync(path.join(modules, '@mes'), { recursive: true });
   for (const entry of fs.readdirSync(path.join(ROOT, 'node_modules')))
@@ -73,8 +77,10 @@ function scratchCopy(): string {
   // The workspace packages resolve to the copy, so the server reads the copy's registry.
   fs.symlinkSync(path.join(dir, 'packages/contracts'), path.join(modules, '@mes/contracts'));
   fs.symlinkSync(path.join(dir, 'apps/server'), path.join(modules, '@mes/server'));
-  const serverModules = path.join(ROOT, 'apps/server/node_modules');
-  if (fs.existsSync(serverModules)) fs.symlinkSync(serverModules, path.join(dir, 'apps/server/node_modules'));
+  for (const app of ['server', 'web']) {
+    const own = path.join(ROOT, `apps/${app}/node_modules`);
+    if (fs.existsSync(own)) fs.symlinkSync(own, path.join(dir, `apps/${app}/node_modules`));
+  }
   return dir;
 }
 
@@ -112,6 +118,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await browser?.close();
   if (server && server.exitCode === null) {
     await new Promise<void>((resolve) => {
       server?.once('exit', () => resolve());
@@ -125,7 +132,7 @@ afterAll(async () => {
 }, 60_000);
 
 describe('code generator proof', () => {
-  it('generates a definition that a copy of the project takes unchanged: db:generate, types, lint, start, CRUD', async () => {
+  it('generates a definition that a copy of the project takes unchanged: db:generate, types, lint, start, CRUD in API and browser', async () => {
     const started = Date.now();
     const admin = (await t.signIn()).access_token;
     const post = async (url: string, payload?: Record<string, unknown>) => {
@@ -189,6 +196,11 @@ describe('code generator proof', () => {
     );
     expect(fs.readFileSync(path.join(scratch, GENERATED), 'utf8')).toBe(files[1]?.content);
 
+    // The web app bundles the registry: the copy's build has the new screen.
+    await timed('web build', () =>
+      run(bin('vite'), ['build', '--logLevel', 'warn'], { cwd: path.join(scratch, 'apps/web') }),
+    );
+
     // Started on a database of its own: the migration creates the table, the seed the menu.
     const database = await createTestDatabase();
     dropDatabase = database.drop;
@@ -207,7 +219,7 @@ describe('code generator proof', () => {
           LOG_LEVEL: 'warn',
           MQTT_PORT: '0',
           MQTT_HOST: '127.0.0.1',
-          WEB_DIST: path.join(scratch, 'no-web'),
+          WEB_DIST: path.join(scratch, 'apps/web/dist'),
         },
         stdio: ['ignore', 'ignore', 'inherit'],
       });
@@ -297,6 +309,45 @@ describe('code generator proof', () => {
       const removed = await call('POST', `/mes/proof-gauge/remove?ids=${rowId}`);
       expect(removed.status).toBe(200);
       expect((await call('GET', '/mes/proof-gauge/list')).body.data).toMatchObject({ total: 0 });
+    });
+    await timed('browser', async () => {
+      browser = await chromium.launch({
+        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--no-first-run'],
+      });
+      const context = await browser.newContext({
+        baseURL: baseUrl,
+        locale: 'zh-CN',
+        viewport: { width: 1440, height: 900 },
+      });
+      const page = await context.newPage();
+      await page.goto('/login');
+      await page.getByTestId('login-username').fill('admin');
+      await page.getByTestId('login-password').fill('Proof#Admin1');
+      await page.getByTestId('login-submit').click();
+      await page.waitForURL('**/wel/index');
+      // The side menu has the new screen under 业务管理; it opens the generic screen.
+      await page.locator('.ant-menu').getByText('业务管理').first().click();
+      await page.locator('.ant-menu').getByText('量具', { exact: true }).click();
+      const screen = page.locator('[data-screen="/business/proof-gauge"]');
+      await screen.getByTestId('crud-add').click();
+      const dialog = page.locator('.mes-crud-dialog .ant-modal-content');
+      await dialog.locator('#crud-form_gaugeCode').fill('G-WEB');
+      await dialog.locator('#crud-form_gaugeName').fill('千分尺');
+      await dialog.locator('#crud-form_sizeMm').fill('25.5');
+      await dialog.getByTestId('crud-dialog-submit').click();
+      await dialog.waitFor({ state: 'detached' });
+      const row = screen.locator('.ant-table-row', { hasText: 'G-WEB' });
+      await expect.poll(() => row.innerText(), { timeout: 15_000 }).toContain('千分尺');
+      await row.getByTestId('crud-row-edit').click();
+      await dialog.locator('#crud-form_gaugeName').fill('外径千分尺');
+      await dialog.getByTestId('crud-dialog-submit').click();
+      await dialog.waitFor({ state: 'detached' });
+      await expect.poll(() => row.innerText(), { timeout: 15_000 }).toContain('外径千分尺');
+      await row.getByTestId('crud-row-delete').click();
+      await page.locator('.ant-modal-confirm .ant-btn-primary').click();
+      await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(0);
+      await context.close();
     });
     timings.total = Date.now() - started;
   }, 300_000);
