@@ -172,6 +172,15 @@ beforeAll(async () => {
     batchNo: MARKER,
     remark: MARKER,
   });
+  // A code-generator configuration is the platform's (it reads database catalogues): no tenant sees it.
+  markerIds.code = await ok(platformAdmin, 'POST', '/api/blade-develop/code/submit', {
+    codeName: `${MARKER}_CODE`,
+    codeNameEn: MARKER,
+    tableName: 'blade_post',
+    packageName: 'mes',
+    apiPath: '/mes/marker',
+    columns: [{ columnName: 'post_name', fieldName: 'postName', labelZh: MARKER, labelEn: MARKER, kind: 'string' }],
+  });
   const pool = t.ctx.database.pool;
   const at = new Date();
   const rowId = (n: number) => String(9_100_000_000 + n);

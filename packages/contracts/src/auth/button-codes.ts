@@ -28,6 +28,7 @@ export const buttonCodes = {
   dataScope: screenButtons('data_scope', ['setting']),
   apiScope: screenButtons('api_scope', ['setting']),
   datasource: screenButtons('datasource', ['test']),
+  code: screenButtons('code', ['columns', 'gen', 'copy']),
   sms: screenButtons('sms', ['enable', 'send']),
   oss: screenButtons('oss', ['enable', 'debug']),
   attach: screenButtons('attach', ['upload', 'download']),

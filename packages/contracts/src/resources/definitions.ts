@@ -32,6 +32,7 @@ import { ossResource } from './resource/oss';
 import { smsResource } from './resource/sms';
 import { socialSourceResource } from './resource/social-source';
 import { clientResource } from './system/client';
+import { codeColumnResource, codeResource } from './system/code';
 import { datasourceResource } from './system/datasource';
 import { deptResource } from './system/dept';
 import { dictBizResource, dictResource } from './system/dict';
@@ -83,6 +84,8 @@ export const DEFINITIONS = {
   smsResource,
   socialSourceResource,
   clientResource,
+  codeColumnResource,
+  codeResource,
   datasourceResource,
   deptResource,
   dictBizResource,

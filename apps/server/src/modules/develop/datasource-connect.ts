@@ -148,3 +148,30 @@ export async function testConnection(
     client.end().catch(() => {});
   }
 }
+
+/**
+ * Runs `work` on a connection to the address that was checked (as `testConnection` connects),
+ * within the test's timeouts, and disconnects. Undefined when the connection fails, so that the
+ * caller answers with the one "cannot connect" message and never the driver's own text.
+ */
+export async function withConnection<T>(
+  checked: { config: pg.ClientConfig; address: string },
+  work: (client: pg.Client) => Promise<T>,
+): Promise<{ value: T } | undefined> {
+  const { config, address } = checked;
+  const host = String(config.host);
+  const ssl =
+    config.ssl && typeof config.ssl === 'object' && !net.isIP(host) ? { ...config.ssl, servername: host } : config.ssl;
+  const client = new pg.Client({ ...config, host: address, ssl, application_name: 'mes-console-code-generator' });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+  } catch {
+    return undefined;
+  }
+  try {
+    return { value: await work(client) };
+  } finally {
+    client.end().catch(() => {});
+  }
+}

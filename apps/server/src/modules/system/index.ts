@@ -1,6 +1,7 @@
 import {
   apiScopeResource,
   clientResource,
+  codeResource,
   dataScopeResource,
   datasourceResource,
   deptResource,
@@ -13,6 +14,7 @@ import {
   userResource,
 } from '@mes/contracts';
 import type { RouteBinding } from '../../crud/registry';
+import { registerCodeRoutes } from '../develop/code-routes';
 import { registerDatasourceRoutes } from '../develop/datasource-routes';
 import { registerGuestRegistrationRoutes } from '../user/guest-registration-routes';
 import { registerUserAdminRoutes } from '../user/user-admin-routes';
@@ -48,5 +50,6 @@ export const systemRouteBindings: readonly RouteBinding[] = [
   { defs: [dataScopeResource, apiScopeResource], register: registerScopeRoutes },
   { defs: [regionResource], register: registerRegionRoutes },
   { defs: [datasourceResource], register: registerDatasourceRoutes },
+  { defs: [codeResource], register: registerCodeRoutes },
   { defs: [paramResource], register: registerParamRoutes },
 ];

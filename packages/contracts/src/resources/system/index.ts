@@ -1,4 +1,5 @@
 export * from './client';
+export * from './code';
 export * from './datasource';
 export * from './dept';
 export * from './dict';

@@ -1,3 +1,4 @@
+import { codegen } from './codegen';
 import { common } from './common';
 import { crud } from './crud';
 import { dict } from './dict';
@@ -45,4 +46,5 @@ export const resources = {
   notice,
   wel,
   live,
+  codegen,
 };

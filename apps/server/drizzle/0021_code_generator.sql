@@ -1,0 +1,52 @@
+CREATE TABLE "blade_code" (
+	"id" bigint PRIMARY KEY NOT NULL,
+	"code_name" varchar(64) DEFAULT '' NOT NULL,
+	"code_name_en" varchar(64) DEFAULT '' NOT NULL,
+	"datasource_id" bigint,
+	"table_name" varchar(127) DEFAULT '' NOT NULL,
+	"table_prefix" varchar(32) DEFAULT '' NOT NULL,
+	"pk_name" varchar(63) DEFAULT 'id' NOT NULL,
+	"package_name" varchar(32) DEFAULT 'business' NOT NULL,
+	"base_mode" integer DEFAULT 1 NOT NULL,
+	"menu_group" varchar(32) DEFAULT 'business' NOT NULL,
+	"menu_sort" integer DEFAULT 50 NOT NULL,
+	"menu_icon" varchar(32) DEFAULT 'table' NOT NULL,
+	"api_path" varchar(100) DEFAULT '' NOT NULL,
+	"web_path" varchar(100) DEFAULT '' NOT NULL,
+	"remark" varchar(255) DEFAULT '' NOT NULL,
+	"create_user" bigint,
+	"create_dept" bigint,
+	"create_time" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"update_user" bigint,
+	"update_time" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"status" integer DEFAULT 1 NOT NULL,
+	"is_deleted" integer DEFAULT 0 NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "blade_code_column" (
+	"id" bigint PRIMARY KEY NOT NULL,
+	"code_id" bigint,
+	"column_name" varchar(63) DEFAULT '' NOT NULL,
+	"field_name" varchar(63) DEFAULT '' NOT NULL,
+	"label_zh" varchar(64) DEFAULT '' NOT NULL,
+	"label_en" varchar(64) DEFAULT '' NOT NULL,
+	"kind" varchar(16) DEFAULT 'string' NOT NULL,
+	"length" integer,
+	"precision" integer,
+	"scale" integer,
+	"required" boolean DEFAULT false NOT NULL,
+	"searchable" boolean DEFAULT false NOT NULL,
+	"listed" boolean DEFAULT true NOT NULL,
+	"in_form" boolean DEFAULT true NOT NULL,
+	"dict_code" varchar(64) DEFAULT '' NOT NULL,
+	"sort" integer DEFAULT 0 NOT NULL,
+	"create_user" bigint,
+	"create_dept" bigint,
+	"create_time" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"update_user" bigint,
+	"update_time" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"status" integer DEFAULT 1 NOT NULL,
+	"is_deleted" integer DEFAULT 0 NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX "blade_code_column_code_id_idx" ON "blade_code_column" USING btree ("code_id");
