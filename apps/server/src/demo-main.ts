@@ -1,6 +1,13 @@
 import { pino } from 'pino';
 import { buildApp } from './app';
-import { announceDemoPassword, readOffer, saveDemoPassword, seedDemoTenant, simulatorCommand, writeOffer } from './modules/demo';
+import {
+  announceDemoPassword,
+  readOffer,
+  saveDemoPassword,
+  seedDemoTenant,
+  simulatorCommand,
+  writeOffer,
+} from './modules/demo';
 import { ConfigError, loadConfig, type AppConfig } from './platform/config';
 import { claimDataDir, ensureDataDir, readOrCreateSecret } from './platform/data-dir';
 import { applyMigrations, connectDatabase } from './platform/db/database';
@@ -56,7 +63,11 @@ async function run(config: AppConfig): Promise<void> {
     });
     // The first-start card has nothing left to offer.
     if (offer.state === 'offered' || offer.state === 'failed')
-      await writeOffer(ctx.db, { state: 'done', tenantId: result.tenantId, counts: result.made, done: 1, of: 1 }, offer.raw);
+      await writeOffer(
+        ctx.db,
+        { state: 'done', tenantId: result.tenantId, counts: result.made, done: 1, of: 1 },
+        offer.raw,
+      );
 
     const made = Object.entries(result.made)
       .map(([kind, n]) => `${kind} ${n}`)
@@ -69,7 +80,9 @@ async function run(config: AppConfig): Promise<void> {
       saveDemoPassword(config.dataDir, result.tenantId, result.generatedPassword);
       announceDemoPassword(result.tenantId, result.generatedPassword, config.dataDir);
     } else {
-      process.stdout.write(`sign in as tenant ${result.tenantId}, account ${result.account} (password in DATA_DIR/demo-password.txt)\n`);
+      process.stdout.write(
+        `sign in as tenant ${result.tenantId}, account ${result.account} (password in DATA_DIR/demo-password.txt)\n`,
+      );
       process.stdout.write(`keep it moving: ${simulatorCommand(result.tenantId)}\n`);
     }
   } catch (error) {

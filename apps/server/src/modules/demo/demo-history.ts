@@ -110,7 +110,7 @@ function modelled(tenantId: string, device: HistoryDevice, kind: DeviceKind, sta
   const telemetryFrom = now - TELEMETRY_HOURS * HOUR_MS;
   const out: Timed[] = [];
   for (const [from, until] of windows) {
-    const startTimeOfDay = (((from + ZONE_OFFSET_MS) % 86_400_000) + 86_400_000) % 86_400_000 / 1000;
+    const startTimeOfDay = ((((from + ZONE_OFFSET_MS) % 86_400_000) + 86_400_000) % 86_400_000) / 1000;
     const process = createProcess(kind, rng, { faultProbability: 0.03, startTimeOfDay });
     for (let t = from; t + STEP_S * 1000 <= until; t += STEP_S * 1000) {
       for (const cycle of process.advance(STEP_S))
@@ -158,7 +158,9 @@ function washer(tenantId: string, device: HistoryDevice, start: number, now: num
           // 301: disinfection temperature not reached (A0 short).
           faultCode: failed ? 301 : 0,
           maxTemperature,
-          minHoldTemperature: failed ? Number(uniform(rng, 84, 88).toFixed(1)) : Number((maxTemperature - 1.5).toFixed(1)),
+          minHoldTemperature: failed
+            ? Number(uniform(rng, 84, 88).toFixed(1))
+            : Number((maxTemperature - 1.5).toFixed(1)),
           a0: failed ? Math.round(uniform(rng, 900, 2500)) : Math.round(uniform(rng, 3000, 3600)),
           holdSeconds: failed ? Math.round(uniform(rng, 60, 240)) : 300,
         }),

@@ -42,7 +42,8 @@ import { seedDemoTenant, type DemoResult } from './demo-steps';
 
 export const DemoMessages = {
   notConfirmed: '请先勾选“创建演示租户”再确认 (tick “Create the demo tenant” first)',
-  notOffered: '演示数据只在全新安装首次启动时提供,请在服务器上运行 npm run seed:demo (only offered on first start; run npm run seed:demo)',
+  notOffered:
+    '演示数据只在全新安装首次启动时提供,请在服务器上运行 npm run seed:demo (only offered on first start; run npm run seed:demo)',
   running: '演示数据正在生成 (the demo tenant is being filled)',
   done: '演示租户已创建 (the demo tenant exists already)',
 } as const;
@@ -138,7 +139,11 @@ export async function startDemoSeeding(ctx: AppContext, from: string | undefined
   return { jobId: jobId ?? '', tenantId: target.tenantId, account: DEMO_ADMIN_ACCOUNT, password };
 }
 
-async function runSeedJob(app: FastifyInstance, ctx: AppContext, passwordHash: string | undefined): Promise<DemoResult> {
+async function runSeedJob(
+  app: FastifyInstance,
+  ctx: AppContext,
+  passwordHash: string | undefined,
+): Promise<DemoResult> {
   let current = '';
   try {
     const result = await seedDemoTenant(

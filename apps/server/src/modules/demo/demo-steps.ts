@@ -1,15 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { and, count as count_, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import {
-  DEMO_ADMIN_ACCOUNT,
-  DEMO_TENANT_ID,
-  DEMO_TENANT_NAME,
-  WarningStatus,
-} from '@mes/contracts';
+import { DEMO_ADMIN_ACCOUNT, DEMO_TENANT_ID, DEMO_TENANT_NAME, WarningStatus } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { hashPassword, md5Hex } from '../../platform/auth/passwords';
-import { deviceCycle, tenant, user, warning } from '../../platform/db/schema';
+import { deviceCycle, disinfectionRecord, tenant, user, warning } from '../../platform/db/schema';
 import { liveRows, tenantScope } from '../../platform/tenancy/tenant-scope';
 import { ADMIN_USER, PLATFORM_TENANT } from '../../seed/seed-data';
 import { chance, pick, seededRng, uniform, type Rng } from '../../simulator/rng';
@@ -71,6 +66,8 @@ export interface DemoSession {
   lines: Map<string, string>;
   /** True when this run made the month's cycles (and so the records and warnings of them). */
   historyMade: boolean;
+  /** The tenant's records before the history was made. */
+  recordsBefore: number;
   /** What this run made, by kind. */
   made: Record<string, number>;
 }
@@ -82,7 +79,7 @@ export interface DemoStep {
 }
 
 const count = (s: DemoSession, kind: string, n = 1) => {
-  s.made[kind] = (s.made[kind] ?? 0) + n;
+  if (n) s.made[kind] = (s.made[kind] ?? 0) + n;
 };
 
 /** `yyyy-MM-dd` of a day `daysAgo` before now, in the product's zone (UTC+8). */
@@ -328,6 +325,7 @@ async function articlesStep(s: DemoSession): Promise<void> {
 async function historyStep(s: DemoSession): Promise<void> {
   const [any] = await tenantScope(s.ctx.db, s.tenantId).select(deviceCycle, { id: deviceCycle.id }).where().limit(1);
   if (any) return;
+  s.recordsBefore = await recordCount(s);
   const devices: HistoryDevice[] = DEMO_TENANT_DEVICES.flatMap((d) => {
     const made = s.devices.get(d.deviceCode);
     const product = DEMO_TENANT_PRODUCTS.find((p) => p.productCode === d.productCode);
@@ -340,12 +338,21 @@ async function historyStep(s: DemoSession): Promise<void> {
   s.historyMade = true;
 }
 
-/** The disinfection records of the month's cycles, through the records job's own function. */
+/**
+ * The disinfection records of the month's cycles, through the records job's own function with a
+ * window wide enough for the month. The job itself, woken by the new cycles, may have made some
+ * of them meanwhile: what this run made is the tenant's records now less those before the history.
+ */
 async function recordsStep(s: DemoSession): Promise<void> {
   const lookback = (HISTORY_DAYS + 2) * 86_400_000;
   const made = await recordsFromCycles(s.ctx, disinfectionRecordChain(), s.tenantId, lookback);
-  count(s, 'records', made);
+  count(s, 'records', s.historyMade ? (await recordCount(s)) - s.recordsBefore : made);
 }
+
+const recordCount = async (s: DemoSession) => {
+  const [row] = await tenantScope(s.ctx.db, s.tenantId).select(disinfectionRecord, { n: count_() }).where();
+  return Number(row?.n ?? 0);
+};
 
 /**
  * Most warnings older than a day were handled by the demo administrator, 10 minutes to 4 hours
@@ -432,6 +439,7 @@ export async function seedDemoTenant(
     devices: new Map(),
     lines: new Map(),
     historyMade: false,
+    recordsBefore: 0,
     made: {},
   };
   for (const [i, step] of DEMO_STEPS.entries()) {
