@@ -57,7 +57,7 @@ async function checkAlarmFields({ tx, auth, adding, existing, body }: ChangeArgs
         .orderBy(productAlarmRule.sort, productAlarmRule.id);
   rules.forEach((rule, index) => {
     // An offline or cycle rule watches the connection or the cycles, not a field (its key is empty).
-    if (!FIELD_RULE_TYPES.has(String(rule.ruleType))) return;
+    if (!FIELD_RULE_TYPES.has(String(rule.ruleType || 'threshold'))) return;
     const key = String(rule.fieldKey);
     if (!keys.has(key)) throw badRequest(DeviceMessages.alarmFieldNotInModel(index + 1, key));
   });
