@@ -124,11 +124,23 @@ export function DemoTenantCard() {
               showIcon
               data-testid="wel-demo-done"
               message={t('demo.done', { tenantId: status.tenantId ?? started?.tenantId ?? '' })}
-              description={t('demo.counts', {
-                devices: status.counts?.devices ?? 0,
-                cycles: status.counts?.cycles ?? 0,
-                records: status.counts?.records ?? 0,
-              })}
+              description={
+                <Space direction="vertical" size={0}>
+                  <span>
+                    {t('demo.counts', {
+                      devices: status.counts?.devices ?? 0,
+                      cycles: status.counts?.cycles ?? 0,
+                      records: status.counts?.records ?? 0,
+                    })}
+                  </span>
+                  <span>
+                    {t('demo.signInAt')}{' '}
+                    <Typography.Text code copyable data-testid="wel-demo-sign-in-url">
+                      {`${window.location.origin}/login?tenantId=${status.tenantId ?? started?.tenantId ?? ''}`}
+                    </Typography.Text>
+                  </span>
+                </Space>
+              }
             />
           ) : null}
           {started?.password ? (

@@ -74,6 +74,7 @@ export const wel: typeof zh = {
       '{{devices}} devices, {{cycles}} disinfection cycles, {{records}} disinfection records. Run npm run simulate to keep the devices running.',
     password: 'Demo administrator: tenant {{tenantId}}, account {{account}}, password:',
     passwordOnce: 'The password is shown only this once; the server also keeps it in DATA_DIR/demo-password.txt',
+    signInAt: 'The demo tenant signs in at:',
     existed: 'The demo tenant exists already; its administrator password is in the server’s DATA_DIR/demo-password.txt',
   },
   wall: {
