@@ -65,7 +65,14 @@ async function run(config: AppConfig): Promise<void> {
     if (offer.state === 'offered' || offer.state === 'failed')
       await writeOffer(
         ctx.db,
-        { state: 'done', tenantId: result.tenantId, counts: result.made, done: 1, of: 1 },
+        {
+          state: 'done',
+          tenantId: result.tenantId,
+          counts: result.made,
+          simulate: simulatorCommand(result.tenantId),
+          done: 1,
+          of: 1,
+        },
         offer.raw,
       );
 

@@ -426,6 +426,15 @@ export const DEMO_TENANT_DEVICES: readonly DemoTenantDevice[] = [
   },
 ];
 
+/** The devices `npm run simulate` drives in the demo tenant: all but the washer (it has no model). */
+export const DEMO_SIMULATED_DEVICES = DEMO_TENANT_DEVICES.filter(
+  (d) => d.productCode !== DEMO_WASHER.productCode,
+).length;
+
+/** The command that keeps the demo tenant moving (docs/simulator.md). */
+export const simulatorCommand = (tenantId: string) =>
+  `npm run simulate -- --tenant ${tenantId} --devices ${DEMO_SIMULATED_DEVICES}`;
+
 /** How the warnings of the month were handled (chosen by the seeded random source). */
 export const DEMO_HANDLE_RESULTS: readonly string[] = [
   '已复测,结果合格',

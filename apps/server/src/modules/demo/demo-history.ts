@@ -34,7 +34,7 @@ export interface HistoryDevice {
   product: DemoProduct;
 }
 
-interface Timed {
+export interface Timed {
   at: number;
   message: IncomingMessage;
 }
@@ -172,6 +172,21 @@ function washer(tenantId: string, device: HistoryDevice, start: number, now: num
 }
 
 /**
+ * The month's messages, oldest first: the same for the same devices and the same "now" (seeded
+ * random sources, dates relative to now).
+ */
+export function historyMessages(tenantId: string, devices: readonly HistoryDevice[], now: number): Timed[] {
+  const start = historyStart(now);
+  return devices
+    .flatMap((d) =>
+      d.product.category === 4
+        ? washer(tenantId, d, start, now)
+        : modelled(tenantId, d, d.product.category === 1 ? 'waterline' : 'steriliser', start, now),
+    )
+    .sort((a, b) => a.at - b.at);
+}
+
+/**
  * Publishes the month into ingestion hour by hour, the ingestion's clock at the end of each hour,
  * so that alarm rules, warnings and presence see the time pass as they would have. Answers how many
  * messages ingestion received and stored.
@@ -183,13 +198,7 @@ export async function replayHistory(
   now: number,
 ): Promise<{ messages: number; stored: number }> {
   const start = historyStart(now);
-  const timed = devices
-    .flatMap((d) =>
-      d.product.category === 4
-        ? washer(tenantId, d, start, now)
-        : modelled(tenantId, d, d.product.category === 1 ? 'waterline' : 'steriliser', start, now),
-    )
-    .sort((a, b) => a.at - b.at);
+  const timed = historyMessages(tenantId, devices, now);
   let clock = start;
   const ingestion = new Ingestion({
     pool: ctx.database.pool,

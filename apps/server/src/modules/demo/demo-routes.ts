@@ -30,6 +30,7 @@ import { badRequest, forbidden } from '../../platform/http/errors';
 import { paramsOf } from '../../platform/http/request-params';
 import { defineJob } from '../../platform/jobs/job-definition';
 import { liveRows } from '../../platform/tenancy/tenant-scope';
+import { simulatorCommand } from './demo-data';
 import { seedDemoTenant, type DemoResult } from './demo-steps';
 
 /**
@@ -159,6 +160,7 @@ async function runSeedJob(
       state: 'done',
       tenantId: result.tenantId,
       counts: result.made,
+      simulate: simulatorCommand(result.tenantId),
       done: 1,
       of: 1,
     });

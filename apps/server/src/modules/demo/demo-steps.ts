@@ -405,8 +405,6 @@ export interface DemoResult {
   generatedPassword: string | undefined;
   createdTenant: boolean;
   made: Record<string, number>;
-  /** The simulator's devices of this tenant (waterline disinfectors and sterilisers). */
-  simulatedDevices: number;
   milliseconds: number;
 }
 
@@ -453,7 +451,6 @@ export async function seedDemoTenant(
     generatedPassword: s.generatedPassword,
     createdTenant: s.createdTenant,
     made: s.made,
-    simulatedDevices: DEMO_TENANT_DEVICES.filter((d) => d.productCode !== 'WD-450').length,
     milliseconds: Math.round(performance.now() - started),
   };
 }

@@ -1,17 +1,12 @@
 import path from 'node:path';
 import { DEMO_ADMIN_ACCOUNT, DEMO_PASSWORD_FILE } from '@mes/contracts';
 import { announce } from '../../seed/announce';
-import { DEMO_TENANT_DEVICES } from './demo-data';
+import { simulatorCommand } from './demo-data';
 
 export { registerDemoRoutes, startDemoSeeding, saveDemoPassword, readOffer, writeOffer } from './demo-routes';
 export { seedDemoTenant, DEMO_STEPS, type DemoResult, type DemoStep } from './demo-steps';
 
-/** The devices `npm run simulate` drives in the demo tenant: all but the washer (it has no model). */
-export const DEMO_SIMULATED_DEVICES = DEMO_TENANT_DEVICES.filter((d) => d.productCode !== 'WD-450').length;
-
-/** The command that keeps the demo tenant moving (docs/simulator.md). */
-export const simulatorCommand = (tenantId: string) =>
-  `npm run simulate -- --tenant ${tenantId} --devices ${DEMO_SIMULATED_DEVICES}`;
+export { DEMO_SIMULATED_DEVICES, simulatorCommand } from './demo-data';
 
 /** Shown once, by whoever generated the password; the file in DATA_DIR keeps it. */
 export function announceDemoPassword(tenantId: string, password: string, dataDir: string): void {

@@ -131,6 +131,7 @@ export function DemoTenantCard() {
                       devices: status.counts?.devices ?? 0,
                       cycles: status.counts?.cycles ?? 0,
                       records: status.counts?.records ?? 0,
+                      simulate: status.simulate ?? 'npm run simulate',
                     })}
                   </span>
                   <span>

@@ -40,6 +40,8 @@ export interface DemoTenantStatus {
   error?: string;
   /** What the finished run made, by kind (`done`). */
   counts?: Record<string, number>;
+  /** The simulator command that keeps the demo tenant's devices running (`done`). */
+  simulate?: string;
 }
 
 export interface DemoSeedReply {

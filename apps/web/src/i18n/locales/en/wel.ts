@@ -71,7 +71,7 @@ export const wel: typeof zh = {
     failed: 'Filling the demo tenant failed ({{step}}); you may try again',
     done: 'Demo tenant {{tenantId}} created',
     counts:
-      '{{devices}} devices, {{cycles}} disinfection cycles, {{records}} disinfection records. Run npm run simulate to keep the devices running.',
+      '{{devices}} devices, {{cycles}} disinfection cycles, {{records}} disinfection records. Run {{simulate}} on the server to keep the devices running.',
     password: 'Demo administrator: tenant {{tenantId}}, account {{account}}, password:',
     passwordOnce: 'The password is shown only this once; the server also keeps it in DATA_DIR/demo-password.txt',
     signInAt: 'The demo tenant signs in at:',

@@ -70,7 +70,7 @@ export const wel = {
     failed: '生成演示数据失败({{step}}),可重试',
     done: '演示租户 {{tenantId}} 已创建',
     counts:
-      '设备 {{devices}} 台,消毒周期 {{cycles}} 个,消毒记录 {{records}} 条。运行 npm run simulate 让设备继续运行。',
+      '设备 {{devices}} 台,消毒周期 {{cycles}} 个,消毒记录 {{records}} 条。在服务器上运行 {{simulate}} 让设备继续运行。',
     password: '演示租户管理员: 租户 {{tenantId}},账号 {{account}},密码:',
     passwordOnce: '密码仅显示这一次,服务器的 DATA_DIR/demo-password.txt 中也保存了一份',
     signInAt: '演示租户的登录地址:',
