@@ -115,11 +115,12 @@ export async function provisionDevices(
     byProductId.has(d.productId),
   );
   const byCode = new Map(existing.map((d) => [d.deviceCode, d]));
-  // The seeded demo devices, then the tenant's other devices of these products (the demo tenant's,
-  // docs/demo.md; earlier runs' SIM-…) by code, then new SIM-… devices.
+  // The seeded demo devices, then the tenant's other demo devices of these products (the demo
+  // tenant's DEMO-WL-03 …, docs/demo.md) by code, then SIM-… devices. Only demo and simulator codes:
+  // a rotation would lock a real device out.
   const demoCodes = new Set(DEMO_DEVICES.map((d) => d.deviceCode));
   const others = existing
-    .filter((d) => !demoCodes.has(d.deviceCode) && !/^SIM-\d{4,}$/.test(d.deviceCode))
+    .filter((d) => d.deviceCode.startsWith('DEMO-') && !demoCodes.has(d.deviceCode))
     .sort((a, b) => a.deviceCode.localeCompare(b.deviceCode));
   const chosen: DeviceRow[] = [...DEMO_DEVICES.flatMap((d) => byCode.get(d.deviceCode) ?? []), ...others].slice(
     0,
