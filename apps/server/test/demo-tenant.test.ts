@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { count, countDistinct, eq, gte, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +17,10 @@ import {
   type PageResult,
   type WelcomeOverview,
 } from '@mes/contracts';
-import { readOffer, writeOffer } from '../src/modules/demo';
+import { DEMO_SIMULATED_DEVICES, readOffer, writeOffer } from '../src/modules/demo';
+import { DEMO_TENANT_DEVICES } from '../src/modules/demo/demo-data';
+import { ConsoleApi } from '../src/simulator/console-api';
+import { provisionDevices } from '../src/simulator/provision';
 import { seedDemoTenant, type DemoResult } from '../src/modules/demo/demo-steps';
 import {
   article,
@@ -198,6 +202,24 @@ describe('seed:demo', () => {
     expect(users.json<{ data: PageResult<{ account: string }> }>().data.records.map((u) => u.account)).toEqual([
       'admin',
     ]);
+  });
+});
+
+describe('the simulator afterwards', () => {
+  it("provisions the demo tenant's nine waterline disinfectors and sterilisers, no new device and no demo clinic", async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    const api = new ConsoleApi(`http://127.0.0.1:${port}`, first.tenantId);
+    await api.signIn('admin', first.generatedPassword as string);
+    const devices = await provisionDevices(api, DEMO_SIMULATED_DEVICES, () => undefined);
+    expect(devices.map((d) => d.deviceCode).sort()).toEqual(
+      DEMO_TENANT_DEVICES.filter((d) => d.productCode !== 'WD-450')
+        .map((d) => d.deviceCode)
+        .sort(),
+    );
+    expect(devices.every((d) => d.secret.length > 0)).toBe(true);
+    expect(await rowCount(device, first.tenantId)).toBe(10);
+    expect(await rowCount(dept, first.tenantId)).toBe(9);
   });
 });
 
