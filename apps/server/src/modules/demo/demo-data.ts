@@ -83,7 +83,7 @@ export interface DemoCar {
 export const DEMO_CARS: readonly DemoCar[] = [
   {
     name: '东区 1 号车',
-    plate: '苏E D1201',
+    plate: '苏ED1201',
     barCode: 'CAR-E-01',
     base: '东区消毒供应中心',
     line: '东区早班线',
@@ -91,7 +91,7 @@ export const DEMO_CARS: readonly DemoCar[] = [
   },
   {
     name: '东区 2 号车',
-    plate: '苏E D2202',
+    plate: '苏ED2202',
     barCode: 'CAR-E-02',
     base: '东区消毒供应中心',
     line: '东区晚班线',
@@ -99,13 +99,13 @@ export const DEMO_CARS: readonly DemoCar[] = [
   },
   {
     name: '西区 1 号车',
-    plate: '苏E W3301',
+    plate: '苏EW3301',
     barCode: 'CAR-W-01',
     base: '西区消毒供应中心',
     line: '西区环线',
     capacity: 20,
   },
-].map((c) => ({ ...c, plate: c.plate.replace(' ', '') }));
+];
 
 export interface DemoArticle {
   code: string;
