@@ -36,6 +36,7 @@ import { registerLiveRoutes } from './modules/live/live-routes';
 import { warningRouteBindings } from './modules/warning';
 import { reportRouteBindings } from './modules/report';
 import { registerWelcomeRoutes } from './modules/welcome/welcome-routes';
+import { registerDemoRoutes } from './modules/demo/demo-routes';
 import { resourceRouteBindings } from './modules/resource';
 import { systemRouteBindings } from './modules/system';
 import { registerProfileRoutes } from './modules/user/profile-routes';
@@ -224,6 +225,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerProfileRoutes(app, ctx);
   registerLiveRoutes(app, ctx);
   registerWelcomeRoutes(app, ctx);
+  registerDemoRoutes(app, ctx);
   // Every definition of the registry: its module's routes, or the generic ones.
   registerRegistryRoutes(app, ctx, { entries: options.registry, bindings: ROUTE_BINDINGS });
   return app;

@@ -4,12 +4,14 @@ import { pino } from 'pino';
 import { buildApp } from './app';
 import { createDeviceDirectory } from './modules/device';
 import { ConfigError, loadConfig, mqttConfig, type AppConfig } from './platform/config';
-import { claimDataDir, ensureDataDir, readOrCreateSecret, writePrivateFile } from './platform/data-dir';
+import { claimDataDir, ensureDataDir, readOrCreateSecret } from './platform/data-dir';
 import { applyMigrations, connectDatabase, type Database } from './platform/db/database';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './platform/db/embedded-postgres';
 import { startMqtt } from './platform/mqtt';
 import { createAppContext } from './runtime';
 import { seedDatabase } from './seed/seed';
+import { announceAdminPassword } from './seed/announce';
+import { announceDemoPassword, startDemoSeeding } from './modules/demo';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** apps/server/{src,dist} → apps/web/dist */
@@ -71,6 +73,12 @@ async function main(config: AppConfig): Promise<void> {
     cleanups.push(() => app.close());
     await app.listen({ port: config.port, host: config.host });
     log.info(`MES Console listening on http://localhost:${config.port}`);
+    // SEED_DEMO=true on the start that made the install: the card's job, without the card.
+    if (seeded.createdAdmin && config.seedDemo) {
+      const started = await startDemoSeeding(ctx, undefined);
+      if (started.password) announceDemoPassword(started.tenantId, started.password, config.dataDir);
+      log.info(`SEED_DEMO: filling the demo tenant ${started.tenantId} (job ${started.jobId})`);
+    }
     // Device telemetry: never stops the console (a busy port or an unreachable broker is logged
     // and retried). Stopped before the context closes, so what is queued is committed first.
     const mqtt = await startMqtt(ctx, createDeviceDirectory(ctx), mqttConfig(), {
@@ -96,23 +104,6 @@ async function main(config: AppConfig): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
-}
-
-/** Shown once, at the start that created the account; also kept owner-readable in DATA_DIR. */
-function announceAdminPassword(dataDir: string, password: string): void {
-  const file = path.join(dataDir, 'admin-password.txt');
-  writePrivateFile(file, `tenant 000000, account admin, password ${password}\n`);
-  process.stdout.write(
-    [
-      '',
-      '================================================================',
-      ' MES Console created the administrator account:',
-      `   tenant 000000   account admin   password ${password}`,
-      ` (also saved, readable only by you, in ${file})`,
-      '================================================================',
-      '',
-    ].join('\n'),
-  );
 }
 
 let config: AppConfig;

@@ -2,9 +2,11 @@ import net from 'node:net';
 import ExcelJS from 'exceljs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_TENANT_DISMISS_PATH, DEMO_TENANT_SEED_PATH, DEMO_TENANT_STATE_PATH } from '@mes/contracts';
 import type { ApiRouteInfo } from '../src/app';
 import { param } from '../src/platform/db/schema';
 import { MENU_GROUPS } from '../src/seed/seed-menus';
+import { signInWithScopes } from './support/scoped-user';
 import { createTestApp, md5, type TestApp } from './support/test-app';
 
 /**
@@ -23,6 +25,16 @@ const MARKER = 'MARKER_A';
 const MARKER_DEVICE = `${MARKER}_DEV`;
 /** Routes whose call would end the caller's session or that take no part in authorisation. */
 const SKIPPED = new Set(['/api/blade-auth/oauth/logout', '/api/blade-auth/oauth/token']);
+
+/**
+ * Routes of the platform's super administrator alone (the demo tenant's first-start card,
+ * docs/demo.md): a platform role granted their API scopes (the tenant screen's) is still refused.
+ */
+const ADMINISTRATOR_ONLY: readonly { method: 'GET' | 'POST'; url: string }[] = [
+  { method: 'GET', url: `/api${DEMO_TENANT_STATE_PATH}` },
+  { method: 'POST', url: `/api${DEMO_TENANT_SEED_PATH}` },
+  { method: 'POST', url: `/api${DEMO_TENANT_DISMISS_PATH}` },
+];
 
 const platformOnlyScreens = new Set(
   MENU_GROUPS.flatMap((g) => g.screens)
@@ -346,6 +358,31 @@ describe('authorisation matrix', () => {
       if ([401, 403].includes(res.statusCode) || res.statusCode >= 500) {
         wrong.push(`${route.method} ${route.url} → ${res.statusCode}`);
       }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('keeps the demo tenant card to the platform administrator, whatever API scopes a platform role holds', async () => {
+    const clerk = await signInWithScopes(t, { account: 'clerk', codes: ['tenant:read', 'tenant:write'] });
+    const wrong: string[] = [];
+    for (const { method, url } of ADMINISTRATOR_ONLY) {
+      const route = routes().find((r) => r.method === method && r.url === url);
+      if (!route) {
+        wrong.push(`${method} ${url} is not a signed-in route`);
+        continue;
+      }
+      for (const [who, token] of [
+        ['platform clerk', clerk],
+        ['admin of tenant B', adminB],
+        ['plain user of tenant A', plainA],
+      ] as const) {
+        const res = await call(token, route);
+        if (res.statusCode !== 403) wrong.push(`${who}: ${method} ${url} → ${res.statusCode}`);
+      }
+      // The platform administrator gets in (an unticked confirmation is a 400, not a refusal).
+      const res = await call(platformAdmin, route);
+      if ([401, 403].includes(res.statusCode) || res.statusCode >= 500)
+        wrong.push(`platform administrator: ${method} ${url} → ${res.statusCode}`);
     }
     expect(wrong).toEqual([]);
   });

@@ -129,6 +129,24 @@ describe('products with their thing model, programs and alarm rules', () => {
     expect(count).toBe('0');
     expect((await detail(admin, 'product', productId)).alarmRules).toHaveLength(1);
   });
+
+  it('accepts offline and cycle rules, which watch no field of the model', async () => {
+    const res = await submit(admin, 'product', {
+      productCode: 'FIELDLESS',
+      productName: '无字段规则',
+      category: 2,
+      protocol: 'mqtt-json',
+      fields: chlorineModel,
+      alarmRules: [
+        { ruleType: 'cycle', level: 1 },
+        { ruleType: 'offline', durationSeconds: 120, level: 3 },
+        { ruleType: 'threshold', fieldKey: 'chlorine', operator: '>', threshold: 80, level: 2 },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    const rules = (await detail(admin, 'product', String(res.json().data))).alarmRules as { ruleType: string }[];
+    expect(rules.map((r) => r.ruleType)).toEqual(['cycle', 'offline', 'threshold']);
+  });
 });
 
 describe('devices and their MQTT credentials', () => {

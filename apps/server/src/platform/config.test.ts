@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       API_LOG: 'OFF',
       TRUST_PROXY: '10.0.0.5, 192.168.0.0/16,loopback,fd00::/8',
       API_DOCS: 'on',
+      SEED_DEMO: 'TRUE',
     });
     expect(c).toEqual({
       port: 9000,
@@ -34,7 +35,13 @@ describe('loadConfig', () => {
       apiLog: false,
       trustProxy: ['10.0.0.5', '192.168.0.0/16', 'loopback', 'fd00::/8'],
       apiDocs: true,
+      seedDemo: true,
     });
+  });
+
+  it('fills no demo tenant unless told, and names a bad SEED_DEMO', () => {
+    expect(loadConfig({}).seedDemo).toBe(false);
+    expect(() => loadConfig({ SEED_DEMO: 'yes' })).toThrow(/SEED_DEMO: must be true or false/);
   });
 
   it('trusts no proxy and hides the API map unless told', () => {

@@ -113,6 +113,12 @@ const ConfigSchema = z.object({
     })
     .transform(Number),
   MQTT_HOST: z.string().default('0.0.0.0'),
+  /** `true`: the first start of a fresh install fills the demo tenant (docs/demo.md). */
+  SEED_DEMO: z
+    .string()
+    .transform((v) => v.trim().toLowerCase())
+    .pipe(z.enum(['true', 'false'], { message: 'must be true or false' }))
+    .default('false'),
 });
 
 /** Where device telemetry arrives (docs/mqtt.md). */
@@ -150,6 +156,8 @@ export interface AppConfig {
   trustProxy: string[];
   /** `API_DOCS=on`: the OpenAPI description without signing in. */
   apiDocs: boolean;
+  /** `SEED_DEMO=true`: the start that creates a fresh install also fills the demo tenant. */
+  seedDemo: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -173,5 +181,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     apiLog: c.API_LOG === 'on',
     trustProxy: c.TRUST_PROXY,
     apiDocs: c.API_DOCS === 'on',
+    seedDemo: c.SEED_DEMO === 'true',
   };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
-import { DEFAULT_TENANT_ID, type RegistryEntry } from '@mes/contracts';
+import { DEFAULT_TENANT_ID, DEMO_OFFER_PARAM, type RegistryEntry } from '@mes/contracts';
 import { hashClientSecret, hashPassword, md5Hex } from '../platform/auth/passwords';
 import type { Db } from '../platform/db/database';
 import * as t from '../platform/db/schema';
@@ -17,6 +17,7 @@ import {
 } from './seed-data';
 import { seedDemoDevices } from './demo-devices';
 import { buildSeed, SEED } from './seed-menus';
+import { paramSeedId } from './seed-ids';
 import { grantToTenantAdministrators, syncMenus } from './seed-sync';
 import { ensureBuiltInReportsForAll } from '../modules/report/builtin-reports';
 
@@ -88,8 +89,18 @@ export async function seedDatabase(
       password: await hashPassword(md5Hex(plain)),
       createDept: DEPT_IDS.company,
     });
-    // A fresh install only: demo products and devices for the simulator (docs/simulator.md).
+    // A fresh install only: demo products and devices for the simulator (docs/simulator.md), and
+    // the platform administrator's one-time offer of the demo tenant (docs/demo.md).
     await seedDemoDevices(tx);
+    await tx
+      .insert(t.param)
+      .values({
+        id: paramSeedId(DEMO_OFFER_PARAM),
+        paramName: '首次启动演示租户(服务器维护)',
+        paramKey: DEMO_OFFER_PARAM,
+        paramValue: JSON.stringify({ state: 'offered' }),
+      })
+      .onConflictDoNothing();
     return { generatedAdminPassword: generated, createdAdmin: true };
   });
 }

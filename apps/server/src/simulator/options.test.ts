@@ -44,6 +44,18 @@ describe('simulator options', () => {
     expect(() => parseOptions([], {}, '/nonexistent')).toThrow(/no password for the console/);
   });
 
+  it("reads the demo tenant's password from DATA_DIR/demo-password.txt for that tenant only", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sim-options-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'data'));
+      fs.writeFileSync(path.join(dir, 'data', 'demo-password.txt'), 'tenant 100001, account admin, password Demo_9\n');
+      expect(parseOptions(['--tenant', '100001'], { ADMIN_PASSWORD: 'platform-pw' }, dir)?.password).toBe('Demo_9');
+      expect(() => parseOptions(['--tenant', '100002'], {}, dir)).toThrow(/no password for tenant 100002/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses bad values by name', () => {
     const env = { ADMIN_PASSWORD: 'x'.repeat(8) };
     expect(() => parseOptions(['--rate', 'fast'], env, '/')).toThrow('--rate must be a number from 0.01 to 1000');

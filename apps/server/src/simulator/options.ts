@@ -46,7 +46,8 @@ telemetry, status and finished cycles over MQTT to a running MES Console (docs/s
   --api URL          the console (default http://localhost:8080)
   --tenant ID        tenant of the devices (default 000000)
   --account NAME     account that provisions devices (default admin)
-  --password PW      its password (default ADMIN_PASSWORD, else DATA_DIR/admin-password.txt)
+  --password PW      its password (default ADMIN_PASSWORD, else DATA_DIR/admin-password.txt;
+                     for another tenant DATA_DIR/demo-password.txt when it names that tenant)
   --mqtt URL         broker (default the console's embedded one: mqtt://127.0.0.1:$MQTT_PORT or 1883)
   --broker KIND      embedded (user name = client id) or external (user name = tenant/code, for
                      Mosquitto; default when MQTT_URL is set)
@@ -62,15 +63,21 @@ telemetry, status and finished cycles over MQTT to a running MES Console (docs/s
 Each run gives every device a new MQTT secret (rotate-secret): a real device using one of these
 devices' secrets stops connecting until it gets the new one.`;
 
-/** Reads the administrator password the console generated at its first start. */
-function passwordFromDataDir(env: NodeJS.ProcessEnv, cwd: string): string | undefined {
-  const file = path.resolve(cwd, env.DATA_DIR?.trim() || './data', 'admin-password.txt');
+/**
+ * Reads the administrator password the console generated: the platform's at its first start
+ * (`admin-password.txt`), or the demo tenant's (`demo-password.txt`, docs/demo.md) when the file
+ * names the tenant asked for.
+ */
+function passwordFromDataDir(env: NodeJS.ProcessEnv, cwd: string, tenant: string): string | undefined {
+  const name = tenant === '000000' ? 'admin-password.txt' : 'demo-password.txt';
+  const file = path.resolve(cwd, env.DATA_DIR?.trim() || './data', name);
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
+  if (/tenant (\S+),/.exec(text)?.[1] !== tenant) return undefined;
   return /password (\S+)/.exec(text)?.[1];
 }
 
@@ -169,11 +176,17 @@ export function parseOptions(
     seed: Math.floor(numberOption('seed', text('seed'), 1, 0, 2 ** 32 - 1)),
     credentialsFile: text('credentials'),
   };
-  const password = text('password') ?? (env.ADMIN_PASSWORD?.trim() || passwordFromDataDir(env, cwd));
+  const platform = parsed.tenant === '000000';
+  const password =
+    text('password') ??
+    ((platform ? env.ADMIN_PASSWORD?.trim() : undefined) || passwordFromDataDir(env, cwd, parsed.tenant));
   if (!password)
     throw new SimulatorError(
-      'no password for the console: pass --password, set ADMIN_PASSWORD, or run from the folder whose ' +
-        'DATA_DIR (default ./data) holds admin-password.txt',
+      platform
+        ? 'no password for the console: pass --password, set ADMIN_PASSWORD, or run from the folder whose ' +
+            'DATA_DIR (default ./data) holds admin-password.txt'
+        : `no password for tenant ${parsed.tenant}: pass --password, or run from the folder whose ` +
+            'DATA_DIR (default ./data) holds the demo-password.txt of npm run seed:demo for that tenant',
     );
   return { ...parsed, password };
 }

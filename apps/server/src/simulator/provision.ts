@@ -115,7 +115,17 @@ export async function provisionDevices(
     byProductId.has(d.productId),
   );
   const byCode = new Map(existing.map((d) => [d.deviceCode, d]));
-  const chosen: DeviceRow[] = DEMO_DEVICES.flatMap((d) => byCode.get(d.deviceCode) ?? []).slice(0, count);
+  // The seeded demo devices, then the tenant's other demo devices of these products (the demo
+  // tenant's DEMO-WL-03 …, docs/demo.md) by code, then SIM-… devices. Only demo and simulator codes:
+  // a rotation would lock a real device out.
+  const demoCodes = new Set(DEMO_DEVICES.map((d) => d.deviceCode));
+  const others = existing
+    .filter((d) => d.deviceCode.startsWith('DEMO-') && !demoCodes.has(d.deviceCode))
+    .sort((a, b) => a.deviceCode.localeCompare(b.deviceCode));
+  const chosen: DeviceRow[] = [...DEMO_DEVICES.flatMap((d) => byCode.get(d.deviceCode) ?? []), ...others].slice(
+    0,
+    count,
+  );
 
   const missing: { code: string; product: ProductModel; n: number }[] = [];
   for (let n = 1; chosen.length + missing.length < count; n++) {
@@ -124,13 +134,11 @@ export async function provisionDevices(
     if (found) chosen.push(found);
     else missing.push({ code, product: n % 2 === 1 ? waterline : steriliser, n });
   }
-  const clinic = await ensureDemoClinic(api);
-  // The seeded demo devices have no department until the first run files them under the clinic.
-  await inBatches(
-    chosen.filter((d) => !d.deptId),
-    8,
-    (d) => api.post('/api/basic/device/submit', { id: d.id, deptId: clinic }),
-  );
+  // The seeded demo devices have no department until the first run files them under the clinic;
+  // a tenant whose devices all stand somewhere (the demo tenant) gets no demo clinic.
+  const homeless = chosen.filter((d) => !d.deptId);
+  const clinic = homeless.length || missing.length ? await ensureDemoClinic(api) : '';
+  await inBatches(homeless, 8, (d) => api.post('/api/basic/device/submit', { id: d.id, deptId: clinic }));
   if (missing.length) log(`creating ${missing.length} devices (${missing[0]?.code} …)`);
   const created = await inBatches(missing, 8, async ({ code, product, n }) => {
     const isWaterline = product.kind === 'waterline';

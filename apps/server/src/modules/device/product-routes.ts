@@ -32,6 +32,8 @@ async function keepMappedFields({ tx, auth, adding, existing, body }: ChangeArgs
  * An alarm rule watches a field of the product's own model: the rules as sent (or as stored, when
  * only the model is sent) against the model as sent (or as stored, when only the rules are sent).
  */
+const FIELD_RULE_TYPES = new Set(['threshold', 'rate', 'concentration']);
+
 async function checkAlarmFields({ tx, auth, adding, existing, body }: ChangeArgs): Promise<void> {
   const rulesSent = Array.isArray(body.alarmRules);
   const fieldsSent = Array.isArray(body.fields);
@@ -50,10 +52,12 @@ async function checkAlarmFields({ tx, auth, adding, existing, body }: ChangeArgs
   const rules = rulesSent
     ? rowsOf(body.alarmRules)
     : await scope
-        .select(productAlarmRule, { fieldKey: productAlarmRule.fieldKey })
+        .select(productAlarmRule, { ruleType: productAlarmRule.ruleType, fieldKey: productAlarmRule.fieldKey })
         .where(eq(productAlarmRule.productId, productId))
         .orderBy(productAlarmRule.sort, productAlarmRule.id);
   rules.forEach((rule, index) => {
+    // An offline or cycle rule watches the connection or the cycles, not a field (its key is empty).
+    if (!FIELD_RULE_TYPES.has(String(rule.ruleType || 'threshold'))) return;
     const key = String(rule.fieldKey);
     if (!keys.has(key)) throw badRequest(DeviceMessages.alarmFieldNotInModel(index + 1, key));
   });

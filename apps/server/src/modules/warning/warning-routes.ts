@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
   formatDateTime,
@@ -15,6 +15,7 @@ import {
 import type { AppContext } from '../../app-context';
 import { registerResource } from '../../crud/resource-routes';
 import { requireAuth } from '../../platform/auth/request-auth';
+import type { Db } from '../../platform/db/database';
 import { device, productField, warning } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
 import { badRequest, notFound } from '../../platform/http/errors';
@@ -38,6 +39,71 @@ function resultOf(value: unknown): string {
   return result;
 }
 
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export interface WarningHandling {
+  result: string;
+  userId: string;
+  userName: string;
+  at: Date;
+}
+
+/**
+ * Acknowledges warnings with a result (active → active-handled, cleared → cleared-handled) and
+ * tells the live streams; the route's `handle`, and the demo tenant's history, which handles its
+ * month of warnings at the times they were handled (docs/demo.md). `scope` is the caller's read
+ * scope, or undefined for every warning of the tenant. Answers how many rows it changed.
+ */
+export async function handleWarnings(
+  tx: Tx,
+  tenantId: string,
+  scope: SQL | undefined,
+  ids: readonly string[],
+  how: WarningHandling,
+): Promise<number> {
+  // The tenant through the one scope; the read scope adds the caller's data scope.
+  const rows = await tenantScope(tx, tenantId)
+    .update(warning)
+    .set({
+      status: sql`case when ${warning.status} = ${WarningStatus.activeUnhandled} then ${WarningStatus.activeHandled}
+                     when ${warning.status} = ${WarningStatus.clearedUnhandled} then ${WarningStatus.clearedHandled}
+                     else ${warning.status} end`,
+      ackTime: sql`coalesce(${warning.ackTime}, ${how.at})`,
+      handleTime: how.at,
+      handleUser: how.userId,
+      handleUserName: how.userName.slice(0, 64),
+      handleResult: how.result,
+      updateUser: how.userId,
+      updateTime: how.at,
+    })
+    .where(and(scope, inArray(warning.id, [...ids])))
+    .returning({
+      id: warning.id,
+      warningNo: warning.warningNo,
+      tenantId: warning.tenantId,
+      deptId: warning.deptId,
+      deviceCode: warning.deviceCode,
+      level: warning.level,
+      status: warning.status,
+      message: warning.message,
+    });
+  const events = rows.map((row): WarningLiveEvent => ({
+    type: 'warning',
+    action: 'handled',
+    tenantId: row.tenantId,
+    deptId: row.deptId === null ? null : String(row.deptId),
+    warningId: String(row.id),
+    warningNo: row.warningNo,
+    deviceCode: row.deviceCode,
+    level: row.level,
+    status: row.status ?? WarningStatus.activeHandled,
+    message: row.message,
+    at: how.at.toISOString(),
+  }));
+  for (const payload of livePayloads(events)) await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${payload})`);
+  return rows.length;
+}
+
 /**
  * Warnings (`/api/report/warning`, docs/warnings.md): the generic list, detail and export with
  * the warning's data scope; `handle` (acknowledge with a result) and `around` (the trigger field's
@@ -59,50 +125,15 @@ export function registerWarningRoutes(app: FastifyInstance, ctx: AppContext): vo
       const now = new Date(ctx.clock.now());
       const handler = auth.claims.user_name || auth.account;
       await ctx.db.transaction(async (tx) => {
-        // The tenant through the one scope; the read scope adds the caller's data scope.
-        const rows = await tenantScope(tx, auth.tenantId)
-          .update(warning)
-          .set({
-            status: sql`case when ${warning.status} = ${WarningStatus.activeUnhandled} then ${WarningStatus.activeHandled}
-                           when ${warning.status} = ${WarningStatus.clearedUnhandled} then ${WarningStatus.clearedHandled}
-                           else ${warning.status} end`,
-            ackTime: sql`coalesce(${warning.ackTime}, ${now})`,
-            handleTime: now,
-            handleUser: auth.userId,
-            handleUserName: handler.slice(0, 64),
-            handleResult: result,
-            updateUser: auth.userId,
-            updateTime: now,
-          })
-          .where(and(scope, inArray(warning.id, ids)))
-          .returning({
-            id: warning.id,
-            warningNo: warning.warningNo,
-            tenantId: warning.tenantId,
-            deptId: warning.deptId,
-            deviceCode: warning.deviceCode,
-            level: warning.level,
-            status: warning.status,
-            message: warning.message,
-          });
+        const handled = await handleWarnings(tx, auth.tenantId, scope, ids, {
+          result,
+          userId: auth.userId,
+          userName: handler,
+          at: now,
+        });
         // All or nothing: an id the caller may not see (another tenant's, another department's)
         // rolls the whole call back, and the answer does not tell which.
-        if (rows.length !== ids.length) throw notFound(Messages.rowNotFound);
-        const events = rows.map((row): WarningLiveEvent => ({
-          type: 'warning',
-          action: 'handled',
-          tenantId: row.tenantId,
-          deptId: row.deptId === null ? null : String(row.deptId),
-          warningId: String(row.id),
-          warningNo: row.warningNo,
-          deviceCode: row.deviceCode,
-          level: row.level,
-          status: row.status ?? WarningStatus.activeHandled,
-          message: row.message,
-          at: now.toISOString(),
-        }));
-        for (const payload of livePayloads(events))
-          await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${payload})`);
+        if (handled !== ids.length) throw notFound(Messages.rowNotFound);
       });
       await ctx.totals.changed(warningResource.code, auth.tenantId);
       return ok(null, WarningMessages.handled(ids.length));

@@ -3,7 +3,7 @@ import { Button } from 'antd';
 import { Input, Password } from '../../shell/controls/light-input';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { fetchSignInOptions, signInWithPassword } from '../../api/auth';
 import { ApiError } from '../../api/http';
 import { website } from '../../config/website';
@@ -24,9 +24,21 @@ interface AccountForm {
 
 type FieldErrors = Partial<Record<keyof AccountForm | 'code', string>>;
 
+/**
+ * A tenant named by the link (`/login?tenantId=100001`, as the demo tenant's card gives it,
+ * docs/demo.md): without the tenant field (`tenantMode` off) this is how another tenant's users
+ * reach their password sign-in. Only the shape of a tenant id is accepted.
+ */
+function useLinkTenant(): string | undefined {
+  const [params] = useSearchParams();
+  const value = params.get('tenantId')?.trim() ?? '';
+  return /^[A-Za-z0-9_-]{1,12}$/.test(value) ? value : undefined;
+}
+
 function AccountSignIn() {
   const { t } = useTranslation('login');
   const navigate = useNavigate();
+  const linkTenant = useLinkTenant();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   // The captcha is asked for when the server is in captcha mode, or once it demands one
@@ -71,7 +83,7 @@ function AccountSignIn() {
     setError('');
     try {
       const result = await signInWithPassword({
-        tenantId: website.tenantMode ? form.tenantId.trim() : website.tenantId,
+        tenantId: website.tenantMode ? form.tenantId.trim() : (linkTenant ?? website.tenantId),
         username: form.username.trim(),
         password: form.password,
         captcha: challenge.solved,
@@ -99,6 +111,11 @@ function AccountSignIn() {
           />
         </Field>
       )}
+      {!website.tenantMode && linkTenant ? (
+        <Field label={t('tenantId')}>
+          <Input value={linkTenant} readOnly data-testid="login-link-tenant" />
+        </Field>
+      ) : null}
       <Field label={t('username')} error={errors.username}>
         <Input
           prefix={<UserOutlined />}

@@ -2,6 +2,7 @@ import { DesktopOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Col, Descriptions, Row, Space, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { displayName, useSession } from '../../session/session-store';
+import { DemoTenantCard } from './demo-card';
 import { LoginCounts } from './login-counts';
 import { OverviewCharts } from './overview-charts';
 import { OverviewFigures } from './overview-figures';
@@ -39,6 +40,7 @@ export default function Welcome() {
         <Col xs={24} xl={15}>
           <LoginCounts />
         </Col>
+        <DemoTenantCard />
         <Col xs={24}>
           <div className="mes-wel-bar-row">
             <Typography.Text type="secondary" data-testid="wel-taken">

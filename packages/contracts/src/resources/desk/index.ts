@@ -1,3 +1,4 @@
 export * from './desk-service';
 export * from './notice';
 export * from './welcome-api';
+export * from './demo-api';

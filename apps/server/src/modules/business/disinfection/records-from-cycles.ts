@@ -53,8 +53,8 @@ const decimalFigure = (figures: unknown, name: string) => {
 const LOOKBACK_MS = 7 * 24 * 3_600_000;
 
 /** The recent cycles of one tenant (or every tenant) that have no record yet, oldest first. */
-function pendingCycles(ctx: AppContext, tenantId: string | undefined) {
-  const recent = gt(deviceCycle.endTime, new Date(ctx.clock.now() - LOOKBACK_MS));
+function pendingCycles(ctx: AppContext, tenantId: string | undefined, lookbackMs: number) {
+  const recent = gt(deviceCycle.endTime, new Date(ctx.clock.now() - lookbackMs));
   const noRecord = notExists(
     ctx.db
       .select({ id: disinfectionRecord.id })
@@ -72,6 +72,9 @@ function pendingCycles(ctx: AppContext, tenantId: string | undefined) {
 }
 
 type Pending = Awaited<ReturnType<typeof pendingCycles>>[number];
+
+/** The chain the job appends to; a backfill appends through the same one. */
+export const disinfectionRecordChain = () => new RecordChain(disinfectionRecordResource, disinfectionRecord);
 
 /** The record of a cycle: its figures as the device sent them, no operator (the device ran it). */
 function recordOf(cycle: Pending): Record<string, unknown> {
@@ -113,13 +116,19 @@ const isUniqueViolation = (error: unknown) => {
 /**
  * Makes the records of pending cycles: one transaction per device (its chain's lock taken once,
  * one commit for all its new cycles), a savepoint per cycle so that a cycle another run has just
- * recorded is skipped without undoing the others.
+ * recorded is skipped without undoing the others. `lookbackMs` widens the window for a backfill
+ * (the demo tenant's month of cycles, docs/demo.md); the job keeps its week.
  */
-export async function recordsFromCycles(ctx: AppContext, chain: RecordChain, tenantId?: string): Promise<number> {
+export async function recordsFromCycles(
+  ctx: AppContext,
+  chain: RecordChain,
+  tenantId?: string,
+  lookbackMs: number = LOOKBACK_MS,
+): Promise<number> {
   let made = 0;
   const tenants = new Set<string>();
   for (;;) {
-    const pending = await pendingCycles(ctx, tenantId);
+    const pending = await pendingCycles(ctx, tenantId, lookbackMs);
     const byChain = new Map<string, Pending[]>();
     for (const row of pending) {
       const key = `${row.tenantId}/${row.deviceCode}`;
@@ -150,7 +159,7 @@ export function startRecordsFromCycles(ctx: AppContext): void {
 }
 
 function startOnce(ctx: AppContext): void {
-  const chain = new RecordChain(disinfectionRecordResource, disinfectionRecord);
+  const chain = disinfectionRecordChain();
   ctx.jobs.register(recordsFromCyclesJob, async ({ tenantId }) => ({
     made: await recordsFromCycles(ctx, chain, tenantId),
   }));

@@ -66,6 +66,23 @@ export const wel: typeof zh = {
   refresh: 'Refresh',
   failed: 'The welcome figures could not be read',
   retry: 'Retry',
+  demo: {
+    title: 'Demo data',
+    intro:
+      'This console is new. It can create a demo tenant (演示口腔医疗集团): disinfection bases and clinics, lines, cars, articles, devices, and a month of disinfection cycles, records and warnings to explore the screens with. The demo lives in its own tenant and leaves the platform tenant alone.',
+    tick: 'Create the demo tenant',
+    confirm: 'Confirm',
+    dismiss: 'No, thanks',
+    running: 'Filling the demo tenant: {{step}}',
+    failed: 'Filling the demo tenant failed ({{step}}); you may try again',
+    done: 'Demo tenant {{tenantId}} created',
+    counts:
+      '{{devices}} devices, {{cycles}} disinfection cycles, {{records}} disinfection records. Run {{simulate}} on the server to keep the devices running.',
+    password: 'Demo administrator: tenant {{tenantId}}, account {{account}}, password:',
+    passwordOnce: 'The password is shown only this once; the server also keeps it in DATA_DIR/demo-password.txt',
+    signInAt: 'The demo tenant signs in at:',
+    existed: 'The demo tenant exists already; its administrator password is in the server’s DATA_DIR/demo-password.txt',
+  },
   wall: {
     title: 'Disinfection devices at a glance',
     map: 'Devices by department',

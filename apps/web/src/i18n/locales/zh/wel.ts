@@ -65,6 +65,23 @@ export const wel = {
   refresh: '刷新',
   failed: '首页数据读取失败',
   retry: '重试',
+  demo: {
+    title: '演示数据',
+    intro:
+      '这是一套全新的控制台。可以创建一个演示租户(演示口腔医疗集团):消毒基地与诊所、线路、车辆、物品、设备,以及一个月的消毒周期、消毒记录和告警,便于熟悉各个页面。演示数据在单独的租户中,不影响平台租户。',
+    tick: '创建演示租户',
+    confirm: '确认',
+    dismiss: '不需要',
+    running: '正在生成演示数据: {{step}}',
+    failed: '生成演示数据失败({{step}}),可重试',
+    done: '演示租户 {{tenantId}} 已创建',
+    counts:
+      '设备 {{devices}} 台,消毒周期 {{cycles}} 个,消毒记录 {{records}} 条。在服务器上运行 {{simulate}} 让设备继续运行。',
+    password: '演示租户管理员: 租户 {{tenantId}},账号 {{account}},密码:',
+    passwordOnce: '密码仅显示这一次,服务器的 DATA_DIR/demo-password.txt 中也保存了一份',
+    signInAt: '演示租户的登录地址:',
+    existed: '演示租户已存在,其管理员密码见服务器 DATA_DIR/demo-password.txt',
+  },
   wall: {
     title: '消毒设备运行大屏',
     map: '设备分布',
