@@ -33,8 +33,10 @@ import {
   deptLine,
   param,
   product,
+  recordRecall,
   telemetry,
   tenant,
+  verificationRecord,
   warning,
 } from '../src/platform/db/schema';
 import { tenantScope } from '../src/platform/tenancy/tenant-scope';
@@ -69,6 +71,8 @@ async function kinds(tenantId: string): Promise<Record<string, number>> {
     records: await rowCount(disinfectionRecord, tenantId),
     telemetry: await rowCount(telemetry, tenantId),
     warnings: await rowCount(warning, tenantId),
+    verifications: await rowCount(verificationRecord, tenantId),
+    recalls: await rowCount(recordRecall, tenantId),
   };
 }
 
@@ -143,6 +147,45 @@ describe('seed:demo', () => {
     // The chains the records job keeps hold.
     const verify = await t.as(platformAdmin, { method: 'GET', url: '/api/blade-business/disinfection/verify' });
     expect(verify.statusCode).toBe(200);
+  });
+
+  it('tests the sterilisers daily (BD) and weekly (biological), samples the waterlines, and recalls one failed week', async () => {
+    const scope = tenantScope(t.ctx.db, first.tenantId);
+    const rows = await scope
+      .select(verificationRecord, {
+        type: verificationRecord.verificationType,
+        result: verificationRecord.result,
+        device: verificationRecord.deviceCode,
+        day: sql<string>`(${verificationRecord.testTime} at time zone 'Asia/Shanghai')::date::text`,
+      })
+      .where();
+    expect(first.made.verifications).toBe(rows.length);
+    const passedBd = new Set(rows.filter((r) => r.type === 1 && r.result === 1).map((r) => `${r.device} ${r.day}`));
+    // Every steriliser day with a cycle has its passing BD test.
+    const days = await scope
+      .select(disinfectionRecord, {
+        key: sql<string>`${disinfectionRecord.deviceCode} || ' ' || (${disinfectionRecord.startTime} at time zone 'Asia/Shanghai')::date::text`,
+      })
+      .where(eq(disinfectionRecord.recordType, 2));
+    expect(days.length).toBeGreaterThan(0);
+    expect(days.filter((d) => !passedBd.has(d.key))).toEqual([]);
+    expect(rows.filter((r) => r.type === 4).length).toBeGreaterThanOrEqual(9);
+    expect(rows.filter((r) => r.type === 7).length).toBeGreaterThanOrEqual(6);
+    // One biological indicator failed: its loads are recalled and a critical warning was raised.
+    expect(rows.filter((r) => r.type === 4 && r.result === 2)).toHaveLength(1);
+    expect(await rowCount(recordRecall, first.tenantId)).toBeGreaterThan(0);
+    const [indicator] = await scope
+      .select(warning, { n: count() })
+      .where(eq(warning.warningType, 'indicator'), eq(warning.level, 1));
+    expect(Number(indicator?.n)).toBe(1);
+    // Both chains of the demo tenant hold, checked by its own administrator.
+    const demo = (await t.signIn('admin', first.generatedPassword, first.tenantId)).access_token;
+    for (const records of ['verification', 'disinfection']) {
+      const verify = await t.as(demo, { method: 'GET', url: `/api/blade-business/${records}/verify` });
+      const report = verify.json<{ data: { checked: number; broken: unknown } }>().data;
+      expect(report.broken).toBeNull();
+      expect(report.checked).toBeGreaterThan(0);
+    }
   });
 
   it('leaves the last day of telemetry and a mix of warnings, most of the older ones handled', async () => {

@@ -22,6 +22,7 @@ import {
 } from './demo-data';
 import { HISTORY_DAYS, replayHistory, type HistoryDevice } from './demo-history';
 import { DemoApi, DemoCallError } from './demo-session';
+import { verificationStep } from './demo-verification';
 
 /**
  * The demo tenant, step by step (docs/demo.md). Each step finds what an earlier run made (by
@@ -394,7 +395,8 @@ export const DEMO_STEPS: readonly DemoStep[] = [
   { name: 'articles', run: articlesStep },
   { name: 'history', run: historyStep },
   { name: 'records', run: recordsStep },
-  // Verification records plug in here (after the records they verify, before the warnings they raise).
+  // After the records they verify, before the warnings step (a failed indicator raises one).
+  { name: 'verification', run: verificationStep },
   { name: 'warnings', run: warningsStep },
 ];
 
