@@ -30,6 +30,7 @@ import { registerTopMenuRoutes } from './modules/system/top-menu-routes';
 import { businessRouteBindings } from './modules/business';
 import { deskRouteBindings } from './modules/desk';
 import { deviceRouteBindings } from './modules/device';
+import { flowRouteBindings } from './modules/flow';
 import { registerLiveRoutes } from './modules/live/live-routes';
 import { warningRouteBindings } from './modules/warning';
 import { registerWelcomeRoutes } from './modules/welcome/welcome-routes';
@@ -87,6 +88,7 @@ const ROUTE_BINDINGS: readonly RouteBinding[] = [
   ...deviceRouteBindings,
   ...warningRouteBindings,
   ...deskRouteBindings,
+  ...flowRouteBindings,
   { defs: [dictResource, dictBizResource], register: registerDictRoutes },
   {
     defs: [apiLogResource, usualLogResource, errorLogResource, loginLogResource, operationLogResource],

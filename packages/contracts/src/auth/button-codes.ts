@@ -32,4 +32,7 @@ export const buttonCodes = {
   attach: screenButtons('attach', ['upload', 'download']),
   device: screenButtons('device_info', ['secret']),
   warning: screenButtons('warning', ['handle']),
+  flowModel: screenButtons('flow_model', ['deploy']),
+  flowManager: screenButtons('flow_manager', ['state', 'remove', 'upload']),
+  flowFollow: screenButtons('flow_follow', ['remove']),
 } as const;
