@@ -21,7 +21,7 @@ import {
   parseDateTime,
   type FlowHistoryStep,
 } from '@mes/contracts';
-import type { AppContext } from '../../app-context';
+import { oncePerContext, type AppContext } from '../../app-context';
 import { registerResource, type ResourceService } from '../../crud/resource-routes';
 import { isAdministrator, requireAuth, type AuthContext } from '../../platform/auth/request-auth';
 import {
@@ -109,7 +109,8 @@ export function durationText(ms: number | null): string {
  */
 export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void {
   const flow = new FlowService(ctx);
-  ctx.jobs.register(flowTimerJob, (payload) => flow.fireTimer(payload));
+  // One handler per context, whichever app built on it registered first (tests build several).
+  oncePerContext(ctx, flowTimerJob.name, () => ctx.jobs.register(flowTimerJob, (payload) => flow.fireTimer(payload)));
 
   // ------------------------------------------------------------------ models
   const models = registerResource(app, ctx, {
