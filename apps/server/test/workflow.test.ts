@@ -1,7 +1,10 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FlowPaths } from '@mes/contracts';
-import { flowInstance, role } from '../src/platform/db/schema';
+import { flowInstance, flowTask, role } from '../src/platform/db/schema';
+import { DEPT_IDS } from '../src/seed/seed-data';
 import { waitFor } from './support/mqtt-kit';
 import { startSecondProcess } from './support/second-process';
 import { signInToNewTenant, signInWithScopes } from './support/scoped-user';
@@ -374,6 +377,52 @@ describe('the engine state lives in the database', () => {
     expect(await instanceStatus(leave.processInstanceId)).toBe(2);
   });
 
+  it('a server killed (-9) in the middle of a move loses nothing: the move never happened, and can be made again', async () => {
+    const leave = await startLeave(employee, 1);
+    const [task] = await todoOf(manager, leave.processInstanceId);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/flow-kill-child.ts'], {
+      cwd: path.join(import.meta.dirname, '..'),
+      env: {
+        ...process.env,
+        DATABASE_URL: t.databaseUrl,
+        TENANT: '000000',
+        USER_ID: ids.manager,
+        ACCOUNT: 'mgr',
+        TASK_ID: String(task?.taskId),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    try {
+      await waitFor(() => out.includes('moved') || child.exitCode !== null, 60_000);
+      expect(out).toContain('moved');
+      // Written but not committed: nobody sees it.
+      expect((await todoOf(manager, leave.processInstanceId)).map((r) => r.taskId)).toEqual([task?.taskId]);
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    const [row] = await t.ctx.db
+      .select({ comment: flowTask.comment, status: flowTask.flowStatus })
+      .from(flowTask)
+      .where(eq(flowTask.id, String(task?.taskId)));
+    expect(row).toEqual({ comment: null, status: 1 });
+    expect(await instanceStatus(leave.processInstanceId)).toBe(1);
+    expect((await complete(manager, task?.taskId, true, 'after the crash')).status).toBe(200);
+    expect(await instanceStatus(leave.processInstanceId)).toBe(2);
+    const history = (await data(
+      employee,
+      'GET',
+      `${FlowPaths.historyFlowList}?processInstanceId=${leave.processInstanceId}`,
+    )) as unknown as Json[];
+    expect(history.filter((s) => s.historyActivityId === 'managerAudit').map((s) => s.comment)).toEqual([
+      'after the crash',
+    ]);
+  }, 90_000);
+
   it('a boundary timer fires once through the durable queue with two server processes', async () => {
     await data(admin, 'POST', '/blade-flow/model/submit', { xml: timerModel('timed', 'PT1S') });
     const model = (await records(admin, '/blade-flow/model/list', '&modelKey=timed'))[0];
@@ -391,6 +440,9 @@ describe('the engine state lives in the database', () => {
         const jobs = await t.ctx.database.pool.query(`select state from pgboss.job where name = 'flow.timer'`);
         return jobs.rows.length > 0 && jobs.rows.every((r: { state: string }) => r.state === 'completed');
       }, 30_000);
+      // One job, run once, by one of the two processes.
+      const jobs = await t.ctx.database.pool.query(`select output from pgboss.job where name = 'flow.timer'`);
+      expect(jobs.rows.map((r: { output: unknown }) => r.output)).toEqual([{ fired: true }]);
       const history = (await data(
         employee,
         'GET',
@@ -448,5 +500,91 @@ describe('tenants', () => {
       400,
     );
     expect(await instanceStatus(leave.processInstanceId)).toBe(1);
+  });
+});
+
+/** Parallel branches: the applicant's and a department's, then a notice to HR, then the end. */
+const PARALLEL_XML = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:flowable="http://flowable.org/bpmn" xmlns:mes="http://www.mes-console.local/flow" id="dp" targetNamespace="x">
+  <process id="parallel" name="会签" isExecutable="true">
+    <startEvent id="start"><outgoing>f1</outgoing></startEvent>
+    <sequenceFlow id="f1" sourceRef="start" targetRef="fork" />
+    <parallelGateway id="fork"><incoming>f1</incoming><outgoing>f2</outgoing><outgoing>f3</outgoing></parallelGateway>
+    <sequenceFlow id="f2" sourceRef="fork" targetRef="mine" />
+    <sequenceFlow id="f3" sourceRef="fork" targetRef="dept" />
+    <userTask id="mine" name="本人确认" flowable:assignee="\${initiator}"><incoming>f2</incoming><outgoing>f4</outgoing></userTask>
+    <userTask id="dept" name="部门确认" flowable:candidateGroups="\${dept}"><incoming>f3</incoming><outgoing>f5</outgoing></userTask>
+    <sequenceFlow id="f4" sourceRef="mine" targetRef="join" />
+    <sequenceFlow id="f5" sourceRef="dept" targetRef="join" />
+    <parallelGateway id="join"><incoming>f4</incoming><incoming>f5</incoming><outgoing>f6</outgoing></parallelGateway>
+    <sequenceFlow id="f6" sourceRef="join" targetRef="tell" />
+    <serviceTask id="tell" name="通知人事" mes:service="notice" mes:roles="hr" mes:title="会签完成 \${code}" mes:content="&lt;b&gt;\${code}&lt;/b&gt;"><incoming>f6</incoming><outgoing>f7</outgoing></serviceTask>
+    <sequenceFlow id="f7" sourceRef="tell" targetRef="end" />
+    <endEvent id="end"><incoming>f7</incoming></endEvent>
+  </process>
+</definitions>`;
+
+describe('gateways, groups and service tasks', () => {
+  it('runs parallel branches, offers a department’s task to its members, and sends the notice', async () => {
+    const upload = await t.as(admin, {
+      method: 'POST',
+      url: `/api${FlowPaths.managerDeployUpload}`,
+      headers: { 'content-type': 'multipart/form-data; boundary=b' },
+      payload: `--b\r\nContent-Disposition: form-data; name="files"; filename="p.bpmn"\r\n\r\n${PARALLEL_XML}\r\n--b--\r\n`,
+    });
+    expect(upload.statusCode).toBe(200);
+    const started = await data(employee, 'POST', FlowPaths.workStart, {
+      processDefinitionKey: 'parallel',
+      businessKey: 'PX-1',
+      variables: { dept: DEPT_IDS.east, code: 'PX-1' },
+    });
+    const instanceId = String(started.processInstanceId);
+    const [mine] = await todoOf(employee, instanceId);
+    expect(mine).toMatchObject({ taskName: '本人确认', businessId: 'PX-1' });
+    // Every user of the east branch may claim the department's task (the seeded users sit there).
+    const claimable = (await records(outsider, FlowPaths.workClaimList)).filter(
+      (r) => r.processInstanceId === instanceId,
+    );
+    expect(claimable.map((r) => [r.taskName, r.candidateGroups])).toEqual([['部门确认', DEPT_IDS.east]]);
+
+    const follow = (await records(admin, '/blade-flow/follow/list', '&businessId=PX-1'))[0];
+    expect(follow).toMatchObject({ processDefinitionName: '会签', startUserName: 'emp', flowStatus: 1 });
+    expect((follow?.currentTasks as Json[]).map((c) => c.taskName).sort()).toEqual(['本人确认', '部门确认'].sort());
+
+    expect((await complete(employee, mine?.taskId, true)).status).toBe(200);
+    expect(await instanceStatus(instanceId)).toBe(1);
+    expect((await call(outsider, 'POST', FlowPaths.workClaim, { taskId: claimable[0]?.taskId })).status).toBe(200);
+    expect((await complete(outsider, claimable[0]?.taskId, true)).status).toBe(200);
+    expect(await instanceStatus(instanceId)).toBe(2);
+
+    const inbox = (await data(hr1, 'GET', '/blade-desk/notice/inbox?size=50')).records as Json[];
+    const sent = inbox.find((n) => n.title === '会签完成 PX-1');
+    expect(sent).toBeDefined();
+    const view = await data(hr1, 'GET', `/blade-desk/notice/view?id=${sent?.id}`);
+    expect(view.content).toBe('<p>&#60;b&#62;PX-1&#60;/b&#62;</p>');
+    const others = (await data(employee, 'GET', '/blade-desk/notice/inbox?size=50')).records as Json[];
+    expect(others.map((n) => n.title)).not.toContain('会签完成 PX-1');
+  });
+
+  it('deletes a running instance with a reason: its tasks are cancelled and the history says why', async () => {
+    const leave = await startLeave(employee, 1);
+    const missing = await call(admin, 'POST', FlowPaths.followDelete, { processInstanceId: leave.processInstanceId });
+    expect(missing.status).toBe(400);
+    await data(admin, 'POST', FlowPaths.followDelete, {
+      processInstanceId: leave.processInstanceId,
+      deleteReason: '重复申请',
+    });
+    expect(await instanceStatus(leave.processInstanceId)).toBe(3);
+    expect(await todoOf(manager, leave.processInstanceId)).toEqual([]);
+    const history = (await data(
+      employee,
+      'GET',
+      `${FlowPaths.historyFlowList}?processInstanceId=${leave.processInstanceId}`,
+    )) as unknown as Json[];
+    expect(history.slice(-2).map((s) => [s.historyActivityId, s.comment])).toEqual([
+      ['managerAudit', '重复申请'],
+      ['deleted', '重复申请'],
+    ]);
+    expect((await records(admin, '/blade-flow/follow/list')).map((r) => r.id)).not.toContain(leave.processInstanceId);
   });
 });

@@ -175,6 +175,11 @@ export async function runEngine(
     const expireAt = new Date(String(api.content.expireAt));
     timers.push({ elementId: api.id, executionId: String(api.content.executionId ?? api.executionId), expireAt });
   });
+  // A timer already due when the instance is resumed fires during the resume itself.
+  const firedTimers = new Set<string>();
+  listener.on('activity.timeout', (api: ActivityApi) => {
+    firedTimers.add(String(api.content.executionId ?? api.executionId));
+  });
   const onError = (error: Error) => errors.push(error);
   listener.on('activity.error', (api: ActivityApi & { content: { error?: Error } }) => {
     if (api.content.error) errors.push(api.content.error);
@@ -207,6 +212,8 @@ export async function runEngine(
       if (ref) {
         found = true;
         ref.callback(...ref.args);
+      } else {
+        found = firedTimers.has(action.executionId);
       }
     }
     await settle();
