@@ -1,8 +1,22 @@
-import BpmnModdle from 'bpmn-moddle';
-import { Linter } from 'bpmnlint';
-import NodeResolver from 'bpmnlint/lib/resolver/node-resolver.js';
+import { createRequire } from 'node:module';
 import { Engine } from 'bpmn-engine';
 import { checkTemplate } from './expression';
+
+// bpmn-moddle and bpmnlint ship no types; they are loaded through `require` with the little of
+// their API the server uses typed here, so no ambient declaration has to follow this module into
+// every project that compiles it.
+interface BpmnModdleInstance {
+  fromXML(xml: string): Promise<{ rootElement: unknown; warnings: unknown[] }>;
+}
+interface LinterInstance {
+  lint(root: unknown): Promise<Record<string, unknown[]>>;
+}
+const load = createRequire(import.meta.url);
+const BpmnModdle = load('bpmn-moddle') as new () => BpmnModdleInstance;
+const { Linter } = load('bpmnlint') as {
+  Linter: new (options: { config: unknown; resolver: unknown }) => LinterInstance;
+};
+const NodeResolver = load('bpmnlint/lib/resolver/node-resolver.js') as new () => unknown;
 
 /** The service tasks a model may use (`mes:service` on a serviceTask; docs/workflow.md). */
 export const SERVICE_KINDS = ['notice', 'set'] as const;
