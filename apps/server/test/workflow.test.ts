@@ -586,5 +586,19 @@ describe('gateways, groups and service tasks', () => {
       ['deleted', '重复申请'],
     ]);
     expect((await records(admin, '/blade-flow/follow/list')).map((r) => r.id)).not.toContain(leave.processInstanceId);
+    // The administrators' workflow actions are in the operation log, with who and why.
+    const logged = await t.ctx.database.pool.query<{ resource_code: string; operation: string; changes: string }>(
+      `select resource_code, operation, changes from blade_log_operation where resource_code like 'flow%' order by create_time`,
+    );
+    const kinds = logged.rows.map((r) => `${r.resource_code}:${r.operation}`);
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        'flow_manager:add',
+        'flow_manager:update',
+        'flow_deployment:remove',
+        'flow_follow:remove',
+      ]),
+    );
+    expect(logged.rows.find((r) => r.resource_code === 'flow_follow')?.changes).toContain('重复申请');
   });
 });

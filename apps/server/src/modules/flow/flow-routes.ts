@@ -18,6 +18,7 @@ import {
   LEAVE_PROCESS_KEY,
   leaveResource,
   Messages,
+  operationLogResource,
   parseDateTime,
   type FlowHistoryStep,
 } from '@mes/contracts';
@@ -39,6 +40,7 @@ import { ok } from '../../platform/http/envelope';
 import { badRequest, HttpError, notFound } from '../../platform/http/errors';
 import { idValue, idsValue, paramsOf } from '../../platform/http/request-params';
 import { coversRoute } from '../../platform/permissions/grants';
+import { recordOperation } from '../../platform/audit/operation-audit';
 import { rowsOfSameTenant, tenantScope } from '../../platform/tenancy/tenant-scope';
 import { ModelError, readModel, type ProcessMeta } from './bpmn-model';
 import { FlowMessages, say } from './flow-messages';
@@ -169,6 +171,18 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
       for (const tenantId of tenants) {
         for (const file of files) {
           const d = await flow.deploy(tx, tenantId, actor, { ...file, category, source });
+          await recordOperation(tx, {
+            def: flowDefinitionResource,
+            auth,
+            operation: 'add',
+            ids: [d.definitionId],
+            changes: [
+              { field: 'key', label: '流程标识', before: null, after: file.meta.key },
+              { field: 'version', label: '版本', before: null, after: String(d.version) },
+              { field: 'tenantId', label: '租户', before: null, after: tenantId },
+            ],
+            at: new Date(ctx.clock.now()),
+          });
           out.push({
             tenantId,
             processDefinitionId: d.definitionId,
@@ -181,6 +195,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
       return out;
     });
     for (const tenantId of tenants) await ctx.totals.changed(flowDefinitionResource.code, tenantId);
+    await ctx.totals.changed(operationLogResource.code, '*');
     return deployed;
   }
 
@@ -269,17 +284,30 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
         const id = idValue(params.processId ?? params.processDefinitionId, 'processId');
         const state = params.state;
         if (state !== 'active' && state !== 'suspend') throw new FlowError(400, FlowMessages.badState);
-        const changed = await tenantScope(ctx.db, auth.tenantId)
-          .update(flowDefinition)
-          .set({
-            suspensionState: state === 'active' ? FlowSuspension.active : FlowSuspension.suspended,
-            updateUser: auth.userId,
-            updateTime: new Date(ctx.clock.now()),
-          })
-          .where(eq(flowDefinition.id, id))
-          .returning({ id: flowDefinition.id });
-        if (!changed.length) throw new FlowError(400, FlowMessages.definitionNotFound);
+        const next = state === 'active' ? FlowSuspension.active : FlowSuspension.suspended;
+        await ctx.db.transaction(async (tx) => {
+          const scope = tenantScope(tx, auth.tenantId);
+          const [before] = await scope
+            .select(flowDefinition, { state: flowDefinition.suspensionState })
+            .where(eq(flowDefinition.id, id))
+            .for('update');
+          if (!before) throw new FlowError(400, FlowMessages.definitionNotFound);
+          const at = new Date(ctx.clock.now());
+          await scope
+            .update(flowDefinition)
+            .set({ suspensionState: next, updateUser: auth.userId, updateTime: at })
+            .where(eq(flowDefinition.id, id));
+          await recordOperation(tx, {
+            def: flowDefinitionResource,
+            auth,
+            operation: 'update',
+            ids: [id],
+            changes: [{ field: 'suspensionState', label: '状态', before: String(before.state), after: String(next) }],
+            at,
+          });
+        });
         await ctx.totals.changed(flowDefinitionResource.code, auth.tenantId);
+        await ctx.totals.changed(operationLogResource.code, '*');
         return ok(true, Messages.success);
       }),
   );
@@ -319,8 +347,16 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
             .update(flowDeployment)
             .set({ isDeleted: 1, updateTime: new Date(ctx.clock.now()), updateUser: auth.userId })
             .where(inArray(flowDeployment.id, ids));
+          await recordOperation(tx, {
+            def: flowDeploymentResource,
+            auth,
+            operation: 'remove',
+            ids,
+            at: new Date(ctx.clock.now()),
+          });
         });
         await ctx.totals.changed(flowDefinitionResource.code, auth.tenantId);
+        await ctx.totals.changed(operationLogResource.code, '*');
         return ok(true, Messages.removed);
       }),
   );

@@ -1,6 +1,14 @@
 import { desc, eq, inArray, isNull, max, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { FlowInstanceStatus, FlowSuspension, FlowTaskStatus, NoticeAudience, type LocalText } from '@mes/contracts';
+import {
+  flowInstanceResource,
+  FlowInstanceStatus,
+  FlowSuspension,
+  FlowTaskStatus,
+  NoticeAudience,
+  operationLogResource,
+  type LocalText,
+} from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { splitIds, type AuthContext } from '../../platform/auth/request-auth';
 import {
@@ -14,6 +22,7 @@ import {
   user,
 } from '../../platform/db/schema';
 import { nextId } from '../../platform/db/ids';
+import { recordOperation } from '../../platform/audit/operation-audit';
 import { HttpError } from '../../platform/http/errors';
 import { defineJob } from '../../platform/jobs/job-definition';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
@@ -643,7 +652,16 @@ export class FlowService {
         .update(flowInstance)
         .set({ flowStatus: FlowInstanceStatus.deleted, deleteReason: reason, endTime: now, updateTime: now })
         .where(eq(flowInstance.id, instance.id));
+      await recordOperation(tx, {
+        def: flowInstanceResource,
+        auth,
+        operation: 'remove',
+        ids: [instance.id],
+        changes: [{ field: 'deleteReason', label: '删除原因', before: null, after: reason }],
+        at: now,
+      });
     });
+    await this.ctx.totals.changed(operationLogResource.code, '*');
     await this.changed(auth.tenantId);
   }
 
