@@ -77,6 +77,8 @@ CREATE TABLE "mes_flow_instance" (
 	"end_time" timestamp (3) with time zone,
 	"flow_status" integer DEFAULT 1 NOT NULL,
 	"delete_reason" varchar(500),
+	"parent_instance_id" bigint,
+	"parent_execution_id" varchar(128),
 	"state" jsonb,
 	"fixed_variables" jsonb,
 	"tenant_id" varchar(12) DEFAULT '000000' NOT NULL,
@@ -167,5 +169,6 @@ CREATE TABLE "mes_process_leave" (
 CREATE INDEX "mes_flow_definition_key_idx" ON "mes_flow_definition" USING btree ("tenant_id","key","version");--> statement-breakpoint
 CREATE INDEX "mes_flow_history_instance_idx" ON "mes_flow_history" USING btree ("tenant_id","process_instance_id","seq");--> statement-breakpoint
 CREATE INDEX "mes_flow_instance_status_idx" ON "mes_flow_instance" USING btree ("tenant_id","flow_status","start_time");--> statement-breakpoint
+CREATE INDEX "mes_flow_instance_parent_idx" ON "mes_flow_instance" USING btree ("tenant_id","parent_instance_id");--> statement-breakpoint
 CREATE INDEX "mes_flow_task_instance_idx" ON "mes_flow_task" USING btree ("tenant_id","process_instance_id");--> statement-breakpoint
 CREATE INDEX "mes_flow_task_assignee_idx" ON "mes_flow_task" USING btree ("tenant_id","assignee","flow_status");

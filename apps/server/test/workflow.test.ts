@@ -602,3 +602,95 @@ describe('gateways, groups and service tasks', () => {
     expect(logged.rows.find((r) => r.resource_code === 'flow_follow')?.changes).toContain('重复申请');
   });
 });
+
+const subProcess = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:flowable="http://flowable.org/bpmn" xmlns:mes="http://www.mes-console.local/flow" id="ds" targetNamespace="x">
+  <process id="sub" name="子流程" isExecutable="true">
+    <startEvent id="s"><outgoing>a</outgoing></startEvent>
+    <sequenceFlow id="a" sourceRef="s" targetRef="check" />
+    <userTask id="check" name="子流程确认" flowable:assignee="\${initiator}"><incoming>a</incoming><outgoing>b</outgoing></userTask>
+    <sequenceFlow id="b" sourceRef="check" targetRef="mark" />
+    <serviceTask id="mark" name="记录结果" mes:service="set" mes:variable="approved" mes:value="\${pass}"><incoming>b</incoming><outgoing>c</outgoing></serviceTask>
+    <sequenceFlow id="c" sourceRef="mark" targetRef="e" />
+    <endEvent id="e"><incoming>c</incoming></endEvent>
+  </process>
+</definitions>`;
+const callingProcess = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:flowable="http://flowable.org/bpmn" id="dc" targetNamespace="x">
+  <process id="caller" name="主流程" isExecutable="true">
+    <startEvent id="s"><outgoing>a</outgoing></startEvent>
+    <sequenceFlow id="a" sourceRef="s" targetRef="call" />
+    <callActivity id="call" name="调用子流程" calledElement="sub"><incoming>a</incoming><outgoing>b</outgoing></callActivity>
+    <sequenceFlow id="b" sourceRef="call" targetRef="gw" />
+    <exclusiveGateway id="gw" default="no"><incoming>b</incoming><outgoing>yes</outgoing><outgoing>no</outgoing></exclusiveGateway>
+    <sequenceFlow id="yes" sourceRef="gw" targetRef="after"><conditionExpression xsi:type="tFormalExpression">\${approved}</conditionExpression></sequenceFlow>
+    <sequenceFlow id="no" sourceRef="gw" targetRef="e2" />
+    <userTask id="after" name="主流程继续" flowable:assignee="\${initiator}"><incoming>yes</incoming><outgoing>c</outgoing></userTask>
+    <sequenceFlow id="c" sourceRef="after" targetRef="e" />
+    <endEvent id="e"><incoming>c</incoming></endEvent>
+    <endEvent id="e2"><incoming>no</incoming></endEvent>
+  </process>
+</definitions>`;
+
+describe('call activities', () => {
+  it('start the called process as an instance of its own, and continue the caller with its variables when it ends', async () => {
+    for (const [name, xml] of [
+      ['sub.bpmn', subProcess],
+      ['caller.bpmn', callingProcess],
+    ]) {
+      const res = await t.as(admin, {
+        method: 'POST',
+        url: `/api${FlowPaths.managerDeployUpload}`,
+        headers: { 'content-type': 'multipart/form-data; boundary=b' },
+        payload: `--b\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\n\r\n${xml}\r\n--b--\r\n`,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const started = await data(employee, 'POST', FlowPaths.workStart, {
+      processDefinitionKey: 'caller',
+      businessKey: 'CALL-1',
+    });
+    const callerId = String(started.processInstanceId);
+    const [subTask] = (await records(employee, FlowPaths.workTodoList)).filter((r) => r.businessId === 'CALL-1');
+    expect(subTask).toMatchObject({ taskName: '子流程确认', processDefinitionKey: 'sub' });
+    expect(subTask?.processInstanceId).not.toBe(callerId);
+    const [child] = await t.ctx.db
+      .select({ parent: flowInstance.parentInstanceId, status: flowInstance.flowStatus })
+      .from(flowInstance)
+      .where(eq(flowInstance.id, String(subTask?.processInstanceId)));
+    expect(child).toEqual({ parent: callerId, status: 1 });
+
+    expect((await complete(employee, subTask?.taskId, true)).status).toBe(200);
+    expect(await instanceStatus(String(subTask?.processInstanceId))).toBe(2);
+    // approved=true came out of the called process and took the caller's gateway to its task.
+    const [after] = await todoOf(employee, callerId);
+    expect(after).toMatchObject({ taskName: '主流程继续' });
+    const history = (await data(
+      employee,
+      'GET',
+      `${FlowPaths.historyFlowList}?processInstanceId=${callerId}`,
+    )) as unknown as Json[];
+    expect(history.map((h) => h.historyActivityId)).toEqual(['s', 'call', 'gw', 'after']);
+    expect((await complete(employee, after?.taskId, true)).status).toBe(200);
+    expect(await instanceStatus(callerId)).toBe(2);
+  });
+
+  it('end with their caller when it is deleted, and refuse a model that calls itself', async () => {
+    const started = await data(employee, 'POST', FlowPaths.workStart, {
+      processDefinitionKey: 'caller',
+      businessKey: 'CALL-2',
+    });
+    const callerId = String(started.processInstanceId);
+    const [subTask] = (await records(employee, FlowPaths.workTodoList)).filter((r) => r.businessId === 'CALL-2');
+    await data(admin, 'POST', FlowPaths.followDelete, { processInstanceId: callerId, deleteReason: '不再需要' });
+    expect(await instanceStatus(callerId)).toBe(3);
+    expect(await instanceStatus(String(subTask?.processInstanceId))).toBe(3);
+    expect((await records(employee, FlowPaths.workTodoList)).filter((r) => r.businessId === 'CALL-2')).toEqual([]);
+
+    const selfCall = await call(admin, 'POST', '/blade-flow/model/submit', {
+      xml: callingProcess.replace('calledElement="sub"', 'calledElement="caller"'),
+    });
+    expect(selfCall.status).toBe(400);
+    expect(selfCall.body.msg).toContain('调用活动 call 不能调用本流程 (caller)');
+  });
+});

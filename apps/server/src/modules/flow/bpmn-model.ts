@@ -50,6 +50,8 @@ export interface ProcessMeta {
   elements: Record<string, { type: string; name: string }>;
   userTasks: Record<string, UserTaskMeta>;
   services: Record<string, ServiceMeta>;
+  /** Call activities: the key of the process each one starts (its newest active version). */
+  calls?: Record<string, { calledElement: string }>;
 }
 
 export class ModelError extends Error {
@@ -72,6 +74,7 @@ interface ModdleElement {
   timeDuration?: { body?: string };
   timeDate?: { body?: string };
   timeCycle?: { body?: string };
+  calledElement?: string;
 }
 
 // Errors refuse a model, warnings do not. Labels are optional (gateways and events rarely have
@@ -98,7 +101,6 @@ function mesAttr(el: ModdleElement, name: string): string | undefined {
 
 const UNSUPPORTED: Record<string, string> = {
   'bpmn:ScriptTask': '脚本任务 (scriptTask)',
-  'bpmn:CallActivity': '调用活动 (callActivity)',
   'bpmn:BusinessRuleTask': '业务规则任务 (businessRuleTask)',
   'bpmn:SendTask': '发送任务 (sendTask)',
   'bpmn:ReceiveTask': '接收任务 (receiveTask)',
@@ -147,6 +149,7 @@ export async function readModel(xml: string): Promise<ProcessMeta> {
     elements: {},
     userTasks: {},
     services: {},
+    calls: {},
   };
   if (process && !/^[A-Za-z_][A-Za-z0-9_.-]{0,254}$/.test(process.id ?? ''))
     problems.push(`流程标识 ${process.id ?? ''} 应以字母开头,只含字母、数字、_ . -`);
@@ -192,6 +195,13 @@ export async function readModel(xml: string): Promise<ProcessMeta> {
         if (kind === 'notice' && !service.title) problems.push(`服务任务 ${id} 应以 mes:title 指定通知标题`);
         meta.services[id] = service;
       }
+    }
+    if (el.$type === 'bpmn:CallActivity') {
+      const called = el.calledElement?.trim() ?? '';
+      if (!called) problems.push(`调用活动 ${id} 应以 calledElement 指定被调用流程的标识`);
+      else if (called === process?.id) problems.push(`调用活动 ${id} 不能调用本流程 (${called})`);
+      expression(`${id}.calledElement`, called);
+      (meta.calls ??= {})[id] = { calledElement: called };
     }
     if (el.conditionExpression) {
       if (el.conditionExpression.language)

@@ -50,6 +50,8 @@ export interface EngineRun {
   finished: boolean;
   /** Every user task waiting after the run. */
   waiting: WaitingTask[];
+  /** Every call activity waiting for its called instance after the run. */
+  calls: WaitingTask[];
   /** Elements other than user tasks that ended during the run. */
   steps: EngineStep[];
   /** Timers that started during the run (not the ones resumed from the state). */
@@ -224,6 +226,9 @@ export async function runEngine(
     const waiting = postponed
       .filter((a) => a.type === 'bpmn:UserTask')
       .map((a) => ({ elementId: a.id, executionId: a.executionId, variables: { ...a.environment.variables } }));
+    const calls = postponed
+      .filter((a) => a.type === 'bpmn:CallActivity')
+      .map((a) => ({ elementId: a.id, executionId: a.executionId, variables: { ...a.environment.variables } }));
     for (const a of postponed) if (a.environment?.variables) lastVariables = a.environment.variables;
     const finished =
       engine.state === 'idle' || !postponed.some((a) => meta.elements[a.id] && a.type !== 'bpmn:SequenceFlow');
@@ -233,6 +238,7 @@ export async function runEngine(
       state: JSON.parse(JSON.stringify(saved)) as unknown,
       finished,
       waiting,
+      calls,
       steps,
       timers,
       effects,

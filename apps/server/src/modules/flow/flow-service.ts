@@ -48,6 +48,8 @@ export class FlowError extends Error {
   }
 }
 const refuse = (text: LocalText, code = 400) => new FlowError(code, text);
+/** Call activities calling call activities: this deep at most (a model calling itself is refused at save). */
+const MAX_CALL_DEPTH = 5;
 
 /** A boundary or intermediate timer of an instance: fired once, by whichever process takes the job. */
 export const flowTimerJob = defineJob({
@@ -232,7 +234,6 @@ export class FlowService {
     def: DefinitionRow,
     input: { businessTable?: string; businessId?: string; fixed: Variables; variables?: Variables },
   ): Promise<{ instanceId: string; run: EngineRun }> {
-    if (def.suspensionState === FlowSuspension.suspended) throw refuse(FlowMessages.definitionSuspended);
     const names = await this.userNames(tx, auth.tenantId, [auth.userId]);
     const actor: Actor = { userId: auth.userId, name: names.get(auth.userId) ?? auth.account };
     const fixed: Variables = {
@@ -242,42 +243,75 @@ export class FlowService {
       startUser: auth.userId,
       businessId: input.businessId ?? '',
     };
+    return this.createInstance(tx, auth.tenantId, def, {
+      actor,
+      createDept: splitIds(auth.deptId)[0] ?? null,
+      businessTable: input.businessTable ?? null,
+      businessId: input.businessId ?? null,
+      fixed,
+      variables: { ...input.variables, ...fixed },
+      parent: null,
+      depth: 0,
+    });
+  }
+
+  /** An instance row, then its first move (the start), in `tx`. */
+  private async createInstance(
+    tx: Tx,
+    tenantId: string,
+    def: DefinitionRow,
+    input: {
+      actor: Actor;
+      createDept: string | null;
+      businessTable: string | null;
+      businessId: string | null;
+      fixed: Variables;
+      variables: Variables;
+      parent: { instanceId: string; executionId: string } | null;
+      depth: number;
+    },
+  ): Promise<{ instanceId: string; run: EngineRun }> {
+    if (def.suspensionState === FlowSuspension.suspended) throw refuse(FlowMessages.definitionSuspended);
     const instanceId = nextId();
     const now = this.now();
-    const instance: InstanceRow = {
+    const instance = {
       id: instanceId,
-      tenantId: auth.tenantId,
+      tenantId,
       processDefinitionId: def.id,
       processDefinitionKey: def.key,
       processDefinitionName: def.name,
       processDefinitionVersion: def.version,
       category: def.category,
-      businessTable: input.businessTable ?? null,
-      businessId: input.businessId ?? null,
-      startUser: auth.userId,
-      startUserName: actor.name.slice(0, 64),
+      businessTable: input.businessTable,
+      businessId: input.businessId,
+      startUser: input.actor.userId,
+      startUserName: input.actor.name.slice(0, 64),
       startTime: now,
       endTime: null,
       flowStatus: FlowInstanceStatus.running,
       deleteReason: null,
+      parentInstanceId: input.parent?.instanceId ?? null,
+      parentExecutionId: input.parent?.executionId ?? null,
       state: null,
-      fixedVariables: Object.keys(fixed),
-      createUser: auth.userId,
-      createDept: splitIds(auth.deptId)[0] ?? null,
+      fixedVariables: Object.keys(input.fixed),
+      createUser: input.actor.userId,
+      createDept: input.createDept,
       createTime: now,
-      updateUser: auth.userId,
+      updateUser: input.actor.userId,
       updateTime: now,
       status: 1,
       isDeleted: 0,
     } as InstanceRow;
     const { tenantId: _tenant, ...values } = instance;
-    await tenantScope(tx, auth.tenantId).insert(flowInstance).values(values);
+    await tenantScope(tx, tenantId).insert(flowInstance).values(values);
     const run = await this.advance(
       tx,
       instance,
       def,
-      { kind: 'start', variables: { ...input.variables, ...fixed } },
-      actor,
+      { kind: 'start', variables: input.variables },
+      input.actor,
+      undefined,
+      input.depth,
     );
     return { instanceId, run };
   }
@@ -296,6 +330,7 @@ export class FlowService {
     action: EngineAction,
     actor: Actor | null,
     completion?: { task: TaskRow; isPass: boolean; comment: string },
+    depth = 0,
   ): Promise<EngineRun> {
     const tenantId = instance.tenantId;
     const scope = tenantScope(tx, tenantId);
@@ -452,7 +487,73 @@ export class FlowService {
         ...(run.finished ? { flowStatus: FlowInstanceStatus.finished, endTime: now } : {}),
       })
       .where(eq(flowInstance.id, instance.id));
+    await this.callActivities(tx, instance, meta, run, actor, depth);
     return run;
+  }
+
+  /**
+   * Call activities, after the instance's own state is written: a call that began waiting starts
+   * an instance of the newest version of the called key (the caller's variables in, the same
+   * business row and starter); an instance that ended signals the call waiting for it in its
+   * caller, with the variables it set out (those its caller fixed excepted).
+   */
+  private async callActivities(
+    tx: Tx,
+    instance: InstanceRow,
+    meta: ProcessMeta,
+    run: EngineRun,
+    actor: Actor | null,
+    depth: number,
+  ) {
+    const tenantId = instance.tenantId;
+    const scope = tenantScope(tx, tenantId);
+    if (run.calls.length) {
+      if (depth >= MAX_CALL_DEPTH) throw refuse(FlowMessages.runFailed(`调用活动嵌套超过 ${MAX_CALL_DEPTH} 层`));
+      const existing = await scope
+        .select(flowInstance, { executionId: flowInstance.parentExecutionId })
+        .where(eq(flowInstance.parentInstanceId, instance.id));
+      const started = new Set(existing.map((e) => e.executionId));
+      const fixed = (instance.fixedVariables as string[] | null) ?? [];
+      for (const call of run.calls) {
+        if (started.has(call.executionId)) continue;
+        const key = String(evaluateTemplate(meta.calls?.[call.elementId]?.calledElement ?? '', call.variables) ?? '');
+        let called: DefinitionRow;
+        try {
+          called = await this.latestDefinition(tx, tenantId, key);
+        } catch {
+          throw refuse(FlowMessages.runFailed(`${call.elementId}: 被调用的流程 ${key} 不存在`));
+        }
+        const starter: Actor = {
+          userId: String(instance.startUser ?? actor?.userId ?? ''),
+          name: instance.startUserName,
+        };
+        await this.createInstance(tx, tenantId, called, {
+          actor: starter,
+          createDept: instance.createDept === null ? null : String(instance.createDept),
+          businessTable: instance.businessTable,
+          businessId: instance.businessId,
+          fixed: Object.fromEntries(fixed.map((name) => [name, call.variables[name]])),
+          variables: { ...call.variables },
+          parent: { instanceId: instance.id, executionId: call.executionId },
+          depth: depth + 1,
+        });
+      }
+    }
+    if (run.finished && instance.parentInstanceId && instance.parentExecutionId) {
+      const parent = await this.instanceForUpdate(tx, tenantId, String(instance.parentInstanceId));
+      const parentDef = await this.definition(tx, tenantId, String(parent.processDefinitionId));
+      const fixedByParent = new Set((parent.fixedVariables as string[] | null) ?? []);
+      const out = Object.fromEntries(Object.entries(run.variables).filter(([name]) => !fixedByParent.has(name)));
+      await this.advance(
+        tx,
+        parent,
+        parentDef,
+        { kind: 'signal', executionId: instance.parentExecutionId, variables: out },
+        actor,
+        undefined,
+        Math.max(0, depth - 1),
+      );
+    }
   }
 
   /** The `notice` service task: a released notice to the roles (aliases) and departments named. */
@@ -602,67 +703,75 @@ export class FlowService {
 
   /** Ends a running instance with a reason: its open tasks are cancelled, the history says why. */
   async deleteInstance(auth: AuthContext, instanceId: string, reason: string): Promise<void> {
-    await this.ctx.db.transaction(async (tx) => {
-      const instance = await this.instanceForUpdate(tx, auth.tenantId, instanceId);
-      const scope = tenantScope(tx, auth.tenantId);
-      const now = this.now();
-      const cancelled = await scope
-        .update(flowTask)
-        .set({ flowStatus: FlowTaskStatus.cancelled, endTime: now, comment: reason, updateTime: now })
-        .where(eq(flowTask.processInstanceId, instance.id), eq(flowTask.flowStatus, FlowTaskStatus.open))
-        .returning();
-      const [last] = await scope
-        .select(flowHistory, { seq: max(flowHistory.seq) })
-        .where(eq(flowHistory.processInstanceId, instance.id));
-      let seq = last?.seq ?? 0;
-      const names = await this.userNames(tx, auth.tenantId, [auth.userId]);
-      const rows = [
-        ...cancelled.map((t) => ({
-          id: nextId(),
-          processInstanceId: instance.id,
-          activityId: t.taskDefinitionKey,
-          activityName: t.taskName,
-          activityType: 'bpmn:UserTask',
-          taskId: t.id,
-          assignee: t.assignee,
-          assigneeName: t.assigneeName,
-          startTime: t.createdAt,
-          endTime: now,
-          durationMs: t.createdAt ? now.getTime() - t.createdAt.getTime() : null,
-          comment: reason,
-          seq: ++seq,
-        })),
-        {
-          id: nextId(),
-          processInstanceId: instance.id,
-          activityId: 'deleted',
-          activityName: '删除流程实例',
-          activityType: 'delete',
-          assignee: auth.userId,
-          assigneeName: names.get(auth.userId) ?? auth.account,
-          startTime: now,
-          endTime: now,
-          durationMs: 0,
-          comment: reason,
-          seq: ++seq,
-        },
-      ];
-      await scope.insert(flowHistory).values(...rows);
-      await scope
-        .update(flowInstance)
-        .set({ flowStatus: FlowInstanceStatus.deleted, deleteReason: reason, endTime: now, updateTime: now })
-        .where(eq(flowInstance.id, instance.id));
-      await recordOperation(tx, {
-        def: flowInstanceResource,
-        auth,
-        operation: 'remove',
-        ids: [instance.id],
-        changes: [{ field: 'deleteReason', label: '删除原因', before: null, after: reason }],
-        at: now,
-      });
-    });
+    await this.ctx.db.transaction((tx) => this.endInstance(tx, auth, instanceId, reason));
     await this.ctx.totals.changed(operationLogResource.code, '*');
     await this.changed(auth.tenantId);
+  }
+
+  /** Ends one running instance and, first, the running instances it called. */
+  private async endInstance(tx: Tx, auth: AuthContext, instanceId: string, reason: string): Promise<void> {
+    const instance = await this.instanceForUpdate(tx, auth.tenantId, instanceId);
+    const scope = tenantScope(tx, auth.tenantId);
+    const now = this.now();
+    const cancelled = await scope
+      .update(flowTask)
+      .set({ flowStatus: FlowTaskStatus.cancelled, endTime: now, comment: reason, updateTime: now })
+      .where(eq(flowTask.processInstanceId, instance.id), eq(flowTask.flowStatus, FlowTaskStatus.open))
+      .returning();
+    const [last] = await scope
+      .select(flowHistory, { seq: max(flowHistory.seq) })
+      .where(eq(flowHistory.processInstanceId, instance.id));
+    let seq = last?.seq ?? 0;
+    const names = await this.userNames(tx, auth.tenantId, [auth.userId]);
+    const rows = [
+      ...cancelled.map((t) => ({
+        id: nextId(),
+        processInstanceId: instance.id,
+        activityId: t.taskDefinitionKey,
+        activityName: t.taskName,
+        activityType: 'bpmn:UserTask',
+        taskId: t.id,
+        assignee: t.assignee,
+        assigneeName: t.assigneeName,
+        startTime: t.createdAt,
+        endTime: now,
+        durationMs: t.createdAt ? now.getTime() - t.createdAt.getTime() : null,
+        comment: reason,
+        seq: ++seq,
+      })),
+      {
+        id: nextId(),
+        processInstanceId: instance.id,
+        activityId: 'deleted',
+        activityName: '删除流程实例',
+        activityType: 'delete',
+        assignee: auth.userId,
+        assigneeName: names.get(auth.userId) ?? auth.account,
+        startTime: now,
+        endTime: now,
+        durationMs: 0,
+        comment: reason,
+        seq: ++seq,
+      },
+    ];
+    await scope.insert(flowHistory).values(...rows);
+    await scope
+      .update(flowInstance)
+      .set({ flowStatus: FlowInstanceStatus.deleted, deleteReason: reason, endTime: now, updateTime: now })
+      .where(eq(flowInstance.id, instance.id));
+    // Instances this one called end with it.
+    const children = await scope
+      .select(flowInstance, { id: flowInstance.id })
+      .where(eq(flowInstance.parentInstanceId, instance.id), eq(flowInstance.flowStatus, FlowInstanceStatus.running));
+    for (const child of children) await this.endInstance(tx, auth, child.id, reason);
+    await recordOperation(tx, {
+      def: flowInstanceResource,
+      auth,
+      operation: 'remove',
+      ids: [instance.id],
+      changes: [{ field: 'deleteReason', label: '删除原因', before: null, after: reason }],
+      at: now,
+    });
   }
 
   /** Whether the caller takes part in the instance: its starter, a holder or candidate of one of its tasks. */

@@ -184,6 +184,9 @@ export const flowInstanceResource = defineResource({
       },
     },
     deleteReason: readonlyText('删除原因', 'Delete reason', 500, { nullable: true, list: false }),
+    // A call activity's instance: the calling instance and the execution waiting for it there.
+    parentInstanceId: idField('上级流程实例', 'Calling instance', { list: false }),
+    parentExecutionId: readonlyText('上级执行编号', 'Calling execution', 128, { nullable: true, list: false }),
     // The engine's getState(), written in the transaction that moved the instance.
     state: {
       kind: 'json',
@@ -204,7 +207,10 @@ export const flowInstanceResource = defineResource({
       form: false,
     },
   },
-  indexes: [{ name: 'mes_flow_instance_status_idx', fields: ['tenantId', 'flowStatus', 'startTime'] }],
+  indexes: [
+    { name: 'mes_flow_instance_status_idx', fields: ['tenantId', 'flowStatus', 'startTime'] },
+    { name: 'mes_flow_instance_parent_idx', fields: ['tenantId', 'parentInstanceId'] },
+  ],
   defaultSort: [{ field: 'startTime', desc: true }],
 });
 
