@@ -33,7 +33,7 @@ export const flowModelResource = defineResource({
   menu: {
     group: 'flow',
     sort: 1,
-    icon: 'apartment',
+    icon: 'partition',
     buttons: [{ action: 'deploy', name: { zh: '部署', en: 'Deploy' } }],
     scopes: [{ action: 'deploy', name: '模型部署', path: '/api/blade-flow/model/deploy' }],
   },
@@ -151,7 +151,7 @@ export const flowInstanceResource = defineResource({
   menu: {
     group: 'flow',
     sort: 3,
-    icon: 'eye',
+    icon: 'monitor',
     buttons: [{ action: 'remove', name: { zh: '删除实例', en: 'Delete instance' } }],
     scopes: [{ action: 'remove', name: '流程实例删除', path: '/api/blade-flow/follow/delete-process-instance' }],
   },
@@ -354,7 +354,7 @@ export const LEAVE_TYPE_DICTIONARY = {
 export const workStartScreen = defineScreen({
   code: 'work_start',
   title: { zh: '发起事务', en: 'Start a process' },
-  menu: { group: 'work', sort: 1, icon: 'play-circle', dictionaries: [LEAVE_TYPE_DICTIONARY] },
+  menu: { group: 'work', sort: 1, icon: 'form', dictionaries: [LEAVE_TYPE_DICTIONARY] },
 });
 export const workClaimScreen = defineScreen({
   code: 'work_claim',
@@ -369,10 +369,10 @@ export const workTodoScreen = defineScreen({
 export const workSendScreen = defineScreen({
   code: 'work_send',
   title: { zh: '已发事务', en: 'Started by me' },
-  menu: { group: 'work', sort: 4, icon: 'send' },
+  menu: { group: 'work', sort: 4, icon: 'notification' },
 });
 export const workDoneScreen = defineScreen({
   code: 'work_done',
   title: { zh: '办结事务', en: 'Done' },
-  menu: { group: 'work', sort: 5, icon: 'check-square' },
+  menu: { group: 'work', sort: 5, icon: 'reconciliation' },
 });
