@@ -32,6 +32,7 @@ import { registerTopMenuRoutes } from './modules/system/top-menu-routes';
 import { businessRouteBindings } from './modules/business';
 import { deskRouteBindings } from './modules/desk';
 import { deviceRouteBindings } from './modules/device';
+import { flowRouteBindings } from './modules/flow';
 import { registerLiveRoutes } from './modules/live/live-routes';
 import { warningRouteBindings } from './modules/warning';
 import { reportRouteBindings } from './modules/report';
@@ -92,6 +93,7 @@ const ROUTE_BINDINGS: readonly RouteBinding[] = [
   ...warningRouteBindings,
   ...reportRouteBindings,
   ...deskRouteBindings,
+  ...flowRouteBindings,
   { defs: [dictResource, dictBizResource], register: registerDictRoutes },
   {
     defs: [apiLogResource, usualLogResource, errorLogResource, loginLogResource, operationLogResource],

@@ -42,6 +42,20 @@ const platformOnlyScreens = new Set(
     .map((s) => s.code),
 );
 
+/** A process model whose name carries the marker. */
+function markerModelXml() {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:flowable="http://flowable.org/bpmn" id="mk" targetNamespace="x">
+  <process id="marker_flow" name="${MARKER}_FLOW" isExecutable="true">
+    <startEvent id="s"><outgoing>f1</outgoing></startEvent>
+    <sequenceFlow id="f1" sourceRef="s" targetRef="u" />
+    <userTask id="u" name="${MARKER}_TASK" flowable:assignee="\${initiator}"><incoming>f1</incoming><outgoing>f2</outgoing></userTask>
+    <sequenceFlow id="f2" sourceRef="u" targetRef="e" />
+    <endEvent id="e"><incoming>f2</incoming></endEvent>
+  </process>
+</definitions>`;
+}
+
 async function call(token: string | undefined, route: ApiRouteInfo, query = '') {
   const url = route.url.replace(/:(\w+)/g, '1') + query;
   const headers = token ? { 'blade-auth': `bearer ${token}` } : {};
@@ -193,6 +207,21 @@ beforeAll(async () => {
     apiPath: '/mes/marker',
     columns: [{ columnName: 'post_name', fieldName: 'postName', labelZh: MARKER, labelEn: MARKER, kind: 'string' }],
   });
+  // Tenant A's workflow: a model deployed as a definition, and a leave its user started (an
+  // instance, a task waiting for that user, history rows), every one carrying the marker.
+  markerIds.flowModel = await ok(adminA, 'POST', '/api/blade-flow/model/submit', { xml: markerModelXml() });
+  const [deployedModel] = await ok(adminA, 'POST', `/api/blade-flow/model/deploy?modelId=${markerIds.flowModel}`);
+  markerIds.flowDefinition = deployedModel.processDefinitionId;
+  markerIds.flowDeployment = deployedModel.deploymentId;
+  const leave = await ok(plainA, 'POST', '/api/blade-desk/process/leave/start-process', {
+    startTime: '2026-01-05 09:00:00',
+    endTime: '2026-01-06 09:00:00',
+    reason: MARKER,
+    taskUser: markerIds.user,
+  });
+  markerIds.leave = leave.businessId;
+  markerIds.flowInstance = leave.processInstanceId;
+  markerIds.flowTask = (await ok(plainA, 'GET', '/api/blade-flow/work/todo-list')).records[0].taskId;
   const pool = t.ctx.database.pool;
   const at = new Date();
   const rowId = (n: number) => String(9_100_000_000 + n);
@@ -428,7 +457,9 @@ describe('authorisation matrix', () => {
     };
     const gets = routes().filter((r) => r.method === 'GET');
     for (const route of gets) {
-      for (const query of ['', '?size=1000', ...Object.values(markerIds).map((id) => `?id=${id}`)]) {
+      // The workflow's reads name their row by their own parameter names.
+      const flowQuery = `?processInstanceId=${markerIds.flowInstance}&businessId=${markerIds.leave}&processDefinitionId=${markerIds.flowDefinition}&taskId=${markerIds.flowTask}`;
+      for (const query of ['', '?size=1000', flowQuery, ...Object.values(markerIds).map((id) => `?id=${id}`)]) {
         await check(route, query);
       }
     }
@@ -484,6 +515,7 @@ describe('authorisation matrix', () => {
       ['/api/blade-business/oenmo', markerIds.oenmo as string],
       ['/api/blade-business/disinfection', markerIds.disinfection as string],
       ['/api/blade-business/verification', markerIds.verification as string],
+      ['/api/blade-flow/model', markerIds.flowModel as string],
     ];
     for (const [base, id] of targets) {
       const submit = await t.as(adminB, { method: 'POST', url: `${base}/submit`, payload: { id, name: 'hijack' } });
@@ -494,6 +526,41 @@ describe('authorisation matrix', () => {
       expect(detail.statusCode, `${base}/detail still there`).toBe(200);
       expect(detail.body).not.toContain('hijack');
     }
+    // The workflow's own writes, each naming tenant A's rows.
+    const flowWrites: [string, Record<string, unknown>][] = [
+      ['/api/blade-flow/model/deploy', { modelId: markerIds.flowModel }],
+      ['/api/blade-flow/manager/change-state', { processId: markerIds.flowDefinition, state: 'suspend' }],
+      ['/api/blade-flow/manager/delete-deployment', { deploymentIds: markerIds.flowDeployment }],
+      [
+        '/api/blade-flow/follow/delete-process-instance',
+        { processInstanceId: markerIds.flowInstance, deleteReason: 'hijack' },
+      ],
+      ['/api/blade-flow/work/claim-task', { taskId: markerIds.flowTask }],
+      ['/api/blade-flow/work/complete-task', { taskId: markerIds.flowTask, comment: 'hijack' }],
+      ['/api/blade-flow/work/start-process', { processDefinitionId: markerIds.flowDefinition }],
+      [
+        '/api/blade-desk/process/leave/start-process',
+        {
+          processDefinitionId: markerIds.flowDefinition,
+          startTime: '2026-01-05 09:00:00',
+          endTime: '2026-01-06 09:00:00',
+          reason: 'hijack',
+          taskUser: markerIds.user,
+        },
+      ],
+    ];
+    for (const [url, payload] of flowWrites) {
+      const res = await t.as(adminB, { method: 'POST', url, payload });
+      expect(res.json().success, url).toBe(false);
+    }
+    const definitions = await ok(adminA, 'GET', '/api/blade-flow/manager/list?key=marker_flow');
+    expect(definitions.records.map((d: { suspensionState: number }) => d.suspensionState)).toEqual([1]);
+    const todo = await ok(plainA, 'GET', '/api/blade-flow/work/todo-list');
+    expect(todo.records.map((r: { taskId: string; comment: string }) => [r.taskId, r.comment])).toEqual([
+      [markerIds.flowTask, ''],
+    ]);
+    const follow = await ok(adminA, 'GET', '/api/blade-flow/follow/list');
+    expect(follow.records.map((r: { id: string }) => r.id)).toContain(markerIds.flowInstance);
   });
 });
 

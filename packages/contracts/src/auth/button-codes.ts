@@ -36,4 +36,7 @@ export const buttonCodes = {
   warning: screenButtons('warning', ['handle']),
   ledger: screenButtons('disinfection_ledger', ['print']),
   verification: screenButtons('verification', ['recall']),
+  flowModel: screenButtons('flow_model', ['deploy']),
+  flowManager: screenButtons('flow_manager', ['state', 'remove', 'upload']),
+  flowFollow: screenButtons('flow_follow', ['remove']),
 } as const;

@@ -17,6 +17,20 @@ import {
   productProgramResource,
   productResource,
 } from './device/product';
+import {
+  flowDefinitionResource,
+  flowDeploymentResource,
+  flowHistoryResource,
+  flowInstanceResource,
+  flowModelResource,
+  flowTaskResource,
+  leaveResource,
+  workClaimScreen,
+  workDoneScreen,
+  workSendScreen,
+  workStartScreen,
+  workTodoScreen,
+} from './flow/flow-tables';
 import { apiLogResource } from './log/api-log';
 import { errorLogResource } from './log/error-log';
 import { loginLogResource } from './log/login-log';
@@ -69,6 +83,18 @@ export const DEFINITIONS = {
   productFieldResource,
   productProgramResource,
   productResource,
+  flowDefinitionResource,
+  flowDeploymentResource,
+  flowHistoryResource,
+  flowInstanceResource,
+  flowModelResource,
+  flowTaskResource,
+  leaveResource,
+  workClaimScreen,
+  workDoneScreen,
+  workSendScreen,
+  workStartScreen,
+  workTodoScreen,
   apiLogResource,
   errorLogResource,
   loginLogResource,

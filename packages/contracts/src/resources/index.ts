@@ -1,6 +1,7 @@
 export * from './business';
 export * from './desk';
 export * from './device';
+export * from './flow';
 export * from './log';
 export * from './monitor';
 export * from './report';

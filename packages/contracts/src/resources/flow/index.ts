@@ -1,0 +1,2 @@
+export * from './flow-tables';
+export * from './flow-api';
