@@ -321,6 +321,9 @@ describe('code generator proof', () => {
         viewport: { width: 1440, height: 900 },
       });
       const page = await context.newPage();
+      // The copy's server runs beside the whole suite: on two busy cores a first screen can take
+      // longer than Playwright's 30 s default (seen once in CI at load 17).
+      page.setDefaultTimeout(90_000);
       await page.goto('/login');
       await page.getByTestId('login-username').fill('admin');
       await page.getByTestId('login-password').fill('Proof#Admin1');

@@ -152,6 +152,30 @@ describe('manual entry and the chain', () => {
   });
 });
 
+describe('records outlive what they name', () => {
+  it('keeps a record as written when its device and department are removed, and its chain holds', async () => {
+    const d = await device(1);
+    const deptId = nextId();
+    await rows(
+      `insert into blade_dept (id, tenant_id, parent_id, ancestors, dept_name, full_name, dept_category)
+       values ($1, $2, 0, '0', $3, $3, 5)`,
+      [deptId, TENANT, `诊所${d.code}`],
+    );
+    await rows(`update mes_device set dept_id = $1 where id = $2`, [deptId, d.id]);
+    const id = (await submit(admin, entry(d.id))).data;
+    const removeDevice = await t.as(admin, { method: 'POST', url: `/api/basic/device/remove?ids=${d.id}` });
+    expect(removeDevice.json()).toMatchObject({ success: true });
+    const removeDept = await t.as(admin, { method: 'POST', url: `/api/blade-system/dept/remove?ids=${deptId}` });
+    expect(removeDept.json()).toMatchObject({ success: true });
+    const [kept] = await rows<{ device_id: string; dept_id: string }>(
+      `select device_id, dept_id from mes_disinfection_record where id = $1`,
+      [id],
+    );
+    expect(kept).toEqual({ device_id: d.id, dept_id: deptId });
+    expect((await get<Report>(admin, `${API}/verify?deviceCode=${d.code}`)).data.broken).toBeNull();
+  });
+});
+
 describe('review and correction', () => {
   it('refuses review by the operator, reviews once, and keeps every record read-only', async () => {
     const d = await device(2);

@@ -49,7 +49,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('housekeeping jobs', () => {
-  it('schedules log retention, the store purge and the records jobs in the database', async () => {
+  it('schedules log retention, the store purge, the records and the report jobs in the database', async () => {
     // Modules schedule their jobs as their routes register, each in the background: wait until
     // the list stops growing rather than reading it once.
     const schedules = async () =>
@@ -58,12 +58,14 @@ describe('housekeeping jobs', () => {
           sql`select name, cron from pgboss.schedule order by name`,
         )
       ).rows;
-    await waitFor(async () => (await schedules()).length >= 6);
+    await waitFor(async () => (await schedules()).length >= 8);
     expect(await schedules()).toEqual([
       { name: 'device.inactivity', cron: '* * * * *' },
       { name: 'log.prune', cron: '7 * * * *' },
       { name: 'records.from-cycles', cron: '* * * * *' },
       { name: 'records.retention', cron: '23 3 * * *' },
+      { name: 'report.retention', cron: '41 3 * * *' },
+      { name: 'report.schedules', cron: '* * * * *' },
       { name: 'series.upkeep', cron: '7 * * * *' },
       { name: 'store.purge', cron: '*/10 * * * *' },
     ]);

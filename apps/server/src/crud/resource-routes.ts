@@ -306,6 +306,8 @@ export class ResourceService {
     this.selection = { ...this.columns };
     for (const ref of this.references) {
       this.selection[ref.nameKey] = ref.label;
+      // An aggregate's rows are other tables' rows: they are those tables' referrers, not its own.
+      if (isAggregate(binding.def)) continue;
       const referrers = referrersOf(ctx);
       const onRemove = binding.def.fields[ref.field]?.reference?.onRemove ?? 'refuse';
       const column = tableColumns[ref.field] as PgColumn;
@@ -852,6 +854,7 @@ export class ResourceService {
       // Rows removed together with their targets (a reference to the same resource) do not count.
       const notRemovedToo = t === this.table ? notInArray(t.id, ids) : undefined;
       const live = t.isDeleted ? eq(t.isDeleted, 0) : undefined;
+      if (referrer.onRemove === 'keep') continue;
       if (referrer.onRemove === 'refuse') {
         const [using] = await tx
           .select({ id: t.id })

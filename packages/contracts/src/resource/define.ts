@@ -107,7 +107,7 @@ export interface FieldCondition {
 }
 
 /** What removing a referenced row does to the rows that reference it. */
-export type ReferenceRemoval = 'refuse' | 'clear';
+export type ReferenceRemoval = 'refuse' | 'clear' | 'keep';
 
 /** The target of a `reference` field. */
 export interface FieldReference {
@@ -120,7 +120,9 @@ export interface FieldReference {
   label: string;
   /**
    * Removing a referenced target row: `refuse` (default) answers 400 naming this resource;
-   * `clear` sets this field to NULL on the referencing rows in the same transaction.
+   * `clear` sets this field to NULL on the referencing rows in the same transaction; `keep`
+   * leaves them as they are (a record names the department it was made in, after that
+   * department is gone: targets are removed softly, so the id still names a row).
    */
   onRemove?: ReferenceRemoval;
   /**

@@ -147,13 +147,27 @@ function recordMenu(api: string, menu: ResourceMenu): ResourceMenu {
  * its own, the review / correct / verify buttons and API scopes to its menu, and an index per
  * chain partition (the chain's order). The engine reads `records` and does the rest.
  */
+/**
+ * A record is never changed by another row's removal: its references keep the removed target's
+ * id (`keep`) instead of being cleared, which would rewrite hashed content and break the chain.
+ * `refuse` stays as declared (a device with records cannot be removed, if a definition says so).
+ */
+function keepReferences<F extends FieldMap>(fields: F): F {
+  return Object.fromEntries(
+    Object.entries(fields).map(([name, field]) => [
+      name,
+      field.reference?.onRemove === 'clear' ? { ...field, reference: { ...field.reference, onRemove: 'keep' } } : field,
+    ]),
+  ) as F;
+}
+
 export function defineRecordResource<F extends FieldMap>(
   def: Omit<ResourceDef<F>, 'owner' | 'records'> & { records: RecordRules; menu: ResourceMenu },
 ): ResourceDef<F & typeof RECORD_FIELDS> & { owner: 'tenant' } {
   return {
     ...def,
     owner: 'tenant',
-    fields: { ...def.fields, ...RECORD_FIELDS },
+    fields: { ...keepReferences(def.fields), ...RECORD_FIELDS },
     menu: recordMenu(def.api, def.menu),
     indexes: [
       ...(def.indexes ?? []),
