@@ -1,0 +1,208 @@
+import { Alert, App, Button, Input, Modal, Space, Spin, type ButtonProps } from 'antd';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { flowModelResource } from '@mes/contracts';
+import { ApiError, requestData } from '../../../api/http';
+import type { ModelerHandle } from '../bpmn/modeler-canvas';
+import { useLang } from '../bpmn/deploy-fields';
+import { modelProblems, newModelXml } from '../bpmn/problems';
+
+// bpmn-js and its properties panel: fetched when a designer first opens, never with the list.
+const ModelerCanvas = lazy(() => import('../bpmn/modeler-canvas'));
+
+const TEXT = {
+  zh: {
+    titleNew: '新建模型',
+    titleEdit: '设计模型',
+    description: '模型描述',
+    importXml: '导入XML',
+    importTitle: '粘贴 BPMN 2.0 XML',
+    importFailed: '无法读取该XML',
+    save: '保存',
+    cancel: '取消',
+    saved: '模型已保存',
+    newName: '新流程',
+  },
+  en: {
+    titleNew: 'New model',
+    titleEdit: 'Design model',
+    description: 'Description',
+    importXml: 'Import XML',
+    importTitle: 'Paste BPMN 2.0 XML',
+    importFailed: 'This XML cannot be read',
+    save: 'Save',
+    cancel: 'Cancel',
+    saved: 'Model saved',
+    newName: 'New process',
+  },
+};
+
+const MODEL_API = flowModelResource.api;
+
+interface ModelRow {
+  id: string;
+  xml: string;
+  description?: string | null;
+}
+
+export interface ModelDesignerProps {
+  /** The model to edit; `null` starts a new one. */
+  modelId: string | null;
+  onClose(changed: boolean): void;
+}
+
+/**
+ * The designer: bpmn-js's modeler with its properties panel (assignee, candidate users and
+ * groups, form key, conditions), an XML import, and save = submit. The server lints and parses
+ * the model (docs/workflow.md "Linting"); a refusal is listed problem by problem above the canvas
+ * and the diagram stays as drawn.
+ */
+export function ModelDesigner({ modelId, onClose }: ModelDesignerProps) {
+  const lang = useLang();
+  const text = TEXT[lang];
+  const { message } = App.useApp();
+  const [loaded, setLoaded] = useState<ModelRow | null>(null);
+  const [description, setDescription] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [importing, setImporting] = useState<string | null>(null);
+  const handle = useRef<ModelerHandle | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    if (modelId === null) {
+      setLoaded({ id: '', xml: newModelXml(`Process_${Date.now().toString(36)}`, text.newName) });
+      return;
+    }
+    requestData<ModelRow>(`${MODEL_API}/detail`, { params: { id: modelId } })
+      .then((row) => {
+        if (!live) return;
+        setLoaded(row);
+        setDescription(row.description ?? '');
+      })
+      .catch(() => onClose(false));
+    return () => {
+      live = false;
+    };
+    // The designer is mounted per model: a new id is a new dialog.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [modelId]);
+
+  const save = async () => {
+    if (!handle.current) return;
+    setSaving(true);
+    setError(null);
+    try {
+      const xml = await handle.current.saveXml();
+      const id = await requestData<string>(`${MODEL_API}/submit`, {
+        method: 'POST',
+        data: { ...(loaded?.id ? { id: loaded.id } : {}), xml, description: description || null },
+        silent: true,
+      });
+      setLoaded((row) => (row ? { ...row, id: String(id), xml } : row));
+      void message.success(text.saved);
+      onClose(true);
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+      if (!(failure instanceof ApiError)) throw failure;
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const problems = error === null ? null : modelProblems(error);
+  return (
+    <Modal
+      open
+      width="92vw"
+      style={{ top: 24 }}
+      title={modelId === null ? text.titleNew : text.titleEdit}
+      onCancel={() => onClose(false)}
+      destroyOnHidden
+      maskClosable={false}
+      footer={
+        <Space>
+          <Button onClick={() => onClose(false)} data-testid="flow-model-cancel">
+            {text.cancel}
+          </Button>
+          <Button
+            type="primary"
+            loading={saving}
+            disabled={!loaded}
+            onClick={() => void save().catch(() => undefined)}
+            data-testid="flow-model-save"
+          >
+            {text.save}
+          </Button>
+        </Space>
+      }
+    >
+      <Space direction="vertical" style={{ width: '100%' }}>
+        <Space wrap>
+          <Input
+            style={{ width: 360 }}
+            placeholder={text.description}
+            value={description}
+            maxLength={500}
+            onChange={(e) => setDescription(e.target.value)}
+            data-testid="flow-model-description"
+          />
+          <Button onClick={() => setImporting('')} data-testid="flow-model-import">
+            {text.importXml}
+          </Button>
+        </Space>
+        {problems ? (
+          <Alert
+            type="error"
+            showIcon
+            closable
+            onClose={() => setError(null)}
+            data-testid="flow-model-problems"
+            message={problems.heading}
+            description={
+              problems.problems.length ? (
+                <ul style={{ margin: 0, paddingInlineStart: 20 }}>
+                  {problems.problems.map((p) => (
+                    <li key={p}>{p}</li>
+                  ))}
+                </ul>
+              ) : undefined
+            }
+          />
+        ) : null}
+        {loaded ? (
+          <Suspense fallback={<Spin />}>
+            <ModelerCanvas
+              xml={loaded.xml}
+              onReady={(h) => {
+                handle.current = h;
+              }}
+              onImportError={(why) => setError(`${text.importFailed}: ${why}`)}
+            />
+          </Suspense>
+        ) : (
+          <Spin />
+        )}
+      </Space>
+      <Modal
+        open={importing !== null}
+        title={text.importTitle}
+        width={720}
+        onCancel={() => setImporting(null)}
+        onOk={() => {
+          const xml = importing ?? '';
+          setImporting(null);
+          setError(null);
+          void handle.current?.importXml(xml).catch(() => undefined);
+        }}
+        okButtonProps={{ 'data-testid': 'flow-model-import-ok' } as ButtonProps}
+      >
+        <Input.TextArea
+          rows={14}
+          value={importing ?? ''}
+          onChange={(e) => setImporting(e.target.value)}
+          data-testid="flow-model-import-xml"
+        />
+      </Modal>
+    </Modal>
+  );
+}
