@@ -126,11 +126,16 @@ describe('workflow administration', () => {
     await fileInput.setInputFiles({
       name: `${key}.bpmn20.xml`,
       mimeType: 'application/xml',
-      buffer: Buffer.from(approvalXml(key).replace('<bpmn:userTask id="approve"', '<bpmn:userTask id="approve" camunda:assignee="${initiator}"')),
+      buffer: Buffer.from(
+        approvalXml(key).replace(
+          '<bpmn:userTask id="approve"',
+          '<bpmn:userTask id="approve" camunda:assignee="${initiator}"',
+        ),
+      ),
     });
     await page.getByTestId('flow-upload-save').click();
     await uploadDialog.waitFor({ state: 'hidden' });
-    await poll(async () => (await manager.locator('tbody tr', { hasText: key }).count())).toBe(2);
+    await poll(async () => await manager.locator('tbody tr', { hasText: key }).count()).toBe(2);
     await screenshot(page, 'workflow-admin-manager-zh');
 
     // 流程跟踪: the running instance, its task and assignee; 删除 needs a reason.

@@ -9,11 +9,12 @@ export interface DiagramViewerProps {
   onError(message: string): void;
 }
 
-/** A deployed definition's diagram, read-only, with pan and zoom (bpmn-js's NavigatedViewer). */
+/**
+ * A deployed definition's diagram, read-only, with pan and zoom (bpmn-js's NavigatedViewer).
+ * `onError` should be stable (a state setter): a new one draws the diagram again.
+ */
 export default function DiagramViewer({ xml, onError }: DiagramViewerProps) {
   const ref = useRef<HTMLDivElement>(null);
-  const report = useRef(onError);
-  report.current = onError;
 
   useEffect(() => {
     const container = ref.current;
@@ -22,9 +23,9 @@ export default function DiagramViewer({ xml, onError }: DiagramViewerProps) {
     viewer
       .importXML(xml)
       .then(() => (viewer.get('canvas') as { zoom(level: string): void }).zoom('fit-viewport'))
-      .catch((error: unknown) => report.current(error instanceof Error ? error.message : String(error)));
+      .catch((error: unknown) => onError(error instanceof Error ? error.message : String(error)));
     return () => viewer.destroy();
-  }, [xml]);
+  }, [xml, onError]);
 
   return <div className="flow-viewer" ref={ref} data-testid="flow-diagram" />;
 }

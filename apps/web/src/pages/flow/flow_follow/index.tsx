@@ -102,7 +102,13 @@ export default function FollowScreen() {
   const rowActions = useCallback(
     (row: Row, ctx: ResourcePageContext) =>
       ctx.can(buttonCodes.flowFollow.remove) && row.flowStatus === 1 ? (
-        <Button type="link" size="small" danger onClick={() => setRemoving({ row, ctx })} data-testid="flow-follow-remove">
+        <Button
+          type="link"
+          size="small"
+          danger
+          onClick={() => setRemoving({ row, ctx })}
+          data-testid="flow-follow-remove"
+        >
           {text.remove}
         </Button>
       ) : null,

@@ -1,7 +1,9 @@
 import { Alert, App, Button, Form, Modal, Spin, Upload, type UploadFile } from 'antd';
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { buttonCodes, flowDefinitionResource, FlowPaths, FlowSuspension } from '@mes/contracts';
-import { request, requestData } from '../../../api/http';
+import { request } from '../../../api/http';
+import { apiQuery } from '../../../api/server-state';
 import { ActionDialog } from '../../../crud/action-dialog';
 import { ResourcePage } from '../../../crud/resource-page';
 import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
@@ -84,7 +86,14 @@ function UploadDialog({ text, onClose }: { text: Text; onClose(changed: boolean)
   };
 
   return (
-    <ActionDialog open title={text.uploadTitle} onSave={save} onClose={onClose} saveTestId="flow-upload-save" forceRender>
+    <ActionDialog
+      open
+      title={text.uploadTitle}
+      onSave={save}
+      onClose={onClose}
+      saveTestId="flow-upload-save"
+      forceRender
+    >
       <Form form={form} layout="vertical">
         <DeployFields />
         <Form.Item
@@ -115,19 +124,8 @@ function UploadDialog({ text, onClose }: { text: Text; onClose(changed: boolean)
 
 /** 流程图: the deployed definition drawn by bpmn-js's viewer, loaded only when opened. */
 function DiagramDialog({ row, text, onClose }: { row: Row; text: Text; onClose(): void }) {
-  const [view, setView] = useState<ResourceView | null>(null);
+  const { data: view } = useQuery(apiQuery<ResourceView>(RESOURCE_VIEW, { processDefinitionId: row.id }));
   const [error, setError] = useState<string | null>(null);
-  const close = useRef(onClose);
-  close.current = onClose;
-  useEffect(() => {
-    let live = true;
-    requestData<ResourceView>(RESOURCE_VIEW, { params: { processDefinitionId: row.id } })
-      .then((answer) => live && setView(answer))
-      .catch(() => close.current());
-    return () => {
-      live = false;
-    };
-  }, [row.id]);
   return (
     <Modal
       open

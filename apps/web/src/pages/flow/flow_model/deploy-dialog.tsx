@@ -12,7 +12,13 @@ const TEXT = {
 };
 
 /** 部署: a new version of the model's process under a category, for the chosen tenants. */
-export function DeployDialog({ model, onClose }: { model: { id: string; name: string }; onClose(changed: boolean): void }) {
+export function DeployDialog({
+  model,
+  onClose,
+}: {
+  model: { id: string; name: string };
+  onClose(changed: boolean): void;
+}) {
   const text = TEXT[useLang()];
   const [form] = Form.useForm<DeployValues>();
   const [error, setError] = useState<string | null>(null);

@@ -43,7 +43,12 @@ export default function ModelScreen() {
       return (
         <>
           {ctx.can(CODES.edit) ? (
-            <Button type="link" size="small" onClick={() => setDesigning({ id: row.id })} data-testid="flow-model-design">
+            <Button
+              type="link"
+              size="small"
+              onClick={() => setDesigning({ id: row.id })}
+              data-testid="flow-model-design"
+            >
               {text.design}
             </Button>
           ) : null}

@@ -1,7 +1,9 @@
 import { Alert, App, Button, Input, Modal, Space, Spin, type ButtonProps } from 'antd';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { flowModelResource } from '@mes/contracts';
 import { ApiError, requestData } from '../../../api/http';
+import { apiQuery } from '../../../api/server-state';
 import type { ModelerHandle } from '../bpmn/modeler-canvas';
 import { useLang } from '../bpmn/deploy-fields';
 import { modelProblems, newModelXml } from '../bpmn/problems';
@@ -60,32 +62,22 @@ export function ModelDesigner({ modelId, onClose }: ModelDesignerProps) {
   const lang = useLang();
   const text = TEXT[lang];
   const { message } = App.useApp();
-  const [loaded, setLoaded] = useState<ModelRow | null>(null);
-  const [description, setDescription] = useState('');
+  // A new model starts from a start event alone; an existing one from the server's copy.
+  const [fresh] = useState<ModelRow | null>(() =>
+    modelId === null ? { id: '', xml: newModelXml(`Process_${Date.now().toString(36)}`, text.newName) } : null,
+  );
+  const detail = useQuery({
+    ...apiQuery<ModelRow>(`${MODEL_API}/detail`, { id: modelId ?? '' }),
+    enabled: modelId !== null,
+  });
+  const loaded = fresh ?? detail.data ?? null;
+  // null: as loaded, until the author types.
+  const [typed, setTyped] = useState<string | null>(null);
+  const description = typed ?? loaded?.description ?? '';
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [importing, setImporting] = useState<string | null>(null);
   const handle = useRef<ModelerHandle | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    if (modelId === null) {
-      setLoaded({ id: '', xml: newModelXml(`Process_${Date.now().toString(36)}`, text.newName) });
-      return;
-    }
-    requestData<ModelRow>(`${MODEL_API}/detail`, { params: { id: modelId } })
-      .then((row) => {
-        if (!live) return;
-        setLoaded(row);
-        setDescription(row.description ?? '');
-      })
-      .catch(() => onClose(false));
-    return () => {
-      live = false;
-    };
-    // The designer is mounted per model: a new id is a new dialog.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [modelId]);
 
   const save = async () => {
     if (!handle.current) return;
@@ -93,12 +85,11 @@ export function ModelDesigner({ modelId, onClose }: ModelDesignerProps) {
     setError(null);
     try {
       const xml = await handle.current.saveXml();
-      const id = await requestData<string>(`${MODEL_API}/submit`, {
+      await requestData<string>(`${MODEL_API}/submit`, {
         method: 'POST',
         data: { ...(loaded?.id ? { id: loaded.id } : {}), xml, description: description || null },
         silent: true,
       });
-      setLoaded((row) => (row ? { ...row, id: String(id), xml } : row));
       void message.success(text.saved);
       onClose(true);
     } catch (failure) {
@@ -143,7 +134,7 @@ export function ModelDesigner({ modelId, onClose }: ModelDesignerProps) {
             placeholder={text.description}
             value={description}
             maxLength={500}
-            onChange={(e) => setDescription(e.target.value)}
+            onChange={(e) => setTyped(e.target.value)}
             data-testid="flow-model-description"
           />
           <Button onClick={() => setImporting('')} data-testid="flow-model-import">
@@ -179,6 +170,8 @@ export function ModelDesigner({ modelId, onClose }: ModelDesignerProps) {
               onImportError={(why) => setError(`${text.importFailed}: ${why}`)}
             />
           </Suspense>
+        ) : detail.isError ? (
+          <Alert type="error" showIcon message={detail.error.message} />
         ) : (
           <Spin />
         )}
