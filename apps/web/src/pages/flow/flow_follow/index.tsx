@@ -29,6 +29,8 @@ const TEXT = {
   },
 };
 type Text = (typeof TEXT)['zh'];
+// Running instances: the definition's id and an end time say nothing here; the current tasks do.
+const OVERRIDES = { processDefinitionId: { list: false }, endTime: { list: false } };
 
 interface CurrentTask {
   taskId: string;
@@ -116,7 +118,12 @@ export default function FollowScreen() {
   );
   return (
     <div data-testid="flow-follow-screen">
-      <ResourcePage resource={flowInstanceResource} extraColumns={[tasksColumn(text)]} rowActions={rowActions} />
+      <ResourcePage
+        resource={flowInstanceResource}
+        extraColumns={[tasksColumn(text)]}
+        rowActions={rowActions}
+        fieldOverrides={OVERRIDES}
+      />
       {removing ? (
         <DeleteDialog
           row={removing.row}
