@@ -65,6 +65,8 @@ describe('workflow administration', () => {
     const panel = page.getByTestId('flow-properties-panel');
     await poll(() => panel.locator('.bio-properties-panel-header-label').innerText()).toContain('主管审批');
     const assignment = panel.locator('[data-group-id="group-CamundaPlatform__UserAssignment"]');
+    // The panel speaks the interface's language for the fields the server reads.
+    expect(await assignment.locator('.bio-properties-panel-group-header').innerText()).toContain('人员分配');
     await assignment.locator('.bio-properties-panel-group-header').click();
     await assignment.locator('#bio-properties-panel-assignee').fill('${initiator}');
     await page.getByTestId('flow-model-description').fill('e2e 采购');

@@ -12,6 +12,7 @@ import {
 import CamundaBehaviorsModule from 'camunda-bpmn-js-behaviors/lib/camunda-platform';
 import camundaModdle from 'camunda-bpmn-moddle/resources/camunda.json';
 import { useEffect, useRef } from 'react';
+import { zhTranslateModule } from './zh-translate';
 
 /** What the designer does with the diagram on the canvas. */
 export interface ModelerHandle {
@@ -22,6 +23,8 @@ export interface ModelerHandle {
 export interface ModelerCanvasProps {
   /** The diagram first shown. */
   xml: string;
+  /** The interface language when the modeler opened: its palette and panel speak it. */
+  lang: 'zh' | 'en';
   onReady(handle: ModelerHandle): void;
   /** An import failed (not BPMN, or unreadable): the parser's message. */
   onImportError(message: string): void;
@@ -33,11 +36,11 @@ export interface ModelerCanvasProps {
  * (docs/workflow.md), which is what the panel's 用户分配 / Forms groups write. Its own chunk:
  * only the model screen's designer loads it.
  */
-export default function ModelerCanvas({ xml, onReady, onImportError }: ModelerCanvasProps) {
+export default function ModelerCanvas({ xml, lang, onReady, onImportError }: ModelerCanvasProps) {
   const canvasRef = useRef<HTMLDivElement>(null);
   const panelRef = useRef<HTMLDivElement>(null);
   // The first diagram only: later ones come through the handle, not a new modeler.
-  const first = useRef({ xml, onReady, onImportError });
+  const first = useRef({ xml, lang, onReady, onImportError });
 
   useEffect(() => {
     const canvas = canvasRef.current;
@@ -51,6 +54,7 @@ export default function ModelerCanvas({ xml, onReady, onImportError }: ModelerCa
         BpmnPropertiesProviderModule,
         CamundaPlatformPropertiesProviderModule,
         CamundaBehaviorsModule,
+        ...(first.current.lang === 'zh' ? [zhTranslateModule] : []),
       ],
       moddleExtensions: { camunda: camundaModdle },
     });

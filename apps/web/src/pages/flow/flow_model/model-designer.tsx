@@ -164,6 +164,7 @@ export function ModelDesigner({ modelId, onClose }: ModelDesignerProps) {
           <Suspense fallback={<Spin />}>
             <ModelerCanvas
               xml={loaded.xml}
+              lang={lang}
               onReady={(h) => {
                 handle.current = h;
               }}
