@@ -125,7 +125,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
         try {
           meta = await modelOf(values.xml);
         } catch (error) {
-          if (error instanceof ModelError) throw badRequest(FlowMessages.invalidModel(error.problems.join('; ')).zh);
+          if (error instanceof ModelError) throw badRequest(FlowMessages.invalidModel(error.problems.join('; ')));
           throw error;
         }
         values.modelKey = meta.key;
