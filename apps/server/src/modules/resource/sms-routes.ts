@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { DEFAULT_TENANT_ID, Messages, smsResource } from '@mes/contracts';
+import { bilingual, DEFAULT_TENANT_ID, invalidParamText, smsResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { registerResource, type ChangeArgs } from '../../crud/resource-routes';
 import { requireAuth } from '../../platform/auth/request-auth';
@@ -53,7 +53,8 @@ const text = (value: unknown) =>
 function tenantOf(request: FastifyRequest, params: Record<string, unknown>): string {
   const header = request.headers['tenant-id'];
   const tenantId = text(params.tenantId) || (typeof header === 'string' ? header.trim() : '') || DEFAULT_TENANT_ID;
-  if (!TENANT_ID.test(tenantId)) throw badRequest(Messages.invalidParam('tenantId', '应为租户编号'));
+  if (!TENANT_ID.test(tenantId))
+    throw badRequest(invalidParamText('tenantId', { zh: '应为租户编号', en: 'must be a tenant ID' }));
   return tenantId;
 }
 
@@ -74,7 +75,7 @@ export function registerSmsRoutes(app: FastifyInstance, ctx: AppContext): void {
       const auth = requireAuth(request);
       const params = paramsOf(request);
       const code = text(params.code);
-      if (!code) throw badRequest(Messages.missingParam('code'));
+      if (!code) throw badRequest(bilingual('missingParam', 'code'));
       const phones = parsePhones(params.phones);
       const templateParams = parseTemplateParams(params.params);
       const config = await configByCode(ctx, auth.tenantId, code);

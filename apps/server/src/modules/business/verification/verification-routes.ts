@@ -1,15 +1,15 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
+  bilingual,
   deviceResource,
-  Messages,
   RECALL_RESULT_MAX,
   VERIFICATION_HANDLE_RECALL_PATH,
   VERIFICATION_RECALLS_PATH,
   VERIFICATION_RELEASE_PATH,
+  verificationRecordResource,
   VerificationResult,
   VerificationType,
-  verificationRecordResource,
 } from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
 import { dataScopeCondition } from '../../../crud/resource-access';
@@ -80,7 +80,7 @@ export function registerVerificationRoutes(app: FastifyInstance, ctx: AppContext
       .select({ recordNo: verificationRecord.recordNo })
       .from(verificationRecord)
       .where(and(await service.readScope(auth, 'view'), eq(verificationRecord.id, id)));
-    if (!row) throw notFound(Messages.rowNotFound);
+    if (!row) throw notFound(bilingual('rowNotFound'));
     return ok(await recalledLoads(ctx.db, auth.tenantId, row.recordNo));
   });
 
@@ -96,7 +96,7 @@ export function registerVerificationRoutes(app: FastifyInstance, ctx: AppContext
         .select(recordRecall, { id: recordRecall.id, handled: recordRecall.handled })
         .where(inArray(recordRecall.id, ids))
         .for('update');
-      if (rows.length !== new Set(ids).size) throw notFound(Messages.rowNotFound);
+      if (rows.length !== new Set(ids).size) throw notFound(bilingual('rowNotFound'));
       if (rows.some((r) => r.handled)) throw badRequest(VerificationMessages.recallHandled);
       await scope
         .update(recordRecall)
