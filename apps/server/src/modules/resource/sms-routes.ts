@@ -7,6 +7,7 @@ import { requireAuth } from '../../platform/auth/request-auth';
 import { sms } from '../../platform/db/schema';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
 import { ok } from '../../platform/http/envelope';
+import { requestLanguage } from '../../platform/http/request-language';
 import { badRequest } from '../../platform/http/errors';
 import { paramsOf } from '../../platform/http/request-params';
 import { destinationOf, OutboundError, refuseForbiddenUrl } from '../../platform/net/outbound-guard';
@@ -80,7 +81,7 @@ export function registerSmsRoutes(app: FastifyInstance, ctx: AppContext): void {
       const templateParams = parseTemplateParams(params.params);
       const config = await configByCode(ctx, auth.tenantId, code);
       await sendSms(ctx, config, { phones, params: templateParams }, request.log);
-      return ok(true, SmsMessages.sent);
+      return ok(true, SmsMessages.sent[requestLanguage(request)]);
     },
   );
 
@@ -93,6 +94,6 @@ export function registerSmsRoutes(app: FastifyInstance, ctx: AppContext): void {
       ip: request.ip,
       log: request.log,
     });
-    return ok(true, SmsMessages.codeSent);
+    return ok(true, SmsMessages.codeSent[requestLanguage(request)]);
   });
 }
