@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   apiScopeCodes,
   bilingual,
+  type BilingualText,
   IOT_MODEL_DATA_PATH,
   IOT_MODEL_LIST_PATH,
   type ModelListReply,
@@ -25,7 +26,7 @@ const DEVICE_CODE = /^[A-Za-z0-9_-]{1,64}$/;
 const FIELD_KEY = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 
 /** A required text parameter matching `pattern`, or a 400 saying what is wrong. */
-function required(value: string | undefined, name: string, pattern: RegExp, bad: string): string {
+function required(value: string | undefined, name: string, pattern: RegExp, bad: BilingualText): string {
   if (value === undefined || value.trim() === '') throw badRequest(bilingual('missingParam', name));
   if (!pattern.test(value)) throw badRequest(bad);
   return value;

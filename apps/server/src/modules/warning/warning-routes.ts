@@ -18,6 +18,7 @@ import { requireAuth } from '../../platform/auth/request-auth';
 import type { Db } from '../../platform/db/database';
 import { device, productField, warning } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
+import { requestLanguage } from '../../platform/http/request-language';
 import { badRequest, notFound } from '../../platform/http/errors';
 import { idValue, idsValue, paramsOf } from '../../platform/http/request-params';
 import { LIVE_CHANNEL, livePayloads } from '../../platform/live/notify-live';
@@ -136,7 +137,7 @@ export function registerWarningRoutes(app: FastifyInstance, ctx: AppContext): vo
         if (handled !== ids.length) throw notFound(bilingual('rowNotFound'));
       });
       await ctx.totals.changed(warningResource.code, auth.tenantId);
-      return ok(null, WarningMessages.handled(ids.length));
+      return ok(null, WarningMessages.handled(ids.length)[requestLanguage(request)]);
     },
   );
 

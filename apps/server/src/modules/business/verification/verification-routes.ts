@@ -19,6 +19,7 @@ import { requireAuth } from '../../../platform/auth/request-auth';
 import { nextId } from '../../../platform/db/ids';
 import { recordRecall, verificationRecord } from '../../../platform/db/schema';
 import { ok } from '../../../platform/http/envelope';
+import { requestLanguage } from '../../../platform/http/request-language';
 import { badRequest, notFound } from '../../../platform/http/errors';
 import { idsValue, idValue, paramsOf } from '../../../platform/http/request-params';
 import { tenantScope } from '../../../platform/tenancy/tenant-scope';
@@ -27,10 +28,13 @@ import { recallAfterFailedIndicator, recalledLoads } from './verification-recall
 import { deviceReleases } from './verification-release';
 
 export const VerificationMessages = {
-  recallResult: '请输入处理结果',
-  recallResultTooLong: `处理结果不能超过 ${RECALL_RESULT_MAX} 个字符`,
-  recallHandled: '所选召回已处理',
-  handled: (n: number) => `已处理 ${n} 条召回`,
+  recallResult: { zh: '请输入处理结果', en: 'Please enter the result' },
+  recallResultTooLong: {
+    zh: `处理结果不能超过 ${RECALL_RESULT_MAX} 个字符`,
+    en: `The result must be at most ${RECALL_RESULT_MAX} characters`,
+  },
+  recallHandled: { zh: '所选召回已处理', en: 'A chosen recall has already been handled' },
+  handled: (n: number) => ({ zh: `已处理 ${n} 条召回`, en: `${n} recalls handled` }),
 } as const;
 
 /**
@@ -110,7 +114,7 @@ export function registerVerificationRoutes(app: FastifyInstance, ctx: AppContext
         })
         .where(inArray(recordRecall.id, ids));
     });
-    return ok(null, VerificationMessages.handled(ids.length));
+    return ok(null, VerificationMessages.handled(ids.length)[requestLanguage(request)]);
   });
 
   // Shown on the device screen, so read under the devices' scope and their data scope.
