@@ -68,4 +68,26 @@ describe('reply language', () => {
     );
     expect(await call('GET', '/api/no-such-route', 'en')).toEqual({ status: 404, msg: 'Not found' });
   });
+
+  // One refusal per converted module area: each must come back in English when asked for.
+  it('answers module refusals in English: system, user, resource, device', async () => {
+    expect(await call('GET', '/api/blade-system/dept/list?parentId=x', 'en')).toEqual({
+      status: 400,
+      msg: 'The parameter parentId is invalid: must be an id',
+    });
+    const mismatch = { oldPassword: 'a', newPassword: 'b', newPassword1: 'c' };
+    expect(await call('POST', '/api/blade-user/update-password', 'en', mismatch)).toEqual({
+      status: 400,
+      msg: 'The two new passwords do not match',
+    });
+    expect((await call('POST', '/api/blade-user/update-password', undefined, mismatch)).msg).toBe('两次密码输入不一致');
+    expect(await call('POST', '/api/alisms/send?tenantId=000000&phone=123', 'en')).toEqual({
+      status: 400,
+      msg: 'The phone number must have 11 digits',
+    });
+    expect(await call('GET', '/api/blade-business/iot/model-data?deviceCode=a%24b', 'en')).toEqual({
+      status: 400,
+      msg: 'The parameter deviceCode is invalid: a device code has only letters, digits, _ and -',
+    });
+  });
 });

@@ -454,7 +454,12 @@ describe('providers against local servers that verify the signature', () => {
         outbound: OutboundPolicy.parse('127.0.0.1'),
       };
       await expect(
-        callProvider('云片', new URL(`${silent.url}/v2/sms/tpl_single_send.json`), { headers: {}, body: '' }, context),
+        callProvider(
+          { zh: '云片', en: 'Yunpian' },
+          new URL(`${silent.url}/v2/sms/tpl_single_send.json`),
+          { headers: {}, body: '' },
+          context,
+        ),
       ).rejects.toMatchObject({ code: 400, message: '云片短信发送失败: 服务商接口超时(0.2秒)' });
     } finally {
       await silent.close();

@@ -167,9 +167,9 @@ describe('adding, reading and editing users', () => {
 
   it('refuses roles, departments and posts of another tenant', async () => {
     for (const [field, value, message] of [
-      ['roleId', `${ROLE_IDS.user},${T2.role}`, UserAdminMessages.foreignRole],
-      ['deptId', T2.dept, UserAdminMessages.foreignDept],
-      ['postId', T2.post, UserAdminMessages.foreignPost],
+      ['roleId', `${ROLE_IDS.user},${T2.role}`, UserAdminMessages.foreignRole.zh],
+      ['deptId', T2.dept, UserAdminMessages.foreignDept.zh],
+      ['postId', T2.post, UserAdminMessages.foreignPost.zh],
     ] as const) {
       const res = await post_('/api/blade-user/submit', newUser('mallory', { [field]: value }));
       expect(res.statusCode).toBe(400);
@@ -178,7 +178,7 @@ describe('adding, reading and editing users', () => {
       expect(edit.json().msg).toBe(message);
     }
     const unknown = await post_('/api/blade-user/submit', newUser('mallory', { roleId: '42' }));
-    expect(unknown.json().msg).toBe(UserAdminMessages.foreignRole);
+    expect(unknown.json().msg).toBe(UserAdminMessages.foreignRole.zh);
     const [n] = await t.ctx.db
       .select({ n: sql<number>`count(*)::int` })
       .from(user)
@@ -210,7 +210,7 @@ describe('adding, reading and editing users', () => {
     expect(res.json()).toMatchObject({ success: true, msg: '更新成功' });
     expect((await storedUser(ids.alice))?.name).toBe('Alice');
     const badType = await post_('/api/blade-user/update', { id: ids.alice, userType: 9 });
-    expect(badType.json().msg).toBe(UserAdminMessages.badUserType);
+    expect(badType.json().msg).toBe(UserAdminMessages.badUserType.zh);
     const foreign = await post_('/api/blade-user/update', { id: ids.t2alice, name: 'x' });
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json().msg).toBe('数据不存在或无权访问');
@@ -328,7 +328,7 @@ describe('removing users', () => {
     const me = '1000000000000000601';
     const res = await post_(`/api/blade-user/remove?ids=${me},${ids.bob}`);
     expect(res.statusCode).toBe(400);
-    expect(res.json().msg).toBe(UserAdminMessages.removeSelf);
+    expect(res.json().msg).toBe(UserAdminMessages.removeSelf.zh);
     expect((await get(`/api/blade-user/detail?id=${ids.bob}`)).statusCode).toBe(200);
   });
 
@@ -390,7 +390,7 @@ describe('grant', () => {
     expect(foreignUser.statusCode).toBe(404);
     const foreignRole = await post_(`/api/blade-user/grant?userIds=${ids.alice}&roleIds=${T2.role}`);
     expect(foreignRole.statusCode).toBe(400);
-    expect(foreignRole.json().msg).toBe(UserAdminMessages.foreignRole);
+    expect(foreignRole.json().msg).toBe(UserAdminMessages.foreignRole.zh);
     const fromT2 = await post_(`/api/blade-user/grant?userIds=${ids.alice}&roleIds=${T2.role}`, {}, t2Admin);
     expect(fromT2.statusCode).toBe(404);
     expect((await storedUser(ids.alice))?.roleId).toBe(`${ROLE_IDS.hr},${ROLE_IDS.manager}`);
@@ -444,13 +444,13 @@ describe('update-platform', () => {
 
   it('validates the type against user_type and the extension as JSON of at most 2000 characters', async () => {
     const cases: [Record<string, string>, string][] = [
-      [{ userId: ids.dave, userType: '9' }, UserAdminMessages.badUserType],
-      [{ userId: ids.dave, userType: 'x' }, UserAdminMessages.badUserType],
-      [{ userId: ids.dave }, UserAdminMessages.badUserType],
-      [{ userId: ids.dave, userType: '1', userExt: 'not json' }, UserAdminMessages.userExtNotJson],
+      [{ userId: ids.dave, userType: '9' }, UserAdminMessages.badUserType.zh],
+      [{ userId: ids.dave, userType: 'x' }, UserAdminMessages.badUserType.zh],
+      [{ userId: ids.dave }, UserAdminMessages.badUserType.zh],
+      [{ userId: ids.dave, userType: '1', userExt: 'not json' }, UserAdminMessages.userExtNotJson.zh],
       [
         { userId: ids.dave, userType: '1', userExt: JSON.stringify({ a: 'x'.repeat(2000) }) },
-        UserAdminMessages.userExtTooLong,
+        UserAdminMessages.userExtTooLong.zh,
       ],
       [{ userType: '1' }, '缺少必要的请求参数: userId'],
     ];

@@ -1,4 +1,4 @@
-import { UserStatus, type TokenResponse } from '@mes/contracts';
+import { type TokenResponse, UserStatus } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { consumeSignInCode, phoneProblem, usersWithPhone } from '../resource/sms/sign-in-codes';
 import { SmsMessages } from '../resource/sms/sms-messages';
@@ -20,17 +20,18 @@ export async function signInWithSms(
   const phone = (params.phone ?? '').trim();
   const code = (params.code ?? '').trim();
   const problem = phoneProblem(phone);
-  if (problem) throw new OAuthError(400, problem);
-  if (!code) throw new OAuthError(400, SmsMessages.codeRequired);
+  // The token endpoint's error_description is its own contract: Chinese, as BladeX clients expect.
+  if (problem) throw new OAuthError(400, problem.zh);
+  if (!code) throw new OAuthError(400, SmsMessages.codeRequired.zh);
 
   const checked = await consumeSignInCode(ctx, tenantId, phone, code);
-  if (!checked.ok) throw new OAuthError(400, checked.message);
+  if (!checked.ok) throw new OAuthError(400, checked.message.zh);
 
   const found = await usersWithPhone(ctx, tenantId, phone);
-  if (!found.length) throw new OAuthError(400, SmsMessages.noAccount);
-  if (found.length > 1) throw new OAuthError(400, SmsMessages.severalAccounts);
+  if (!found.length) throw new OAuthError(400, SmsMessages.noAccount.zh);
+  if (found.length > 1) throw new OAuthError(400, SmsMessages.severalAccounts.zh);
   const account = found[0] as (typeof found)[number];
-  if (account.status === UserStatus.pending) throw new OAuthError(400, SmsMessages.pending);
+  if (account.status === UserStatus.pending) throw new OAuthError(400, SmsMessages.pending.zh);
   // Disabled accounts, expired tenants and accounts without roles are refused here as for passwords.
   return issueFor(ctx, client, account);
 }

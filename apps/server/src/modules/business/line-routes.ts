@@ -12,7 +12,10 @@ import { DeptCategory } from '../system/dept-rules';
 import { LineMessages } from '../system/dept-logistics';
 
 export const LineRuleMessages = {
-  notBase: '消毒基地只能选择机构类型为消毒基地(4)的机构',
+  notBase: {
+    zh: '消毒基地只能选择机构类型为消毒基地(4)的机构',
+    en: 'The disinfection base must be a department of category disinfection base (4)',
+  },
 } as const;
 
 /**

@@ -113,7 +113,7 @@ async function tenantStep(s: DemoSession): Promise<void> {
         });
         tenantId = candidate;
       } catch (error) {
-        const taken = [TenantMessages.duplicate, TenantMessages.tenantIdInUse];
+        const taken: string[] = [TenantMessages.duplicate.zh, TenantMessages.tenantIdInUse.zh];
         if (!(error instanceof DemoCallError) || !taken.includes(error.consoleMessage ?? '') || n > 999_998)
           throw error;
       }

@@ -1,13 +1,13 @@
 import { and, count, desc, eq, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
-  Messages,
+  bilingual,
   NOTICE_INBOX_PATH,
   NOTICE_READ_PATH,
   NoticeAudience,
-  noticeResource,
   type NoticeInboxEntry,
   type NoticeInboxReply,
+  noticeResource,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { registerResource, type ChangeArgs, type RemoveArgs, type ResourceService } from '../../crud/resource-routes';
@@ -135,7 +135,7 @@ async function readable(service: ResourceService, ctx: AppContext, auth: AuthCon
     .from(notice)
     .where(and(await inboxWhere(service, ctx, auth), eq(notice.id, id)))
     .limit(1);
-  if (!row) throw notFound(Messages.rowNotFound);
+  if (!row) throw notFound(bilingual('rowNotFound'));
   return row;
 }
 

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { zipSync, strToU8 } from 'fflate';
-import { apiScopeCodes, codeResource, Messages } from '@mes/contracts';
+import { apiScopeCodes, bilingual, codeResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { registerResource, type ResourceService } from '../../crud/resource-routes';
 import { requireAuth, type AuthContext } from '../../platform/auth/request-auth';
@@ -103,7 +103,7 @@ export function registerCodeRoutes(app: FastifyInstance, ctx: AppContext): void 
       .select({ url: datasource.url, username: datasource.username, password: datasource.password })
       .from(datasource)
       .where(and(eq(datasource.id, id), eq(datasource.isDeleted, 0)));
-    if (!saved) throw badRequest(Messages.rowNotFound);
+    if (!saved) throw badRequest(bilingual('rowNotFound'));
     let password = '';
     try {
       password = saved.password ? secretBoxFor(ctx.dataDir).open(saved.password) : '';

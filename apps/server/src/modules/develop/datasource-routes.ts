@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { datasourceResource, Messages } from '@mes/contracts';
+import { bilingual, datasourceResource, invalidParamText } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { registerResource } from '../../crud/resource-routes';
 import { isPlatformCaller, requireAuth } from '../../platform/auth/request-auth';
@@ -94,13 +94,14 @@ export function registerDatasourceRoutes(app: FastifyInstance, ctx: AppContext):
       username: textParam(request, 'username')?.trim() ?? '',
       password: textParam(request, 'password') ?? '',
     };
-    if (target.url.length > 500) throw badRequest(Messages.invalidParam('url', '最长 500 个字符'));
+    if (target.url.length > 500)
+      throw badRequest(invalidParamText('url', { zh: '最长 500 个字符', en: 'at most 500 characters' }));
     if (id) {
       const [saved] = await ctx.db
         .select({ url: datasource.url, username: datasource.username, password: datasource.password })
         .from(datasource)
         .where(and(eq(datasource.id, id), eq(datasource.isDeleted, 0)));
-      if (!saved) throw notFound(Messages.rowNotFound);
+      if (!saved) throw notFound(bilingual('rowNotFound'));
       target.url ||= saved.url;
       target.username ||= saved.username;
       if (!target.password) {
@@ -116,7 +117,7 @@ export function registerDatasourceRoutes(app: FastifyInstance, ctx: AppContext):
         }
       }
     }
-    if (!target.url) throw badRequest(Messages.missingParam('url'));
+    if (!target.url) throw badRequest(bilingual('missingParam', 'url'));
     const checked = await checkDestination(target, await rules());
     if ('error' in checked) throw badRequest(checked.error);
     const failure = await testConnection(checked, request.log);

@@ -2,11 +2,11 @@ import { eq } from 'drizzle-orm';
 import { idValue } from '../../platform/http/request-params';
 import type { FastifyInstance } from 'fastify';
 import {
+  bilingual,
   DEVICE_ROTATE_SECRET_PATH,
   deviceResource,
-  Messages,
-  operationLogResource,
   type DeviceSecretReply,
+  operationLogResource,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { registerResource, type ChangeArgs } from '../../crud/resource-routes';
@@ -60,7 +60,7 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: AppContext): voi
             .where(eq(device.id, id));
           if (known) throw badRequest(DeviceMessages.secretIssued);
         }
-        if (!row) throw notFound(Messages.rowNotFound);
+        if (!row) throw notFound(bilingual('rowNotFound'));
         await recordOperation(tx, {
           def: deviceResource,
           auth,

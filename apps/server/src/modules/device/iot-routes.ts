@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import {
   apiScopeCodes,
+  bilingual,
+  type BilingualText,
   IOT_MODEL_DATA_PATH,
   IOT_MODEL_LIST_PATH,
-  Messages,
-  telemetryResource,
   type ModelListReply,
+  telemetryResource,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { registerResource } from '../../crud/resource-routes';
@@ -25,8 +26,8 @@ const DEVICE_CODE = /^[A-Za-z0-9_-]{1,64}$/;
 const FIELD_KEY = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 
 /** A required text parameter matching `pattern`, or a 400 saying what is wrong. */
-function required(value: string | undefined, name: string, pattern: RegExp, bad: string): string {
-  if (value === undefined || value.trim() === '') throw badRequest(Messages.missingParam(name));
+function required(value: string | undefined, name: string, pattern: RegExp, bad: BilingualText): string {
+  if (value === undefined || value.trim() === '') throw badRequest(bilingual('missingParam', name));
   if (!pattern.test(value)) throw badRequest(bad);
   return value;
 }
@@ -52,7 +53,7 @@ export function registerIotRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get(`/api${telemetryResource.api}/detail`, { config: read, schema: docs.detail }, async (request) => {
     const auth = requireAuth(request);
     const row = await service.detail((request.query as Record<string, unknown>).id, auth);
-    if (!(await telemetryVisible(ctx, auth, String(row.deviceCode)))) throw notFound(Messages.rowNotFound);
+    if (!(await telemetryVisible(ctx, auth, String(row.deviceCode)))) throw notFound(bilingual('rowNotFound'));
     return ok(row);
   });
 

@@ -1,7 +1,14 @@
 import { eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
-import { apiScopeCodes, FAILED_JOBS_ROUTE, failedJobsScreen, InputMessages, Messages } from '@mes/contracts';
+import {
+  apiScopeCodes,
+  FAILED_JOBS_ROUTE,
+  failedJobsScreen,
+  InputMessages,
+  invalidParamText,
+  Messages,
+} from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { requireAuth } from '../../platform/auth/request-auth';
 import { ok } from '../../platform/http/envelope';
@@ -39,7 +46,10 @@ export function jobNameFilter(query: Record<string, unknown>, column: PgColumn):
   if (typeof raw !== 'string') throw badRequest(Messages.invalidParam('name', InputMessages.oneValue));
   const name = raw.trim();
   if (name === '') return undefined;
-  if (!isJobName(name)) throw badRequest(Messages.invalidParam('name', '应为任务名称,如 log.prune'));
+  if (!isJobName(name))
+    throw badRequest(
+      invalidParamText('name', { zh: '应为任务名称,如 log.prune', en: 'must be a job name such as log.prune' }),
+    );
   return eq(column, name);
 }
 

@@ -10,8 +10,8 @@ import { attachmentDisposition } from './storage/file-types';
 import { storageOf } from './storage/tenant-storage';
 
 export const AttachMessages = {
-  uploadOnly: '附件只能通过上传新增',
-  fileGone: '附件文件不存在或已被删除',
+  uploadOnly: { zh: '附件只能通过上传新增', en: 'Attachments can only be added by uploading' },
+  fileGone: { zh: '附件文件不存在或已被删除', en: `The attachment's file does not exist or has been deleted` },
 } as const;
 
 /**

@@ -13,9 +13,18 @@ import { LOCAL_OSS_CODE } from './storage/provider';
 import { isKnownCategory, isS3Category, labelOf, S3_REQUIRED, StorageMessages } from './storage/tenant-storage';
 
 export const OssMessages = {
-  reservedCode: `资源编号 ${LOCAL_OSS_CODE} 只能用于本地磁盘`,
-  inUse: (code: string) => `存储配置 ${code} 下还有附件,请先删除这些附件`,
-  codeInUse: (code: string) => `存储配置 ${code} 下还有附件,不能修改资源编号或服务商`,
+  reservedCode: {
+    zh: `资源编号 ${LOCAL_OSS_CODE} 只能用于本地磁盘`,
+    en: `The resource code ${LOCAL_OSS_CODE} is reserved for the local disk`,
+  },
+  inUse: (code: string) => ({
+    zh: `存储配置 ${code} 下还有附件,请先删除这些附件`,
+    en: `Attachments are still stored under storage configuration ${code}: delete them first`,
+  }),
+  codeInUse: (code: string) => ({
+    zh: `存储配置 ${code} 下还有附件,不能修改资源编号或服务商`,
+    en: `Attachments are still stored under storage configuration ${code}: its resource code and provider cannot change`,
+  }),
 } as const;
 
 type Tx = ChangeArgs['tx'];

@@ -1,12 +1,13 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { DEFAULT_TENANT_ID, Messages, smsResource } from '@mes/contracts';
+import { bilingual, DEFAULT_TENANT_ID, invalidParamText, smsResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { registerResource, type ChangeArgs } from '../../crud/resource-routes';
 import { requireAuth } from '../../platform/auth/request-auth';
 import { sms } from '../../platform/db/schema';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
 import { ok } from '../../platform/http/envelope';
+import { requestLanguage } from '../../platform/http/request-language';
 import { badRequest } from '../../platform/http/errors';
 import { paramsOf } from '../../platform/http/request-params';
 import { destinationOf, OutboundError, refuseForbiddenUrl } from '../../platform/net/outbound-guard';
@@ -53,7 +54,8 @@ const text = (value: unknown) =>
 function tenantOf(request: FastifyRequest, params: Record<string, unknown>): string {
   const header = request.headers['tenant-id'];
   const tenantId = text(params.tenantId) || (typeof header === 'string' ? header.trim() : '') || DEFAULT_TENANT_ID;
-  if (!TENANT_ID.test(tenantId)) throw badRequest(Messages.invalidParam('tenantId', '应为租户编号'));
+  if (!TENANT_ID.test(tenantId))
+    throw badRequest(invalidParamText('tenantId', { zh: '应为租户编号', en: 'must be a tenant ID' }));
   return tenantId;
 }
 
@@ -74,12 +76,12 @@ export function registerSmsRoutes(app: FastifyInstance, ctx: AppContext): void {
       const auth = requireAuth(request);
       const params = paramsOf(request);
       const code = text(params.code);
-      if (!code) throw badRequest(Messages.missingParam('code'));
+      if (!code) throw badRequest(bilingual('missingParam', 'code'));
       const phones = parsePhones(params.phones);
       const templateParams = parseTemplateParams(params.params);
       const config = await configByCode(ctx, auth.tenantId, code);
       await sendSms(ctx, config, { phones, params: templateParams }, request.log);
-      return ok(true, SmsMessages.sent);
+      return ok(true, SmsMessages.sent[requestLanguage(request)]);
     },
   );
 
@@ -92,6 +94,6 @@ export function registerSmsRoutes(app: FastifyInstance, ctx: AppContext): void {
       ip: request.ip,
       log: request.log,
     });
-    return ok(true, SmsMessages.codeSent);
+    return ok(true, SmsMessages.codeSent[requestLanguage(request)]);
   });
 }

@@ -8,9 +8,15 @@ import { destinationOf, OutboundError, refuseForbiddenUrl } from '../../platform
 import { outboundPolicy } from '../../platform/net/outbound-policy';
 
 export const SocialSourceMessages = {
-  secretRequired: '请输入 Client Secret',
-  oidcUrls: 'OpenID Connect 需要填写授权地址、令牌地址和用户信息地址',
-  secretForNewTokenUrl: '令牌地址或协议类型已修改,请重新输入 Client Secret',
+  secretRequired: { zh: '请输入 Client Secret', en: 'Please enter the Client Secret' },
+  oidcUrls: {
+    zh: 'OpenID Connect 需要填写授权地址、令牌地址和用户信息地址',
+    en: 'OpenID Connect needs the authorization URL, token URL and user info URL',
+  },
+  secretForNewTokenUrl: {
+    zh: '令牌地址或协议类型已修改,请重新输入 Client Secret',
+    en: 'The token URL or protocol has changed: enter the Client Secret again',
+  },
 } as const;
 
 const blank = (v: unknown) => typeof v !== 'string' || v.trim() === '';

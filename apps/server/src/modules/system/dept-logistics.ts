@@ -1,7 +1,14 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { apiScopeCodes, deptResource, lineResource, Messages, operationLogResource } from '@mes/contracts';
+import {
+  apiScopeCodes,
+  bilingual,
+  deptResource,
+  invalidParamText,
+  lineResource,
+  operationLogResource,
+} from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { ChildRows } from '../../crud/child-rows';
 import { toForest, type ResourceService, type Row } from '../../crud/resource-routes';
@@ -25,17 +32,23 @@ export const LineDirection = { PICKUP: 1, DELIVERY: 2 } as const;
 const DIRECTION_NAMES: Record<number, string> = { 1: '回收', 2: '发放' };
 
 export const LineMessages = {
-  badDirection: Messages.invalidParam('direction', '应为 1(回收)或 2(发放)'),
-  duplicate: '节点重复,同一节点在一条线路的同一方向上只能出现一次',
-  nodeMissing: '节点不存在或无权访问',
-  notNode: '只有诊所节点(机构类型 5)可以加入线路',
-  baseMissing: '消毒基地不存在或无权访问',
+  badDirection: invalidParamText('direction', {
+    zh: '应为 1(回收)或 2(发放)',
+    en: 'must be 1 (pickup) or 2 (delivery)',
+  }),
+  duplicate: {
+    zh: '节点重复,同一节点在一条线路的同一方向上只能出现一次',
+    en: 'Duplicate node: a node may appear only once in each direction of a line',
+  },
+  nodeMissing: { zh: '节点不存在或无权访问', en: 'The node does not exist or you may not see it' },
+  notNode: { zh: '只有诊所节点(机构类型 5)可以加入线路', en: 'Only clinic nodes (category 5) can join a line' },
+  baseMissing: { zh: '消毒基地不存在或无权访问', en: 'The disinfection base does not exist or you may not see it' },
 } as const;
 
 function directionOf(value: unknown, required: boolean): number | undefined {
   const v = typeof value === 'string' ? value.trim() : value;
   if (v === undefined || v === null || v === '') {
-    if (required) throw badRequest(Messages.missingParam('direction'));
+    if (required) throw badRequest(bilingual('missingParam', 'direction'));
     return undefined;
   }
   const n = Number(v);

@@ -1,5 +1,5 @@
 import { count, inArray, sql } from 'drizzle-orm';
-import { deptResource } from '@mes/contracts';
+import { type BilingualText, deptResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { dataScopeCondition } from '../../crud/resource-access';
 import type { AuthContext } from '../../platform/auth/request-auth';
@@ -23,7 +23,7 @@ export async function assertDeptsPickable(
   ctx: Pick<AppContext, 'grants'>,
   auth: AuthContext,
   ids: readonly string[],
-  message: string,
+  message: BilingualText,
 ): Promise<void> {
   const wanted = [...new Set(ids)];
   if (!wanted.length) return;

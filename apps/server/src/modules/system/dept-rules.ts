@@ -1,5 +1,5 @@
 import { eq, inArray, or, sql } from 'drizzle-orm';
-import { Messages } from '@mes/contracts';
+import { bilingual, invalidParamText } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import type { ChangeArgs, RemoveArgs, ResourceHooks } from '../../crud/resource-routes';
 import type { AuthContext } from '../../platform/auth/request-auth';
@@ -18,12 +18,18 @@ const CATEGORIES: readonly number[] = Object.values(DeptCategory);
 const MAX_ANCESTORS = 1980;
 
 export const DeptMessages = {
-  badCategory: '机构类型不正确',
-  parentMissing: '上级机构不存在',
-  parentIsSelf: '上级机构不能是自身或其下级机构',
-  tooDeep: '机构层级过深',
-  hasUsers: '该机构下存在用户,请先调整用户的所属部门',
-  parentOutOfScope: '上级机构不在您的数据权限范围内',
+  badCategory: { zh: '机构类型不正确', en: 'The department category is invalid' },
+  parentMissing: { zh: '上级机构不存在', en: 'The parent department does not exist' },
+  parentIsSelf: {
+    zh: '上级机构不能是自身或其下级机构',
+    en: 'The parent department cannot be the department itself or one under it',
+  },
+  tooDeep: { zh: '机构层级过深', en: 'The department tree is nested too deeply' },
+  hasUsers: {
+    zh: '该机构下存在用户,请先调整用户的所属部门',
+    en: 'Users belong to this department: move them to another department first',
+  },
+  parentOutOfScope: { zh: '上级机构不在您的数据权限范围内', en: 'The parent department is outside your data scope' },
 } as const;
 
 type Tx = ChangeArgs['tx'];
@@ -107,7 +113,8 @@ export function deptHooks(ctx: AppContext): ResourceHooks {
       where(query) {
         const parentId = query.parentId;
         if (parentId === undefined || parentId === '') return undefined;
-        if (typeof parentId !== 'string' || !isId(parentId)) throw badRequest('请求参数 parentId 不正确: 应为编号');
+        if (typeof parentId !== 'string' || !isId(parentId))
+          throw badRequest(invalidParamText('parentId', { zh: '应为编号', en: 'must be an id' }));
         return eq(dept.parentId, parentId);
       },
     },
@@ -123,10 +130,13 @@ const CATEGORY_VALUES: readonly number[] = Object.values(DeptCategory);
 export function categoryOf(value: unknown, name: string, required: boolean): number | undefined {
   const v = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : value;
   if (v === undefined || v === null || v === '') {
-    if (required) throw badRequest(Messages.missingParam(name));
+    if (required) throw badRequest(bilingual('missingParam', name));
     return undefined;
   }
   const n = Number(v);
-  if (!CATEGORY_VALUES.includes(n)) throw badRequest(Messages.invalidParam(name, '应为 1 到 5 的机构类型'));
+  if (!CATEGORY_VALUES.includes(n))
+    throw badRequest(
+      invalidParamText(name, { zh: '应为 1 到 5 的机构类型', en: 'must be a department category from 1 to 5' }),
+    );
   return n;
 }

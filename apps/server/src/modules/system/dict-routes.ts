@@ -2,11 +2,11 @@ import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   apiScopeCodes,
+  bilingual,
   dictBizResource,
-  dictResource,
-  Messages,
-  operationsOf,
   type DictEntry,
+  dictResource,
+  operationsOf,
   type ResourceDef,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
@@ -14,6 +14,7 @@ import { registerResource, type ResourceService } from '../../crud/resource-rout
 import { requireAuth, splitIds, type AuthContext } from '../../platform/auth/request-auth';
 import { dict, dictBiz } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
+import { requestLanguage } from '../../platform/http/request-language';
 import { badRequest } from '../../platform/http/errors';
 import { dictHooks, ROOT_ID, type DictTable } from './dict-rules';
 import { isId } from '../../platform/db/ids';
@@ -52,7 +53,7 @@ function registerDictionaryResource(app: FastifyInstance, ctx: AppContext, def: 
   /** A page when `current` or `size` is given, else every entry of the parent. */
   app.get(`${base}/child-list`, { config: { apiScope: scopes.read } }, async (request) => {
     const query = queryOf(request);
-    if (query.parentId === undefined || query.parentId === '') throw badRequest(Messages.missingParam('parentId'));
+    if (query.parentId === undefined || query.parentId === '') throw badRequest(bilingual('missingParam', 'parentId'));
     const auth = requireAuth(request);
     const paged = query.current !== undefined || query.size !== undefined;
     return ok(paged ? await service.page(query, auth) : await service.all(query, auth));
@@ -61,7 +62,7 @@ function registerDictionaryResource(app: FastifyInstance, ctx: AppContext, def: 
   /** The entries of one dictionary for selects: any signed-in user of the owning tenant. */
   app.get(`${base}/dictionary`, { config: { anyUser: true } }, async (request) => {
     const code = queryOf(request).code;
-    if (typeof code !== 'string' || !code.trim()) throw badRequest(Messages.missingParam('code'));
+    if (typeof code !== 'string' || !code.trim()) throw badRequest(bilingual('missingParam', 'code'));
     const auth = requireAuth(request);
     const rows = await ctx.db
       .select({
@@ -86,7 +87,7 @@ function registerDictionaryResource(app: FastifyInstance, ctx: AppContext, def: 
     const raw = queryOf(request).ids ?? body.ids;
     const auth = requireAuth(request);
     await service.remove(await withEntries(service, table, raw, auth), auth);
-    return ok(true, Messages.removed);
+    return ok(true, bilingual('removed')[requestLanguage(request)]);
   });
 }
 

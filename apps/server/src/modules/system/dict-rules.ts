@@ -1,6 +1,6 @@
 import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { Messages, type ResourceDef, type StoredValue } from '@mes/contracts';
+import { invalidParamText, type ResourceDef, type StoredValue } from '@mes/contracts';
 import type { AnyResourceTable } from '../../crud/resource-access';
 import { rowScope } from '../../crud/resource-access';
 import type { ChangeArgs, RemoveArgs, ResourceHooks, Row } from '../../crud/resource-routes';
@@ -25,13 +25,16 @@ export interface DictColumns {
 export type DictTable = AnyResourceTable & DictColumns;
 
 export const DictMessages = {
-  keyExists: '当前字典键值已存在',
-  codeExists: '当前字典编号已存在',
-  sealedEdit: '封存的字典不能修改',
-  sealedRemove: '封存的字典不能删除',
-  parentMissing: '上级字典不存在',
-  parentNotTop: '上级字典必须是顶级字典',
-  levelChange: '顶级字典与字典项不能互相转换',
+  keyExists: { zh: '当前字典键值已存在', en: 'This dictionary key already exists' },
+  codeExists: { zh: '当前字典编号已存在', en: 'This dictionary code already exists' },
+  sealedEdit: { zh: '封存的字典不能修改', en: 'A sealed dictionary cannot be changed' },
+  sealedRemove: { zh: '封存的字典不能删除', en: 'A sealed dictionary cannot be deleted' },
+  parentMissing: { zh: '上级字典不存在', en: 'The parent dictionary does not exist' },
+  parentNotTop: { zh: '上级字典必须是顶级字典', en: 'The parent must be a top-level dictionary' },
+  levelChange: {
+    zh: '顶级字典与字典项不能互相转换',
+    en: 'A top-level dictionary and a dictionary entry cannot be turned into each other',
+  },
 } as const;
 
 /** `parentId` of a dictionary (a parent); its entries point at it. */
@@ -124,7 +127,8 @@ export function dictHooks(def: ResourceDef, table: DictTable): ResourceHooks {
       where(query) {
         const raw = query.parentId;
         if (raw === undefined || raw === '') return undefined;
-        if (typeof raw !== 'string' || !isId(raw)) throw badRequest(Messages.invalidParam('parentId', '应为编号'));
+        if (typeof raw !== 'string' || !isId(raw))
+          throw badRequest(invalidParamText('parentId', { zh: '应为编号', en: 'must be an id' }));
         return eq(table.parentId, raw);
       },
     },

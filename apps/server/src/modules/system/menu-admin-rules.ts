@@ -7,11 +7,14 @@ import { badRequest } from '../../platform/http/errors';
 import { subtreeIds } from './menu-admin-forest';
 
 export const MenuMessages = {
-  buttonNeedsParent: '按钮必须选择上级菜单',
-  parentMissing: '上级菜单不存在',
-  parentIsButton: '按钮下不能再添加菜单或按钮',
-  parentCycle: '上级菜单不能是自己或自己的下级',
-  buttonWithChildren: '存在下级的菜单不能改为按钮',
+  buttonNeedsParent: { zh: '按钮必须选择上级菜单', en: 'A button needs a parent menu' },
+  parentMissing: { zh: '上级菜单不存在', en: 'The parent menu does not exist' },
+  parentIsButton: { zh: '按钮下不能再添加菜单或按钮', en: 'Nothing can be added under a button' },
+  parentCycle: {
+    zh: '上级菜单不能是自己或自己的下级',
+    en: 'The parent menu cannot be the menu itself or one under it',
+  },
+  buttonWithChildren: { zh: '存在下级的菜单不能改为按钮', en: 'A menu with children cannot become a button' },
 } as const;
 
 /**

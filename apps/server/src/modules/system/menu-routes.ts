@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { MenuCategory, Messages } from '@mes/contracts';
+import { invalidParamText, MenuCategory } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { isAdministrator, requireAuth, type AuthContext } from '../../platform/auth/request-auth';
 import { menu, roleMenu, topMenu, topMenuSetting } from '../../platform/db/schema';
@@ -42,7 +42,7 @@ async function grantedMenus(ctx: AppContext, auth: AuthContext): Promise<MenuRow
 async function topMenuScope(ctx: AppContext, auth: AuthContext, topMenuId: unknown): Promise<Set<string> | undefined> {
   if (topMenuId === undefined || topMenuId === '' || topMenuId === '0') return undefined;
   if (typeof topMenuId !== 'string' || !isId(topMenuId)) {
-    throw badRequest(Messages.invalidParam('topMenuId', '应为编号'));
+    throw badRequest(invalidParamText('topMenuId', { zh: '应为编号', en: 'must be an id' }));
   }
   const rows = await ctx.db
     .select({ menuId: topMenuSetting.menuId })

@@ -1,12 +1,13 @@
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { apiScopeCodes, isEmptyValue, Messages, regionResource } from '@mes/contracts';
+import { apiScopeCodes, bilingual, invalidParamText, isEmptyValue, regionResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { assertOwnerAccess } from '../../crud/resource-access';
 import { registerResource } from '../../crud/resource-routes';
 import { requireAuth, splitIds } from '../../platform/auth/request-auth';
 import { region } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
+import { requestLanguage } from '../../platform/http/request-language';
 import { badRequest, notFound } from '../../platform/http/errors';
 import { paramOf } from '../../platform/http/request-params';
 import { REGION_CODE, regionHooks, ROOT_CODE } from './region-rules';
@@ -17,9 +18,10 @@ function codeOf(value: unknown, name: string, fallback?: string): string {
   const v = typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : String(value);
   if (v === '') {
     if (fallback !== undefined) return fallback;
-    throw badRequest(Messages.missingParam(name));
+    throw badRequest(bilingual('missingParam', name));
   }
-  if (!REGION_CODE.test(v)) throw badRequest(Messages.invalidParam(name, '应为数字区划编号'));
+  if (!REGION_CODE.test(v))
+    throw badRequest(invalidParamText(name, { zh: '应为数字区划编号', en: 'must be a numeric region code' }));
   return v;
 }
 
@@ -31,14 +33,14 @@ async function rowIdsOf(ctx: AppContext, request: FastifyRequest): Promise<unkno
   const ids = paramOf(request, 'ids');
   if (ids !== undefined && ids !== '') return ids;
   const raw = paramOf(request, 'id');
-  if (raw === undefined || raw === null || raw === '') throw badRequest(Messages.missingParam('id'));
+  if (raw === undefined || raw === null || raw === '') throw badRequest(bilingual('missingParam', 'id'));
   const codes = splitIds(String(raw)).map((c) => codeOf(c, 'id'));
-  if (!codes.length) throw badRequest(Messages.missingParam('id'));
+  if (!codes.length) throw badRequest(bilingual('missingParam', 'id'));
   const rows = await ctx.db
     .select({ id: region.id })
     .from(region)
     .where(and(inArray(region.code, codes), eq(region.isDeleted, 0)));
-  if (rows.length !== new Set(codes).size) throw notFound(Messages.rowNotFound);
+  if (rows.length !== new Set(codes).size) throw notFound(bilingual('rowNotFound'));
   return rows.map((r) => r.id).join(',');
 }
 
@@ -49,7 +51,7 @@ async function rowIdsOf(ctx: AppContext, request: FastifyRequest): Promise<unkno
  */
 async function keyedByCode(ctx: AppContext, request: FastifyRequest): Promise<Record<string, unknown>> {
   const body = request.body;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest(Messages.badRequest);
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest();
   const { id, ...rest } = body as Record<string, unknown>;
   if (isEmptyValue(rest.code)) return { ...rest, id };
   const code = codeOf(rest.code, 'code');
@@ -76,7 +78,7 @@ export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext): voi
     // Owner first: other tenants learn nothing about which codes exist.
     assertOwnerAccess(regionResource, auth, true);
     const result = await service.submit(await keyedByCode(ctx, request), auth);
-    return ok(result.id, result.adding ? Messages.added : Messages.updated);
+    return ok(result.id, bilingual(result.adding ? 'added' : 'updated')[requestLanguage(request)]);
   });
 
   app.post(`${base}/remove`, { config: { apiScope: scopes.write } }, async (request) => {
@@ -84,7 +86,7 @@ export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext): voi
     // Owner first: other tenants learn nothing about which codes exist.
     assertOwnerAccess(regionResource, auth, true);
     await service.remove(await rowIdsOf(ctx, request), auth);
-    return ok(true, Messages.removed);
+    return ok(true, bilingual('removed')[requestLanguage(request)]);
   });
 
   // Address pickers on every tenant's screens read it, so any signed-in user may.
@@ -126,7 +128,7 @@ export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext): voi
       .from(region)
       .where(and(await service.readScope(auth), eq(region.code, code)))
       .limit(1);
-    if (!row) throw notFound(Messages.rowNotFound);
+    if (!row) throw notFound(bilingual('rowNotFound'));
     const [shown] = await service.decorate([row], auth);
     return ok(shown);
   });

@@ -1,6 +1,6 @@
 import { and, eq, inArray, notInArray } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { checkField, isEmptyValue, Messages, regionResource } from '@mes/contracts';
+import { bilingual, checkField, isEmptyValue, regionResource } from '@mes/contracts';
 import type { ChangeArgs, RemoveArgs, ResourceHooks, Row } from '../../crud/resource-routes';
 import type { Db } from '../../platform/db/database';
 import { region } from '../../platform/db/schema';
@@ -22,11 +22,14 @@ const LEVEL_FIELDS = [
 const CHAIN_FIELDS = LEVEL_FIELDS.flatMap((f) => (f ? [...f] : []));
 
 export const RegionMessages = {
-  badLevel: '区划层级应在 0 到 5 之间',
-  levelFixed: '区划层级不可修改',
-  parentMissing: '上级区划不存在',
-  childLevel: (level: number) => `下级区划的层级应为 ${level}`,
-  selfParent: '上级区划不能是自身',
+  badLevel: { zh: '区划层级应在 0 到 5 之间', en: 'The region level must be from 0 to 5' },
+  levelFixed: { zh: '区划层级不可修改', en: 'The region level cannot be changed' },
+  parentMissing: { zh: '上级区划不存在', en: 'The parent region does not exist' },
+  childLevel: (level: number) => ({
+    zh: `下级区划的层级应为 ${level}`,
+    en: `A child region must be at level ${level}`,
+  }),
+  selfParent: { zh: '上级区划不能是自身', en: 'A region cannot be its own parent' },
 } as const;
 
 export const isRootCode = (code: string) => code === '' || code === '0' || code === ROOT_CODE;
@@ -120,7 +123,7 @@ async function beforeRemove({ tx, rows }: RemoveArgs): Promise<void> {
     .from(region)
     .where(and(inArray(region.parentCode, codes), notInArray(region.code, codes), eq(region.isDeleted, 0)))
     .limit(1);
-  if (child) throw badRequest(Messages.hasChildren);
+  if (child) throw badRequest(bilingual('hasChildren'));
 }
 
 export const regionHooks = (db: Db): ResourceHooks => ({

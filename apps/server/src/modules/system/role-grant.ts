@@ -1,3 +1,4 @@
+import type { BilingualText } from '@mes/contracts';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../app-context';
 import { ADMINISTRATOR_ROLE, isAdministrator, type AuthContext } from '../../platform/auth/request-auth';
@@ -23,8 +24,11 @@ export interface GrantRequest {
 }
 
 export const GrantMessages = {
-  escalation: '只能授予自己拥有的菜单和权限',
-  missing: (what: string) => `${what}不存在或已删除`,
+  escalation: { zh: '只能授予自己拥有的菜单和权限', en: 'You can only grant menus and permissions you hold yourself' },
+  missing: (what: BilingualText) => ({
+    zh: `${what.zh}不存在或已删除`,
+    en: `${what.en} do not exist or have been deleted`,
+  }),
 } as const;
 
 /** Postgres takes at most 65535 bound values per statement; rows here have four columns. */
@@ -46,8 +50,8 @@ async function liveIds(db: Executor, table: typeof menu | typeof dataScope | typ
  */
 async function wantedGrants(db: Executor, request: GrantRequest): Promise<RoleGrants> {
   const menus = await liveIds(db, menu, request.menuIds);
-  if (menus.size !== request.menuIds.length) throw badRequest(GrantMessages.missing('菜单'));
-  const scopes = async (table: typeof dataScope | typeof apiScope, ids: string[], what: string) => {
+  if (menus.size !== request.menuIds.length) throw badRequest(GrantMessages.missing({ zh: '菜单', en: 'Some menus' }));
+  const scopes = async (table: typeof dataScope | typeof apiScope, ids: string[], what: BilingualText) => {
     const live = await liveIds(db, table, ids);
     const others = ids.filter((id) => !live.has(id));
     const menuNodes = await liveIds(db, menu, others);
@@ -56,8 +60,8 @@ async function wantedGrants(db: Executor, request: GrantRequest): Promise<RoleGr
   };
   return {
     menu: request.menuIds,
-    dataScope: await scopes(dataScope, request.dataScopeIds, '数据权限'),
-    apiScope: await scopes(apiScope, request.apiScopeIds, '接口权限'),
+    dataScope: await scopes(dataScope, request.dataScopeIds, { zh: '数据权限', en: 'Some data permissions' }),
+    apiScope: await scopes(apiScope, request.apiScopeIds, { zh: '接口权限', en: 'Some API permissions' }),
   };
 }
 

@@ -1,5 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { Messages } from '@mes/contracts';
+import { bilingual } from '@mes/contracts';
 import type { ChangeArgs } from '../../crud/resource-routes';
 import { isAdministrator, type AuthContext } from '../../platform/auth/request-auth';
 import type { Db } from '../../platform/db/database';
@@ -84,6 +84,6 @@ export async function tenantRoles(
     .select(role, { id: role.id, parentId: role.parentId, roleName: role.roleName, roleAlias: role.roleAlias })
     .where(inArray(role.id, [...ids]));
   const rows = lock ? await query.for('update') : await query;
-  if (rows.length !== new Set(ids).size) throw notFound(Messages.rowNotFound);
+  if (rows.length !== new Set(ids).size) throw notFound(bilingual('rowNotFound'));
   return rows;
 }

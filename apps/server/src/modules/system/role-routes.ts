@@ -1,6 +1,6 @@
 import { asc, ne } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { Messages, roleResource } from '@mes/contracts';
+import { invalidParamText, roleResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { registerResource, toPickerForest } from '../../crud/resource-routes';
 import { ADMINISTRATOR_ROLE, isAdministrator, requireAuth, type AuthContext } from '../../platform/auth/request-auth';
@@ -31,7 +31,7 @@ async function pickerRoles(ctx: AppContext, auth: AuthContext, tenantId: string)
 function treeTenant(auth: AuthContext, raw: unknown): string {
   if (raw === undefined || raw === '' || raw === auth.tenantId) return auth.tenantId;
   if (typeof raw !== 'string' || !TENANT_ID.test(raw))
-    throw badRequest(Messages.invalidParam('tenantId', '格式不正确'));
+    throw badRequest(invalidParamText('tenantId', { zh: '格式不正确', en: 'is malformed' }));
   if (!isAdministrator(auth)) throw forbidden();
   return raw;
 }

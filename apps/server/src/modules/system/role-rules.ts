@@ -9,11 +9,20 @@ import type { Executor } from './role-grantable';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
 
 export const RoleMessages = {
-  reservedAlias: '角色别名 administrator 为平台超级管理员保留',
-  parentMissing: '上级角色不存在',
-  parentCycle: '上级角色不能是自己或自己的下级',
-  administratorRole: '超级管理员角色不能删除',
-  inUse: (names: string) => `角色「${names}」仍分配给用户,请先解除用户的角色配置`,
+  reservedAlias: {
+    zh: '角色别名 administrator 为平台超级管理员保留',
+    en: 'The role alias administrator is reserved for the platform super administrator',
+  },
+  parentMissing: { zh: '上级角色不存在', en: 'The parent role does not exist' },
+  parentCycle: {
+    zh: '上级角色不能是自己或自己的下级',
+    en: 'The parent role cannot be the role itself or one under it',
+  },
+  administratorRole: { zh: '超级管理员角色不能删除', en: 'The super administrator role cannot be deleted' },
+  inUse: (names: string) => ({
+    zh: `角色「${names}」仍分配给用户,请先解除用户的角色配置`,
+    en: `The roles "${names}" are still assigned to users: remove them from the users first`,
+  }),
 } as const;
 
 const isReservedAlias = (alias: unknown) => String(alias ?? '').toLowerCase() === ADMINISTRATOR_ROLE;

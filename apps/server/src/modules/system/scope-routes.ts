@@ -21,7 +21,7 @@ export function registerScopeRoutes(app: FastifyInstance, ctx: AppContext): void
         .select({ id: menu.id })
         .from(menu)
         .where(and(eq(menu.id, String(values.menuId)), eq(menu.isDeleted, 0)));
-      if (!found) throw badRequest('所属菜单不存在');
+      if (!found) throw badRequest({ zh: '所属菜单不存在', en: 'The menu does not exist' });
     },
     afterChange: ({ afterCommit }) => afterCommit(() => ctx.grants.changed()),
     afterRemove: ({ afterCommit }) => afterCommit(() => ctx.grants.changed()),

@@ -4,7 +4,7 @@ import type { ChangeArgs } from '../../crud/resource-routes';
 import { hashPassword, md5Hex } from '../../platform/auth/passwords';
 import type { Db } from '../../platform/db/database';
 import { nextId } from '../../platform/db/ids';
-import { DEFAULT_TENANT_ID, Messages, tenantResource } from '@mes/contracts';
+import { bilingual, type BilingualText, DEFAULT_TENANT_ID, tenantResource } from '@mes/contracts';
 import { apiScope, dept, menu, post, role, roleMenu, roleScope, tenant, user } from '../../platform/db/schema';
 import { badRequest } from '../../platform/http/errors';
 import { ScopeCategory } from '../../platform/permissions/grants';
@@ -17,13 +17,22 @@ import { ensureBuiltInReports } from '../report/builtin-reports';
 type Tx = ChangeArgs['tx'];
 
 export const TenantMessages = {
-  noPassword: '请先在参数管理中配置租户默认管理密码 (tenant.default.password)',
-  duplicate: tenantResource.indexes?.find((i) => i.unique)?.message?.zh ?? Messages.duplicate,
-  tenantIdInUse: '该租户ID下已有数据,请更换租户ID',
-  platformTenant: '不能删除平台租户',
-  platformExpiry: '不能为平台租户设置过期时间',
-  datasourceMissing: '数据源不存在',
-  noFreeId: '未能生成可用的租户ID,请手动填写租户ID',
+  noPassword: {
+    zh: '请先在参数管理中配置租户默认管理密码 (tenant.default.password)',
+    en: 'Set the default tenant administrator password (tenant.default.password) under Parameters first',
+  },
+  duplicate: tenantResource.indexes?.find((i) => i.unique)?.message ?? bilingual('duplicate'),
+  tenantIdInUse: {
+    zh: '该租户ID下已有数据,请更换租户ID',
+    en: 'Data already exists under this tenant ID: choose another tenant ID',
+  },
+  platformTenant: { zh: '不能删除平台租户', en: 'The platform tenant cannot be deleted' },
+  platformExpiry: { zh: '不能为平台租户设置过期时间', en: 'The platform tenant cannot have an expiry time' },
+  datasourceMissing: { zh: '数据源不存在', en: 'The data source does not exist' },
+  noFreeId: {
+    zh: '未能生成可用的租户ID,请手动填写租户ID',
+    en: 'No free tenant ID could be generated: enter a tenant ID',
+  },
 } as const;
 
 /** The account of a new tenant's administrator (CONTRACT.md "Seed data"). */
@@ -42,7 +51,7 @@ export async function defaultAccountNumber(db: Db): Promise<number> {
 }
 
 /** Why a tenant id cannot be taken: a live tenant has it, or rows of a removed one remain. */
-async function tenantIdConflict(tx: Tx, tenantId: string): Promise<string | undefined> {
+async function tenantIdConflict(tx: Tx, tenantId: string): Promise<BilingualText | undefined> {
   const scope = tenantScope(tx, tenantId);
   const [live] = await scope.select(tenant, { id: tenant.id }).where().limit(1);
   if (live) return TenantMessages.duplicate;

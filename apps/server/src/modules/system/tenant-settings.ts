@@ -1,6 +1,13 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { checkField, DEFAULT_TENANT_ID, Messages, parseDateTime, tenantResource } from '@mes/contracts';
+import {
+  bilingual,
+  checkField,
+  DEFAULT_TENANT_ID,
+  invalidParamText,
+  parseDateTime,
+  tenantResource,
+} from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { isPlatformCaller, requireAuth } from '../../platform/auth/request-auth';
 import { datasource, tenant } from '../../platform/db/schema';
@@ -27,7 +34,7 @@ export function registerTenantSettingRoutes(app: FastifyInstance, ctx: AppContex
   app.post(`${base}/setting`, { config: { apiScope: 'tenant:setting' } }, async (request) => {
     const auth = platformCaller(request);
     const ids = idsValue(paramOf(request, 'ids'), 'ids');
-    if (!ids.length) throw badRequest(Messages.missingParam('ids'));
+    if (!ids.length) throw badRequest(bilingual('missingParam', 'ids'));
     const rawNumber = paramOf(request, 'accountNumber');
     const rawExpire = paramOf(request, 'expireTime');
     const numberError = checkField(tenantResource.fields.accountNumber, rawNumber, 'zh');
@@ -45,7 +52,7 @@ export function registerTenantSettingRoutes(app: FastifyInstance, ctx: AppContex
           .from(tenant)
           .where(and(inArray(tenant.id, ids), eq(tenant.isDeleted, 0)))
           .for('update');
-        if (rows.length !== new Set(ids).size) throw notFound(Messages.rowNotFound);
+        if (rows.length !== new Set(ids).size) throw notFound(bilingual('rowNotFound'));
         // An expired platform tenant would lock every administrator out.
         if (expireTime && rows.some((r) => r.tenantId === DEFAULT_TENANT_ID))
           throw badRequest(TenantMessages.platformExpiry);
@@ -70,9 +77,9 @@ export function registerTenantSettingRoutes(app: FastifyInstance, ctx: AppContex
   app.post(`${base}/datasource`, { config: { apiScope: 'tenant:datasource' } }, async (request) => {
     const auth = platformCaller(request);
     const tenantId = paramOf(request, 'tenantId');
-    if (blank(tenantId)) throw badRequest(Messages.missingParam('tenantId'));
+    if (blank(tenantId)) throw badRequest(bilingual('missingParam', 'tenantId'));
     if (typeof tenantId !== 'string' || !TENANT_ID.test(tenantId.trim()))
-      throw badRequest(Messages.invalidParam('tenantId', '应为字母和数字'));
+      throw badRequest(invalidParamText('tenantId', { zh: '应为字母和数字', en: 'must be letters and digits' }));
     const datasourceId = idValue(paramOf(request, 'datasourceId'), 'datasourceId');
     const [source] = await ctx.db
       .select({ id: datasource.id })
@@ -84,7 +91,7 @@ export function registerTenantSettingRoutes(app: FastifyInstance, ctx: AppContex
       .set({ datasourceId, updateUser: auth.userId, updateTime: new Date() })
       .where()
       .returning({ id: tenant.id });
-    if (!updated.length) throw notFound(Messages.rowNotFound);
+    if (!updated.length) throw notFound(bilingual('rowNotFound'));
     ctx.logs.usual(auth, {
       logId: 'tenant.datasource',
       logData: `租户 ${tenantId.trim()} 绑定数据源 ${datasourceId}`,

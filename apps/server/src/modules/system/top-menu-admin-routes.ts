@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { MenuCategory, Messages, topMenuResource } from '@mes/contracts';
+import { bilingual, MenuCategory, topMenuResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { registerResource } from '../../crud/resource-routes';
 import { requireAuth, type AuthContext } from '../../platform/auth/request-auth';
@@ -18,7 +18,7 @@ import { tenantScope } from '../../platform/tenancy/tenant-scope';
 async function tenantTopMenus(db: Executor, auth: AuthContext, ids: string[], lock = false): Promise<string[]> {
   const query = tenantScope(db, auth.tenantId).select(topMenu, { id: topMenu.id }).where(inArray(topMenu.id, ids));
   const rows = lock ? await query.for('update') : await query;
-  if (rows.length !== ids.length) throw notFound(Messages.rowNotFound);
+  if (rows.length !== ids.length) throw notFound(bilingual('rowNotFound'));
   return rows.map((r) => r.id);
 }
 
@@ -49,7 +49,8 @@ export function registerTopMenuAdminRoutes(app: FastifyInstance, ctx: AppContext
     const params = paramsOf(request);
     const topMenuIds = idsParam(params, 'topMenuIds', true);
     const menuIds = idsParam(params, 'menuIds', false);
-    if ((await liveMenuIds(ctx, menuIds)).size !== menuIds.length) throw badRequest('菜单不存在或已删除');
+    if ((await liveMenuIds(ctx, menuIds)).size !== menuIds.length)
+      throw badRequest({ zh: '菜单不存在或已删除', en: 'A menu does not exist or has been deleted' });
     await ctx.db.transaction(async (tx) => {
       const ids = await tenantTopMenus(tx, auth, topMenuIds, true);
       await tx.delete(topMenuSetting).where(inArray(topMenuSetting.topMenuId, ids));

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context';
 import { requireAuth } from '../../platform/auth/request-auth';
 import { ok } from '../../platform/http/envelope';
+import { requestLanguage } from '../../platform/http/request-language';
 import { paramOf } from '../../platform/http/request-params';
 import { limitAttempts } from '../auth/qr/attempt-limit';
 import { GuestRegistration } from './guest-registration';
@@ -12,7 +13,12 @@ const WINDOW_MS = 10 * 60_000;
 /** The API scope seeded for the user screen's 注册审核 button. */
 const AUDIT_SCOPE = 'user:audit';
 
-export const GuestReplies = { submitted: '注册申请已提交,请耐心等待管理员通过!' } as const;
+export const GuestReplies = {
+  submitted: {
+    zh: '注册申请已提交,请耐心等待管理员通过!',
+    en: 'Registration submitted: please wait for an administrator to approve it',
+  },
+} as const;
 
 /** `register-guest` (public) and the approval calls of the user screen. */
 export function registerGuestRegistrationRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -31,7 +37,7 @@ export function registerGuestRegistrationRoutes(app: FastifyInstance, ctx: AppCo
       password: paramOf(request, 'password'),
       oauthId: paramOf(request, 'oauthId'),
     });
-    return ok(true, GuestReplies.submitted);
+    return ok(true, GuestReplies.submitted[requestLanguage(request)]);
   });
 
   app.post(`${base}/audit-pass`, { config: { apiScope: AUDIT_SCOPE } }, async (request) => {

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
-import { checkField, Messages, UserStatus, userResource } from '@mes/contracts';
+import { bilingual, checkField, userResource, UserStatus } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { ResourceService, type ChangeArgs } from '../../crud/resource-routes';
 import { hashPassword } from '../../platform/auth/passwords';
@@ -17,13 +17,13 @@ import { findTenant, isTenantExpired } from './user-repository';
 import { assertDeptsPickable } from '../system/dept-picks';
 
 export const GuestMessages = {
-  closed: '注册功能已关闭',
-  tenantRequired: '请先输入租户编号',
-  accountRequired: '请先输入账号名称',
-  passwordRequired: '请先输入密码',
-  tenantFormat: '租户编号格式不正确',
-  notPending: '只能审核待审核的用户',
-  noRole: '请为通过审核的用户选择角色',
+  closed: { zh: '注册功能已关闭', en: 'Registration is closed' },
+  tenantRequired: { zh: '请先输入租户编号', en: 'Please enter the tenant ID first' },
+  accountRequired: { zh: '请先输入账号名称', en: 'Please enter the account name first' },
+  passwordRequired: { zh: '请先输入密码', en: 'Please enter the password first' },
+  tenantFormat: { zh: '租户编号格式不正确', en: 'The tenant ID is malformed' },
+  notPending: { zh: '只能审核待审核的用户', en: 'Only users awaiting approval can be reviewed' },
+  noRole: { zh: '请为通过审核的用户选择角色', en: 'Choose a role for the approved users' },
 } as const;
 
 const TENANT_ID = /^[0-9A-Za-z]{1,12}$/;
@@ -147,7 +147,7 @@ export class GuestRegistration {
       .from(user)
       .where(and(await this.users.readScope(auth), inArray(user.id, ids)))
       .for('update');
-    if (rows.length !== ids.length) throw notFound(Messages.rowNotFound);
+    if (rows.length !== ids.length) throw notFound(bilingual('rowNotFound'));
     if (rows.some((r) => r.status !== UserStatus.pending)) throw badRequest(GuestMessages.notPending);
     return rows;
   }

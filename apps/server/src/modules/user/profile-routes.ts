@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { Messages } from '@mes/contracts';
+import { bilingual, type BilingualText } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { requireAuth } from '../../platform/auth/request-auth';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords';
@@ -14,20 +14,42 @@ import { findUserById } from './user-repository';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
 
 export const ProfileMessages = {
-  phoneFormat: '手机号格式不正确',
-  emailFormat: '邮箱格式不正确',
-  avatarFormat: '头像地址不正确',
-  tooLong: (label: string, max: number) => `${label}长度不能超过${max}个字符`,
-  notText: (label: string) => `${label}必须是文本`,
-  passwordMismatch: '两次密码输入不一致',
-  wrongOldPassword: '原密码不正确',
+  phoneFormat: { zh: '手机号格式不正确', en: 'The phone number is malformed' },
+  emailFormat: { zh: '邮箱格式不正确', en: 'The email address is malformed' },
+  avatarFormat: { zh: '头像地址不正确', en: 'The avatar URL is invalid' },
+  tooLong: (label: BilingualText, max: number) => ({
+    zh: `${label.zh}长度不能超过${max}个字符`,
+    en: `${label.en} must be at most ${max} characters`,
+  }),
+  notText: (label: BilingualText) => ({ zh: `${label.zh}必须是文本`, en: `${label.en} must be text` }),
+  passwordMismatch: { zh: '两次密码输入不一致', en: 'The two new passwords do not match' },
+  wrongOldPassword: { zh: '原密码不正确', en: 'The current password is wrong' },
 } as const;
 
-const text = (label: string, max: number) =>
-  z
-    .string({ error: ProfileMessages.notText(label) })
-    .trim()
-    .max(max, { error: ProfileMessages.tooLong(label, max) });
+const LABELS: Record<string, BilingualText> = {
+  name: { zh: '昵称', en: 'Nickname' },
+  realName: { zh: '真实姓名', en: 'Real name' },
+  avatar: { zh: '头像地址', en: 'Avatar URL' },
+  phone: { zh: '手机号', en: 'Phone' },
+  email: { zh: '邮箱', en: 'Email' },
+};
+const FORMATS: Record<string, BilingualText> = {
+  avatar: ProfileMessages.avatarFormat,
+  phone: ProfileMessages.phoneFormat,
+  email: ProfileMessages.emailFormat,
+};
+
+/** zod's issues carry one string; the field and the kind of fault give the message in both languages. */
+function profileFault(issue: z.core.$ZodIssue | undefined): BilingualText {
+  const field = String(issue?.path[0] ?? '');
+  const label = LABELS[field];
+  if (!issue || !label) return bilingual('badRequest');
+  if (issue.code === 'too_big') return ProfileMessages.tooLong(label, Number(issue.maximum));
+  if (issue.code === 'invalid_type') return ProfileMessages.notText(label);
+  return FORMATS[field] ?? bilingual('badRequest');
+}
+
+const text = (max: number) => z.string().trim().max(max);
 
 /**
  * The fields a user may change about themselves, limited to the column lengths. Any other key in
@@ -35,17 +57,17 @@ const text = (label: string, max: number) =>
  * it can never reach the update.
  */
 const profileSchema = z.object({
-  name: text('昵称', 20).optional(),
-  realName: text('真实姓名', 10).optional(),
-  avatar: text('头像地址', 500)
+  name: text(20).optional(),
+  realName: text(10).optional(),
+  avatar: text(500)
     // A link the browser will load as an image: our own path or http(s), nothing else.
-    .refine((v) => v === '' || /^https?:\/\//i.test(v) || /^\/(?!\/)/.test(v), { error: ProfileMessages.avatarFormat })
+    .refine((v) => v === '' || /^https?:\/\//i.test(v) || /^\/(?!\/)/.test(v))
     .optional(),
-  phone: text('手机号', 45)
-    .refine((v) => v === '' || /^1\d{10}$/.test(v), { error: ProfileMessages.phoneFormat })
+  phone: text(45)
+    .refine((v) => v === '' || /^1\d{10}$/.test(v))
     .optional(),
-  email: text('邮箱', 45)
-    .refine((v) => v === '' || z.email().safeParse(v).success, { error: ProfileMessages.emailFormat })
+  email: text(45)
+    .refine((v) => v === '' || z.email().safeParse(v).success)
     .optional(),
 });
 
@@ -59,7 +81,7 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
   app.post('/api/blade-user/update-info', { config: { anyUser: true } }, async (request) => {
     const auth = requireAuth(request);
     const parsed = profileSchema.safeParse(asRecord(request.body));
-    if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? Messages.badRequest);
+    if (!parsed.success) throw badRequest(profileFault(parsed.error.issues[0]));
     const changes = parsed.data;
     const updated = await tenantScope(ctx.db, auth.tenantId)
       .update(user)
@@ -89,7 +111,7 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
     };
     for (const name of PASSWORD_FIELDS) {
       const value = input[name];
-      if (typeof value !== 'string' || value === '') throw badRequest(Messages.missingParam(name));
+      if (typeof value !== 'string' || value === '') throw badRequest(bilingual('missingParam', name));
       // Our web app sends the md5 hex, BladeX clients the typed text: both become the md5 hex.
       values[name] = wirePasswordToMd5(value);
     }

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { apiScopeCodes, Messages, userResource } from '@mes/contracts';
+import { apiScopeCodes, bilingual, userResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { registerResource } from '../../crud/resource-routes';
 import { requireAuth } from '../../platform/auth/request-auth';
 import { user } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
+import { requestLanguage } from '../../platform/http/request-language';
 import { badRequest } from '../../platform/http/errors';
 import { UserAdminService, userHooks } from './user-admin-service';
 
@@ -42,9 +43,9 @@ export function registerUserAdminRoutes(app: FastifyInstance, ctx: AppContext): 
   app.post(`${base}/update`, { config: { apiScope: scopes.write } }, async (request) => {
     const body = asRecord(request.body);
     if (body.id === undefined || body.id === null || body.id === '' || body.id === '0')
-      throw badRequest(Messages.missingParam('id'));
+      throw badRequest(bilingual('missingParam', 'id'));
     const result = await users.submit(body, requireAuth(request));
-    return ok(result.id, Messages.updated);
+    return ok(result.id, bilingual('updated')[requestLanguage(request)]);
   });
 
   app.post(`${base}/grant`, { config: { apiScope: 'user:grant' } }, async (request) => {

@@ -1,4 +1,5 @@
 import { and, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import type { BilingualText } from '@mes/contracts';
 import { wirePasswordToMd5 } from '../../platform/auth/wire-password';
 import { ADMINISTRATOR_ROLE, isAdministrator, splitIds, type AuthContext } from '../../platform/auth/request-auth';
 import type { ChangeArgs } from '../../crud/resource-routes';
@@ -9,16 +10,16 @@ import { badRequest, forbidden } from '../../platform/http/errors';
 type Tx = ChangeArgs['tx'];
 
 export const UserAdminMessages = {
-  passwordRequired: '请输入密码',
-  quotaReached: '当前租户已到最大账号额度',
-  removeSelf: '不能删除当前登录用户',
-  foreignRole: '所属角色不存在或无权访问',
-  foreignDept: '所属部门不存在或无权访问',
-  deptOutOfScope: '所属部门不在您的数据权限范围内',
-  foreignPost: '所属岗位不存在或无权访问',
-  badUserType: '用户平台不正确',
-  userExtNotJson: '用户拓展应为 JSON 文本',
-  userExtTooLong: `用户拓展最长 2000 个字符`,
+  passwordRequired: { zh: '请输入密码', en: 'Please enter a password' },
+  quotaReached: { zh: '当前租户已到最大账号额度', en: 'The tenant has reached its account limit' },
+  removeSelf: { zh: '不能删除当前登录用户', en: 'You cannot delete the user you are signed in as' },
+  foreignRole: { zh: '所属角色不存在或无权访问', en: 'The role does not exist or you may not see it' },
+  foreignDept: { zh: '所属部门不存在或无权访问', en: 'The department does not exist or you may not see it' },
+  deptOutOfScope: { zh: '所属部门不在您的数据权限范围内', en: 'The department is outside your data scope' },
+  foreignPost: { zh: '所属岗位不存在或无权访问', en: 'The post does not exist or you may not see it' },
+  badUserType: { zh: '用户平台不正确', en: 'The user platform is invalid' },
+  userExtNotJson: { zh: '用户拓展应为 JSON 文本', en: 'The user extension must be JSON text' },
+  userExtTooLong: { zh: `用户拓展最长 2000 个字符`, en: 'The user extension must be at most 2000 characters' },
 } as const;
 
 export const USER_EXT_MAX = 2000;
@@ -58,7 +59,7 @@ export async function assertPicksInTenant(
   tenantId: string,
   picks: { roleId?: unknown; deptId?: unknown; postId?: unknown },
 ): Promise<void> {
-  const checks: [unknown, Picked, string][] = [
+  const checks: [unknown, Picked, BilingualText][] = [
     [picks.roleId, role, UserAdminMessages.foreignRole],
     [picks.deptId, dept, UserAdminMessages.foreignDept],
     [picks.postId, post, UserAdminMessages.foreignPost],

@@ -1,5 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { Messages, userResource } from '@mes/contracts';
+import { bilingual, invalidParamText, userResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import type { ChangeArgs, ResourceHooks, ResourceService, Row } from '../../crud/resource-routes';
 import { hashPassword, md5Hex } from '../../platform/auth/passwords';
@@ -36,9 +36,13 @@ const ROLE_ID_MAX = userResource.fields.roleId.max ?? 1000;
 function accountList(raw: unknown): string[] {
   const joined = Array.isArray(raw) ? raw.map(String).join(',') : typeof raw === 'string' ? raw : '';
   const accounts = [...new Set(splitIds(joined))];
-  if (!accounts.length) throw badRequest(Messages.missingParam('userIds'));
-  if (!accounts.every((a) => ACCOUNT.test(a))) throw badRequest(Messages.invalidParam('accounts', '账号格式不正确'));
-  if (accounts.length > MAX_IDS) throw badRequest(Messages.invalidParam('accounts', `一次最多 ${MAX_IDS} 条`));
+  if (!accounts.length) throw badRequest(bilingual('missingParam', 'userIds'));
+  if (!accounts.every((a) => ACCOUNT.test(a)))
+    throw badRequest(invalidParamText('accounts', { zh: '账号格式不正确', en: 'holds a malformed account' }));
+  if (accounts.length > MAX_IDS)
+    throw badRequest(
+      invalidParamText('accounts', { zh: `一次最多 ${MAX_IDS} 条`, en: `at most ${MAX_IDS} at a time` }),
+    );
   return accounts;
 }
 
@@ -50,7 +54,8 @@ export function userHooks(ctx: AppContext): ResourceHooks {
       where(query, auth) {
         const raw = query.deptId;
         if (raw === undefined || raw === '') return undefined;
-        if (typeof raw !== 'string' || !isId(raw)) throw badRequest(Messages.invalidParam('deptId', '应为编号'));
+        if (typeof raw !== 'string' || !isId(raw))
+          throw badRequest(invalidParamText('deptId', { zh: '应为编号', en: 'must be an id' }));
         return deptAndChildrenFilter(auth.tenantId, raw);
       },
     },
@@ -101,7 +106,7 @@ export class UserAdminService {
       .from(user)
       .where(and(await this.users.readScope(auth), inArray(user.id, ids)))
       .for('update');
-    if (rows.length !== ids.length) throw notFound(Messages.rowNotFound);
+    if (rows.length !== ids.length) throw notFound(bilingual('rowNotFound'));
     return rows;
   }
 
@@ -127,7 +132,8 @@ export class UserAdminService {
     const userIds = idsValue(rawUserIds, 'userIds', { required: true });
     const roleIds = idsValue(rawRoleIds, 'roleIds', { required: true });
     const roleId = roleIds.join(',');
-    if (roleId.length > ROLE_ID_MAX) throw badRequest(Messages.invalidParam('roleIds', '角色过多'));
+    if (roleId.length > ROLE_ID_MAX)
+      throw badRequest(invalidParamText('roleIds', { zh: '角色过多', en: 'has too many roles' }));
     try {
       await this.ctx.db
         .transaction(async (tx) => {
@@ -186,7 +192,8 @@ export class UserAdminService {
 
   /** The platform a user signs in from (`user_type`) and the settings that platform needs. */
   async updatePlatform(params: { userId: unknown; userType: unknown; userExt: unknown }, auth: AuthContext) {
-    if (typeof params.userId !== 'string' || !isId(params.userId)) throw badRequest(Messages.missingParam('userId'));
+    if (typeof params.userId !== 'string' || !isId(params.userId))
+      throw badRequest(bilingual('missingParam', 'userId'));
     const userId = params.userId;
     const userExt = checkUserExt(params.userExt);
     try {
@@ -214,7 +221,7 @@ export class UserAdminService {
         .select({ account: user.account })
         .from(user)
         .where(and(scope, inArray(user.id, ids)));
-      if (rows.length !== ids.length) throw notFound(Messages.rowNotFound);
+      if (rows.length !== ids.length) throw notFound(bilingual('rowNotFound'));
       accounts = rows.map((r) => r.account);
     } else {
       const wanted = accountList(params.accounts);
@@ -222,7 +229,7 @@ export class UserAdminService {
         .select({ account: user.account })
         .from(user)
         .where(and(scope, inArray(user.account, wanted)));
-      if (rows.length !== wanted.length) throw notFound(Messages.rowNotFound);
+      if (rows.length !== wanted.length) throw notFound(bilingual('rowNotFound'));
       accounts = rows.map((r) => r.account);
     }
     // The lock is kept per tenant and account, so only the caller's tenant is touched.

@@ -1,16 +1,16 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
+  bilingual,
   formatDateTime,
-  Messages,
   WARNING_AROUND_PATH,
   WARNING_HANDLE_MAX_IDS,
   WARNING_HANDLE_PATH,
   WARNING_RESULT_MAX,
-  WarningStatus,
-  warningResource,
   type WarningAroundReply,
   type WarningLiveEvent,
+  warningResource,
+  WarningStatus,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { registerResource } from '../../crud/resource-routes';
@@ -18,6 +18,7 @@ import { requireAuth } from '../../platform/auth/request-auth';
 import type { Db } from '../../platform/db/database';
 import { device, productField, warning } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
+import { requestLanguage } from '../../platform/http/request-language';
 import { badRequest, notFound } from '../../platform/http/errors';
 import { idValue, idsValue, paramsOf } from '../../platform/http/request-params';
 import { LIVE_CHANNEL, livePayloads } from '../../platform/live/notify-live';
@@ -32,7 +33,7 @@ const AROUND_POINTS = 500;
 /** `result` of `handle`: required text of at most 500 characters. */
 function resultOf(value: unknown): string {
   if (value === undefined || value === null || (typeof value === 'string' && !value.trim()))
-    throw badRequest(Messages.missingParam('result'));
+    throw badRequest(bilingual('missingParam', 'result'));
   if (typeof value !== 'string') throw badRequest(WarningMessages.resultNotText);
   const result = value.trim();
   if (result.length > WARNING_RESULT_MAX) throw badRequest(WarningMessages.resultTooLong(WARNING_RESULT_MAX));
@@ -133,10 +134,10 @@ export function registerWarningRoutes(app: FastifyInstance, ctx: AppContext): vo
         });
         // All or nothing: an id the caller may not see (another tenant's, another department's)
         // rolls the whole call back, and the answer does not tell which.
-        if (handled !== ids.length) throw notFound(Messages.rowNotFound);
+        if (handled !== ids.length) throw notFound(bilingual('rowNotFound'));
       });
       await ctx.totals.changed(warningResource.code, auth.tenantId);
-      return ok(null, WarningMessages.handled(ids.length));
+      return ok(null, WarningMessages.handled(ids.length)[requestLanguage(request)]);
     },
   );
 
@@ -155,7 +156,7 @@ export function registerWarningRoutes(app: FastifyInstance, ctx: AppContext): vo
       .from(warning)
       .where(and(await service.readScope(auth, 'view'), eq(warning.id, id)))
       .limit(1);
-    if (!row) throw notFound(Messages.rowNotFound);
+    if (!row) throw notFound(bilingual('rowNotFound'));
     const now = ctx.clock.now();
     const start = (row.startTime ?? new Date(now)).getTime();
     const from = start - AROUND_MS;

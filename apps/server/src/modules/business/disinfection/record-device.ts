@@ -23,7 +23,7 @@ export async function recordDevice(tx: Queryable, tenantId: string, deviceId: st
       productId: device.productId,
     })
     .where(eq(device.id, deviceId));
-  if (!found) throw badRequest('所选设备不存在');
+  if (!found) throw badRequest({ zh: '所选设备不存在', en: 'The chosen device does not exist' });
   const [made] = found.productId
     ? await tenantScope(tx, tenantId)
         .select(product, { category: product.category })

@@ -1,15 +1,15 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
+  bilingual,
   deviceResource,
-  Messages,
   RECALL_RESULT_MAX,
   VERIFICATION_HANDLE_RECALL_PATH,
   VERIFICATION_RECALLS_PATH,
   VERIFICATION_RELEASE_PATH,
+  verificationRecordResource,
   VerificationResult,
   VerificationType,
-  verificationRecordResource,
 } from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
 import { dataScopeCondition } from '../../../crud/resource-access';
@@ -19,6 +19,7 @@ import { requireAuth } from '../../../platform/auth/request-auth';
 import { nextId } from '../../../platform/db/ids';
 import { recordRecall, verificationRecord } from '../../../platform/db/schema';
 import { ok } from '../../../platform/http/envelope';
+import { requestLanguage } from '../../../platform/http/request-language';
 import { badRequest, notFound } from '../../../platform/http/errors';
 import { idsValue, idValue, paramsOf } from '../../../platform/http/request-params';
 import { tenantScope } from '../../../platform/tenancy/tenant-scope';
@@ -27,10 +28,13 @@ import { recallAfterFailedIndicator, recalledLoads } from './verification-recall
 import { deviceReleases } from './verification-release';
 
 export const VerificationMessages = {
-  recallResult: '请输入处理结果',
-  recallResultTooLong: `处理结果不能超过 ${RECALL_RESULT_MAX} 个字符`,
-  recallHandled: '所选召回已处理',
-  handled: (n: number) => `已处理 ${n} 条召回`,
+  recallResult: { zh: '请输入处理结果', en: 'Please enter the result' },
+  recallResultTooLong: {
+    zh: `处理结果不能超过 ${RECALL_RESULT_MAX} 个字符`,
+    en: `The result must be at most ${RECALL_RESULT_MAX} characters`,
+  },
+  recallHandled: { zh: '所选召回已处理', en: 'A chosen recall has already been handled' },
+  handled: (n: number) => ({ zh: `已处理 ${n} 条召回`, en: `${n} recalls handled` }),
 } as const;
 
 /**
@@ -80,7 +84,7 @@ export function registerVerificationRoutes(app: FastifyInstance, ctx: AppContext
       .select({ recordNo: verificationRecord.recordNo })
       .from(verificationRecord)
       .where(and(await service.readScope(auth, 'view'), eq(verificationRecord.id, id)));
-    if (!row) throw notFound(Messages.rowNotFound);
+    if (!row) throw notFound(bilingual('rowNotFound'));
     return ok(await recalledLoads(ctx.db, auth.tenantId, row.recordNo));
   });
 
@@ -96,7 +100,7 @@ export function registerVerificationRoutes(app: FastifyInstance, ctx: AppContext
         .select(recordRecall, { id: recordRecall.id, handled: recordRecall.handled })
         .where(inArray(recordRecall.id, ids))
         .for('update');
-      if (rows.length !== new Set(ids).size) throw notFound(Messages.rowNotFound);
+      if (rows.length !== new Set(ids).size) throw notFound(bilingual('rowNotFound'));
       if (rows.some((r) => r.handled)) throw badRequest(VerificationMessages.recallHandled);
       await scope
         .update(recordRecall)
@@ -110,7 +114,7 @@ export function registerVerificationRoutes(app: FastifyInstance, ctx: AppContext
         })
         .where(inArray(recordRecall.id, ids));
     });
-    return ok(null, VerificationMessages.handled(ids.length));
+    return ok(null, VerificationMessages.handled(ids.length)[requestLanguage(request)]);
   });
 
   // Shown on the device screen, so read under the devices' scope and their data scope.

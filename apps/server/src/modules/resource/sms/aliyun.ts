@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { asRecord, callProvider, providerFailure, providerUrl, reason, replyText, type SmsProvider } from './provider';
 import { SmsMessages } from './sms-messages';
 
-const NAME = '阿里云';
+const NAME = { zh: '阿里云', en: 'Alibaba Cloud' };
 const HOST = 'https://dysmsapi.aliyuncs.com';
 const DEFAULT_REGION = 'cn-hangzhou';
 

@@ -9,7 +9,7 @@ export const DEVELOPMENT_LOG_TAG = 'sms-development';
  * hence info level and a fixed tag; under NODE_ENV=production a warning says nothing was sent.
  */
 export const developmentProvider: SmsProvider = {
-  name: '开发环境',
+  name: { zh: '开发环境', en: 'Development' },
   requires: ['templateId'],
   async send(config, message, context) {
     const entry = {

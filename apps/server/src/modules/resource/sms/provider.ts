@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { BilingualText } from '@mes/contracts';
 import { badRequest, type HttpError } from '../../../platform/http/errors';
 import { OutboundError } from '../../../platform/net/outbound-guard';
 import { OutboundFailure, outboundRequest } from '../../../platform/net/outbound-http';
@@ -39,23 +40,23 @@ export type SettingName = 'accessKey' | 'secretKey' | 'appId' | 'signName' | 'te
 
 export interface SmsProvider {
   /** Shown in messages: 阿里云, 腾讯云, ... */
-  name: string;
+  name: BilingualText;
   /** Settings the provider cannot send without. */
   requires: readonly SettingName[];
   send(config: SmsConfig, message: SmsMessage, context: SendContext): Promise<void>;
 }
 
-export const SETTING_LABELS: Record<SettingName, string> = {
-  accessKey: 'AccessKey',
-  secretKey: 'SecretKey',
-  appId: '应用ID',
-  signName: '短信签名',
-  templateId: '模板ID',
+export const SETTING_LABELS: Record<SettingName, BilingualText> = {
+  accessKey: { zh: 'AccessKey', en: 'AccessKey' },
+  secretKey: { zh: 'SecretKey', en: 'SecretKey' },
+  appId: { zh: '应用ID', en: 'App ID' },
+  signName: { zh: '短信签名', en: 'signature' },
+  templateId: { zh: '模板ID', en: 'template ID' },
 };
 
 /** A provider refused or could not be reached: a 400 whose message carries the provider's reason. */
-export const providerFailure = (provider: string, reason: string): HttpError =>
-  badRequest(SmsMessages.failed(provider, reason));
+export const providerFailure = (provider: BilingualText, reason: string | BilingualText): HttpError =>
+  badRequest(SmsMessages.failed(provider, typeof reason === 'string' ? { zh: reason, en: reason } : reason));
 
 /** The provider's host, or the configuration's override, joined with a path. */
 export function providerUrl(config: SmsConfig, defaultBase: string, path: string): URL {
@@ -79,7 +80,7 @@ const MAX_REPLY_BYTES = 64 * 1024;
  * refusal.
  */
 export async function callProvider(
-  provider: string,
+  provider: BilingualText,
   url: URL,
   init: { headers: Record<string, string>; body: string },
   context: SendContext,
@@ -102,7 +103,7 @@ export async function callProvider(
       throw providerFailure(provider, SmsMessages.timeout(context.timeoutMs));
     }
     const code = e instanceof OutboundFailure ? e.code : 'ECONNRESET';
-    context.log.warn({ code, provider, host: url.host }, 'SMS provider unreachable');
+    context.log.warn({ code, provider: provider.zh, host: url.host }, 'SMS provider unreachable');
     throw providerFailure(provider, SmsMessages.unreachable(code));
   }
   let json: unknown;
@@ -122,7 +123,7 @@ export function replyText(value: unknown, max = 200): string {
 
 /** `a: b`, or whichever part the provider gave. */
 export const reason = (code: string, message: string): string =>
-  [code, message].filter(Boolean).join(': ') || '未知错误';
+  [code, message].filter(Boolean).join(': ') || '未知错误 (unknown error)';
 
 export const asRecord = (value: unknown): Record<string, unknown> =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { asRecord, callProvider, providerFailure, providerUrl, reason, replyText, type SmsProvider } from './provider';
 import { SmsMessages } from './sms-messages';
 
-const NAME = '七牛云';
+const NAME = { zh: '七牛云', en: 'Qiniu' };
 const HOST = 'https://sms.qiniuapi.com';
 const CONTENT_TYPE = 'application/json';
 

@@ -1,3 +1,4 @@
+import type { BilingualText } from '@mes/contracts';
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -30,13 +31,13 @@ const ipKey = (ip: string) => `sms-sign-in:ip:${ip}`;
  * digits are easy to brute-force offline, so the real protection is the short life, the single
  * use and the bound on wrong tries.
  */
-const tooMany = (message: string) => new HttpError(429, message);
+const tooMany = (message: BilingualText) => new HttpError(429, message);
 
 const hashOf = (tenantId: string, phone: string, code: string) =>
   createHash('sha256').update(`${tenantId}\n${phone}\n${code}`).digest('hex');
 
 /** The spec's three phone checks, in its order; the message is the first that fails. */
-export function phoneProblem(phone: string): string | undefined {
+export function phoneProblem(phone: string): BilingualText | undefined {
   if (!phone) return SmsMessages.phoneRequired;
   if (phone.length !== 11) return SmsMessages.phoneLength;
   if (!PHONE.test(phone)) return SmsMessages.phoneFormat;
@@ -101,7 +102,7 @@ export async function consumeSignInCode(
   tenantId: string,
   phone: string,
   code: string,
-): Promise<{ ok: true } | { ok: false; message: string }> {
+): Promise<{ ok: true } | { ok: false; message: BilingualText }> {
   const key = codeKey(tenantId, phone);
   const stored = await ctx.store.get(key);
   if (!stored) return { ok: false, message: SmsMessages.codeInvalid };

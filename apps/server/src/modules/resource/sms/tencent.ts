@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { asRecord, callProvider, providerFailure, providerUrl, reason, replyText, type SmsProvider } from './provider';
 import { SmsMessages } from './sms-messages';
 
-const NAME = '腾讯云';
+const NAME = { zh: '腾讯云', en: 'Tencent Cloud' };
 const HOST = 'https://sms.tencentcloudapi.com';
 const SERVICE = 'sms';
 const VERSION = '2021-01-11';

@@ -1,7 +1,7 @@
 import { asRecord, callProvider, providerFailure, providerUrl, reason, replyText, type SmsProvider } from './provider';
 import { SmsMessages } from './sms-messages';
 
-const NAME = '云片';
+const NAME = { zh: '云片', en: 'Yunpian' };
 const HOST = 'https://sms.yunpian.com';
 
 /** `tpl_value`: `#name#=value` pairs, each part URL-encoded (the form encoding then encodes it again). */

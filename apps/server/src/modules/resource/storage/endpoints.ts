@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import { Messages } from '@mes/contracts';
+import { invalidParamText } from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
 import { requireAuth } from '../../../platform/auth/request-auth';
 import { ok } from '../../../platform/http/envelope';
@@ -53,7 +53,7 @@ export function registerStorageEndpoints(app: FastifyInstance, ctx: AppContext):
         const kind = uploadKindOf(request.query.kind);
         const rawCode = request.query.code;
         if (rawCode !== undefined && typeof rawCode !== 'string')
-          throw badRequest(Messages.invalidParam('code', '应为一个资源编号'));
+          throw badRequest(invalidParamText('code', { zh: '应为一个资源编号', en: 'must be one resource code' }));
         const code = rawCode?.trim() || undefined;
         if (code && !(await mayChooseConfig(ctx, auth))) throw forbidden();
 

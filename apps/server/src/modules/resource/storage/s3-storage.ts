@@ -26,10 +26,19 @@ export const S3_TIMEOUT_MS = 10_000;
 const DEFAULT_REGION = 'us-east-1';
 
 export const S3Messages = {
-  denied: '存储服务拒绝访问,请检查 AccessKey、SecretKey 以及空间的访问权限',
-  noBucket: (bucket: string) => `存储空间 ${bucket} 不存在`,
-  unreachable: (endpoint: string) => `无法连接存储服务 ${endpoint},请检查资源地址`,
-  failed: (status: number | undefined, code: string) => `存储服务出错(${status ?? '-'} ${code})`,
+  denied: {
+    zh: '存储服务拒绝访问,请检查 AccessKey、SecretKey 以及空间的访问权限',
+    en: `The storage service refused access: check the AccessKey, SecretKey and the bucket's permissions`,
+  },
+  noBucket: (bucket: string) => ({ zh: `存储空间 ${bucket} 不存在`, en: `The bucket ${bucket} does not exist` }),
+  unreachable: (endpoint: string) => ({
+    zh: `无法连接存储服务 ${endpoint},请检查资源地址`,
+    en: `The storage service ${endpoint} cannot be reached: check the endpoint`,
+  }),
+  failed: (status: number | undefined, code: string) => ({
+    zh: `存储服务出错(${status ?? '-'} ${code})`,
+    en: `Storage service error (${status ?? '-'} ${code})`,
+  }),
 } as const;
 
 /**

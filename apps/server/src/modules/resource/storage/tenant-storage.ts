@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { EnableStatus, OssCategory, ossResource } from '@mes/contracts';
+import { type BilingualText, EnableStatus, OssCategory, ossResource } from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
 import { secretBoxFor } from '../../../platform/crypto/secret-box';
 import { oss } from '../../../platform/db/schema';
@@ -14,13 +14,31 @@ type OssRow = typeof oss.$inferSelect;
 /** A query runner: the pool, or the transaction a hook runs in. */
 
 export const StorageMessages = {
-  noConfig: (code: string) => `存储配置 ${code} 不存在`,
-  disabled: (code: string) => `存储配置 ${code} 未启用,请先启用后再上传`,
-  unknownProvider: '未知的存储服务商',
-  incomplete: (label: string) => `存储配置不完整:请填写${label}`,
-  badSecret: '存储配置的 SecretKey 无法解密,请重新填写',
-  configGone: (code: string) => `附件所在的存储配置 ${code} 已不存在`,
-  secretForNewEndpoint: '资源地址已修改,请重新输入 SecretKey',
+  noConfig: (code: string) => ({
+    zh: `存储配置 ${code} 不存在`,
+    en: `The storage configuration ${code} does not exist`,
+  }),
+  disabled: (code: string) => ({
+    zh: `存储配置 ${code} 未启用,请先启用后再上传`,
+    en: `The storage configuration ${code} is not enabled: enable it before uploading`,
+  }),
+  unknownProvider: { zh: '未知的存储服务商', en: 'Unknown storage provider' },
+  incomplete: (label: BilingualText) => ({
+    zh: `存储配置不完整:请填写${label.zh}`,
+    en: `The storage configuration is incomplete: enter the ${label.en}`,
+  }),
+  badSecret: {
+    zh: '存储配置的 SecretKey 无法解密,请重新填写',
+    en: 'The SecretKey of the storage configuration cannot be decrypted: enter it again',
+  },
+  configGone: (code: string) => ({
+    zh: `附件所在的存储配置 ${code} 已不存在`,
+    en: `The storage configuration ${code} of this attachment no longer exists`,
+  }),
+  secretForNewEndpoint: {
+    zh: '资源地址已修改,请重新输入 SecretKey',
+    en: 'The endpoint has changed: enter the SecretKey again',
+  },
 } as const;
 
 const S3_CATEGORIES: ReadonlySet<number> = new Set([
@@ -35,7 +53,7 @@ export const isS3Category = (category: unknown) => typeof category === 'number' 
 
 /** Fields an S3-compatible configuration cannot work without, with their form labels. */
 export const S3_REQUIRED = ['endpoint', 'accessKey', 'secretKey', 'bucketName'] as const;
-export const labelOf = (field: (typeof S3_REQUIRED)[number]) => ossResource.fields[field].label.zh;
+export const labelOf = (field: (typeof S3_REQUIRED)[number]): BilingualText => ossResource.fields[field].label;
 
 /** The provider a configuration describes; its secret is opened only here, for the call. */
 export function providerFor(ctx: AppContext, row: OssRow): StorageProvider {

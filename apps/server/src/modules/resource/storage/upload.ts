@@ -24,15 +24,21 @@ export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 export const MAX_AVATAR_BYTES = 500 * 1024;
 
 export const UploadMessages = {
-  noFile: '请选择要上传的文件',
-  badName: '文件名不正确',
-  badKind: '上传类型不正确',
-  empty: '上传的文件不能为空',
-  tooLarge: '上传的文件不能超过 20MB',
-  avatarType: '只能上传 JPG 或 PNG 格式的图片',
-  avatarTooLarge: '上传的文件不能超过 500KB',
-  dangerous: (ext: string) => `不允许上传 .${ext} 类型的文件`,
-  notImage: (ext: string) => `文件内容不是 .${ext} 格式的图片`,
+  noFile: { zh: '请选择要上传的文件', en: 'Choose a file to upload' },
+  badName: { zh: '文件名不正确', en: 'The file name is invalid' },
+  badKind: { zh: '上传类型不正确', en: 'The upload kind is invalid' },
+  empty: { zh: '上传的文件不能为空', en: 'The uploaded file must not be empty' },
+  tooLarge: { zh: '上传的文件不能超过 20MB', en: 'The uploaded file must not exceed 20 MB' },
+  avatarType: { zh: '只能上传 JPG 或 PNG 格式的图片', en: 'Only JPG or PNG images can be uploaded' },
+  avatarTooLarge: { zh: '上传的文件不能超过 500KB', en: 'The uploaded file must not exceed 500 KB' },
+  dangerous: (ext: string) => ({
+    zh: `不允许上传 .${ext} 类型的文件`,
+    en: `Files of type .${ext} may not be uploaded`,
+  }),
+  notImage: (ext: string) => ({
+    zh: `文件内容不是 .${ext} 格式的图片`,
+    en: `The file's content is not a .${ext} image`,
+  }),
 } as const;
 
 /** `kind=avatar`: a JPG or PNG of at most 500 KB; without it any allowed file up to 20 MB. */
