@@ -121,7 +121,7 @@ export function WorkTasks({ data, loading }: { data: WelcomeOverview | undefined
           },
           {
             key: 'flow',
-            label: `${t('work.flowTodo')} (${todo.data?.total ?? 0})`,
+            label: <span data-testid="wel-work-flow-tab">{`${t('work.flowTodo')} (${todo.data?.total ?? 0})`}</span>,
             children: (
               <Table<FlowTaskRecord>
                 size="small"

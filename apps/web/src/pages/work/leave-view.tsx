@@ -14,7 +14,8 @@ export function useLeave(businessId: string) {
   return useApiRead<LeaveAnswer>(
     FlowPaths.leaveDetail,
     { businessId },
-    { enabled: /^\d{1,19}$/.test(businessId), silent: true },
+    // Others move the process on (a rejection, an approval): a screen opened again reads it afresh.
+    { enabled: /^\d{1,19}$/.test(businessId), silent: true, staleTime: 0 },
   );
 }
 

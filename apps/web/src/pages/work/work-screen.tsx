@@ -1,10 +1,12 @@
 import { Button, Card, Input, Space, Table, Tabs, Tag, message } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { FlowInstanceStatus, type FlowTaskRecord } from '@mes/contracts';
 import { requestData } from '../../api/http';
+import { invalidateRoutes } from '../../api/server-state';
 import { useApiRead } from '../../api/use-api';
 import { dictText } from '../../crud/dict-text';
 import {
@@ -13,6 +15,7 @@ import {
   handlePath,
   startFormPath,
   useWorkWrite,
+  WORK_ROUTE,
   type Page,
   type SendRow,
   type StartRow,
@@ -45,11 +48,15 @@ function WorkList({ tab }: { tab: WorkTab }) {
   const [page, setPage] = useState({ current: 1, size: 10 });
   const [draft, setDraft] = useState('');
   const [name, setName] = useState('');
-  const query = useApiRead<Page<Record<string, unknown>>>(LIST_OF[tab], {
-    current: page.current,
-    size: page.size,
-    [NAME_FILTER[tab]]: name || undefined,
-  });
+  const query = useApiRead<Page<Record<string, unknown>>>(
+    LIST_OF[tab],
+    {
+      current: page.current,
+      size: page.size,
+      [NAME_FILTER[tab]]: name || undefined,
+    },
+    { staleTime: 0 },
+  );
   const claim = useWorkWrite((taskId: string) =>
     requestData<boolean>(FlowPaths.workClaim, { method: 'POST', params: { taskId } }),
   );
@@ -217,6 +224,14 @@ function WorkList({ tab }: { tab: WorkTab }) {
 export function WorkScreen({ initial }: { initial: WorkTab }) {
   const { t } = useTranslation('work');
   const [active, setActive] = useState<WorkTab>(initial);
+  // Other people move tasks to and from the caller, and no live event says so: the lists are read
+  // again each time the (kept-alive) tab is shown.
+  const client = useQueryClient();
+  const { pathname } = useLocation();
+  const [own] = useState(pathname);
+  useEffect(() => {
+    if (pathname === own) void invalidateRoutes(client, WORK_ROUTE);
+  }, [pathname, own, client]);
   return (
     <Card size="small" className="mes-work" data-testid="work-screen">
       <Tabs
