@@ -10,11 +10,13 @@ const BpmnDiagram = lazy(() => import('./bpmn-diagram'));
 /** The steps of an instance, oldest first, as a timeline: who, when, how long, what they said. */
 export function FlowTimeline({ steps }: { steps: FlowHistoryStep[] }) {
   const { t } = useTranslation('work');
-  if (!steps.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />;
+  // Gateways are the engine's routing, not anyone's step: the diagram shows them, the timeline not.
+  const shown = steps.filter((s) => !/Gateway$/.test(s.historyActivityType));
+  if (!shown.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />;
   return (
     <Timeline
       data-testid="flow-timeline"
-      items={steps.map((step, i) => ({
+      items={shown.map((step, i) => ({
         key: `${step.historyActivityId}-${step.taskId ?? ''}-${i}`,
         color: step.current ? 'blue' : step.isPass === false ? 'red' : 'green',
         children: (
