@@ -159,7 +159,8 @@ function WorkList({ tab }: { tab: WorkTab }) {
   ];
   const common = {
     size: 'small' as const,
-    loading: query.isFetching,
+    // The first read only: a re-read on showing keeps the rows readable rather than dimmed.
+    loading: query.isPending && query.fetchStatus !== 'idle',
     scroll: { x: 'max-content' as const },
     pagination: {
       current: page.current,
