@@ -561,6 +561,11 @@ describe('authorisation matrix', () => {
     ]);
     const follow = await ok(adminA, 'GET', '/api/blade-flow/follow/list');
     expect(follow.records.map((r: { id: string }) => r.id)).toContain(markerIds.flowInstance);
+    // The leave form's approver picker offers the caller's tenant only.
+    const pickable = await ok(adminB, 'GET', '/api/blade-flow/work/user-select');
+    expect(pickable.map((u: { id: string }) => u.id)).not.toContain(markerIds.user);
+    const ownPickable = await ok(plainA, 'GET', '/api/blade-flow/work/user-select');
+    expect(ownPickable.map((u: { id: string }) => u.id)).toContain(markerIds.user);
   });
 });
 

@@ -81,6 +81,22 @@ export const routes: RouteObject[] = [
             handle: { i18n: 'notice:detail.tab' },
             lazy: page(() => import('../pages/business/notice/detail')),
           },
+          // The leave process's screens (spec section 2), opened from 我的事务.
+          {
+            path: '/work/process/leave/form/:processDefinitionId',
+            handle: { i18n: 'work:leave.formTab' },
+            lazy: page(() => import('../pages/work/leave-form')),
+          },
+          {
+            path: '/work/process/leave/handle/:taskId/:processInstanceId/:businessId',
+            handle: { i18n: 'work:leave.handleTab', tabParam: 'taskId' },
+            lazy: page(() => import('../pages/work/leave-handle')),
+          },
+          {
+            path: '/work/process/leave/detail/:processInstanceId/:businessId',
+            handle: { i18n: 'work:leave.detailTab', tabParam: 'businessId' },
+            lazy: page(() => import('../pages/work/leave-detail')),
+          },
           { path: '*', lazy: async () => ({ Component: (await import('./menu-screen')).MenuScreen }) },
         ],
       },

@@ -16,6 +16,8 @@ import {
   formatDateTime,
   LEAVE_BUSINESS_TABLE,
   LEAVE_PROCESS_KEY,
+  leaveDays,
+  leaveProblem,
   leaveResource,
   Messages,
   operationLogResource,
@@ -34,6 +36,7 @@ import {
   flowTask,
   leave,
   tenant,
+  user,
 } from '../../platform/db/schema';
 import { nextId } from '../../platform/db/ids';
 import { ok } from '../../platform/http/envelope';
@@ -662,6 +665,14 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
       const auth = requireAuth(request);
       await flow.ensureSeeded(auth.tenantId);
       const params = paramsOf(request);
+      // The form's own check first, so browser and server refuse the same requests with the same words.
+      const problem = leaveProblem({
+        startTime: typeof params.startTime === 'string' ? params.startTime : undefined,
+        endTime: typeof params.endTime === 'string' ? params.endTime : undefined,
+        reason: typeof params.reason === 'string' ? params.reason : undefined,
+        taskUser: params.taskUser === undefined || params.taskUser === null ? undefined : String(params.taskUser),
+      });
+      if (problem) throw badRequest(problem);
       const startText = text(params.startTime, 'startTime', 32, true);
       const endText = text(params.endTime, 'endTime', 32, true);
       const start = parseDateTime(startText);
@@ -682,7 +693,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
           ? await flow.definition(ctx.db, auth.tenantId, idValue(params.processDefinitionId, 'processDefinitionId'))
           : await flow.latestDefinition(ctx.db, auth.tenantId, LEAVE_PROCESS_KEY);
       if (def.key !== LEAVE_PROCESS_KEY) throw new FlowError(400, FlowMessages.notLeaveProcess);
-      const days = Math.round(((end.getTime() - start.getTime()) / 86_400_000) * 100) / 100;
+      const days = leaveDays(start, end);
       const businessId = nextId();
       const now = new Date(ctx.clock.now());
       const result = await ctx.db.transaction(async (tx) => {
@@ -740,6 +751,22 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
         processStatus: instance?.flowStatus ?? null,
         flow: await historyOf(auth.tenantId, String(row.processInstanceId)),
       });
+    }),
+  );
+
+  // The leave form's approver picker: every signed-in user must be able to name an approver, and the
+  // user list proper is an administrator's screen; so this answers names only, of the caller's tenant.
+  app.get(`/api${FlowPaths.workUserSelect}`, { config: { anyUser: true } }, (request) =>
+    answering(request, async () => {
+      const auth = requireAuth(request);
+      const rows = await tenantScope(ctx.db, auth.tenantId)
+        .select(user, { id: user.id, account: user.account, realName: user.realName, name: user.name })
+        .where()
+        .orderBy(asc(user.account))
+        .limit(500);
+      return ok(
+        rows.map((r) => ({ id: String(r.id), account: r.account, name: r.realName || r.name || r.account || '' })),
+      );
     }),
   );
 

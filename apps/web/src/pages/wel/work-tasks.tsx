@@ -1,12 +1,30 @@
 import { Card, Table, Tabs, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
-import type { WelcomeDueRow, WelcomeOverview, WelcomeWarningRow } from '@mes/contracts';
+import { useNavigate } from 'react-router';
+import {
+  FlowPaths,
+  type FlowTaskRecord,
+  type WelcomeDueRow,
+  type WelcomeOverview,
+  type WelcomeWarningRow,
+} from '@mes/contracts';
+import { useApiRead } from '../../api/use-api';
+import { handlePath, type Page } from '../work/work-api';
 import { WARNING_LEVEL_TAG } from '../../shell/warning-level';
 
 /** Unhandled warnings (newest first) and due work (devices in fault, devices offline over a day). */
 export function WorkTasks({ data, loading }: { data: WelcomeOverview | undefined; loading: boolean }) {
   const { t } = useTranslation('wel');
+  const navigate = useNavigate();
+  // The caller's own to-do tasks come from the work list itself (the overview is the tenant's
+  // figures, the same for everyone; this list is per caller and changes with every completion).
+  const todo = useApiRead<Page<FlowTaskRecord>>(FlowPaths.workTodoList, { current: 1, size: 10 }, { silent: true });
+  const todoColumns: ColumnsType<FlowTaskRecord> = [
+    { title: t('work.flowProcess'), dataIndex: 'processDefinitionName', ellipsis: true },
+    { title: t('work.flowTask'), dataIndex: 'taskName', width: 130, ellipsis: true },
+    { title: t('work.flowCreated'), dataIndex: 'createTime', width: 170, responsive: ['md'] },
+  ];
   const warningColumns: ColumnsType<WelcomeWarningRow> = [
     {
       title: t('work.level'),
@@ -98,6 +116,29 @@ export function WorkTasks({ data, loading }: { data: WelcomeOverview | undefined
                 pagination={false}
                 locale={{ emptyText: dueTotal ? t('work.dueHidden') : t('work.noDue') }}
                 data-testid="wel-work-due"
+              />
+            ),
+          },
+          {
+            key: 'flow',
+            label: <span data-testid="wel-work-flow-tab">{`${t('work.flowTodo')} (${todo.data?.total ?? 0})`}</span>,
+            children: (
+              <Table<FlowTaskRecord>
+                size="small"
+                rowKey="taskId"
+                loading={todo.isPending && todo.fetchStatus !== 'idle'}
+                columns={todoColumns}
+                dataSource={todo.data?.records ?? []}
+                pagination={false}
+                locale={{ emptyText: t('work.noFlowTodo') }}
+                onRow={(row) => ({
+                  onClick: () => {
+                    const path = handlePath(row);
+                    if (path) void navigate(path);
+                  },
+                  style: { cursor: 'pointer' },
+                })}
+                data-testid="wel-work-flow"
               />
             ),
           },

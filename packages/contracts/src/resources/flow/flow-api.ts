@@ -1,3 +1,6 @@
+import type { BilingualText } from '../../api/messages';
+import { parseDateTime } from '../../format/date-time';
+
 /**
  * The workflow API beyond the generic lists (docs/workflow.md lists every call and reply).
  * Paths are under `/api`.
@@ -17,6 +20,9 @@ export const FlowPaths = {
   workClaim: '/blade-flow/work/claim-task',
   workComplete: '/blade-flow/work/complete-task',
   workStart: '/blade-flow/work/start-process',
+  /** Users of the caller's tenant (`[{id, account, name}]`) for the leave form's approver picker. */
+  workUserSelect: '/blade-flow/work/user-select',
+  resourceView: '/blade-flow/process/resource-view',
   historyFlowList: '/blade-flow/process/history-flow-list',
   leaveStart: '/blade-desk/process/leave/start-process',
   leaveDetail: '/blade-desk/process/leave/detail',
@@ -96,3 +102,29 @@ export interface LeaveStartBody {
   /** The approver's user id (`taskUser_<id>` as the family sends it is read too). */
   taskUser: string;
 }
+
+/**
+ * What is wrong with a leave request, checked the same way by the form and by the server
+ * (`leave/start-process`); undefined when nothing is. Times are `yyyy-MM-dd HH:mm:ss`.
+ */
+export function leaveProblem(input: {
+  startTime?: string;
+  endTime?: string;
+  reason?: string;
+  taskUser?: string;
+}): BilingualText | undefined {
+  const start = input.startTime ? parseDateTime(input.startTime) : undefined;
+  const end = input.endTime ? parseDateTime(input.endTime) : undefined;
+  if (!start) return { zh: '请选择开始时间', en: 'Choose the start' };
+  if (!end) return { zh: '请选择结束时间', en: 'Choose the end' };
+  if (end <= start) return { zh: '结束时间必须晚于开始时间', en: 'The end must be after the start' };
+  const reason = (input.reason ?? '').trim();
+  if (!reason) return { zh: '请填写请假理由', en: 'Give a reason' };
+  if (reason.length > 500) return { zh: '请假理由不能超过 500 个字', en: 'The reason may have at most 500 characters' };
+  if (!/^(taskUser_)?\d{1,19}$/.test(input.taskUser ?? '')) return { zh: '请选择审批人', en: 'Choose the approver' };
+  return undefined;
+}
+
+/** Leave days as the server counts them: (end − start) in days, two decimals. */
+export const leaveDays = (start: Date, end: Date): number =>
+  Math.round(((end.getTime() - start.getTime()) / 86_400_000) * 100) / 100;

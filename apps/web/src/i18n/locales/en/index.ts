@@ -21,6 +21,7 @@ import { ledger } from './ledger';
 import { notice } from './notice';
 import { wel } from './wel';
 import { live } from './live';
+import { work } from './work';
 
 /** One namespace per area; the `en` file of each area is typed by its `zh` file, so both stay complete. */
 export const resources = {
@@ -47,4 +48,5 @@ export const resources = {
   wel,
   live,
   codegen,
+  work,
 };

@@ -51,6 +51,11 @@ export const wel: typeof zh = {
     offline: 'Offline over a day',
     noWarnings: 'No unhandled warnings',
     noDue: 'No due work',
+    flowTodo: 'Process tasks',
+    noFlowTodo: 'No process tasks',
+    flowProcess: 'Process',
+    flowTask: 'Step',
+    flowCreated: 'Arrived',
     more: '{{count}} in all, newest {{shown}} shown',
   },
   charts: {

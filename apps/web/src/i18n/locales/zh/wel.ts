@@ -50,6 +50,11 @@ export const wel = {
     offline: '离线超过一天',
     noWarnings: '没有未处理的告警',
     noDue: '没有待办工作',
+    flowTodo: '待办流程',
+    noFlowTodo: '没有待办流程',
+    flowProcess: '流程',
+    flowTask: '环节',
+    flowCreated: '到达时间',
     more: '共 {{count}} 条,显示最新 {{shown}} 条',
   },
   charts: {
