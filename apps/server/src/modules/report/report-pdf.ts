@@ -148,7 +148,13 @@ function fillLayout(layout: Template, data: ReportData): { template: Template; i
   const schemas = layout.schemas.map((page) =>
     page.map((s) =>
       s.name === LAYOUT_FIELDS.rows && s.type === 'table'
-        ? { ...s, head, headWidthPercentages: head.map(() => 100 / Math.max(1, head.length)) }
+        ? {
+            ...s,
+            head,
+            headWidthPercentages: head.map(() => 100 / Math.max(1, head.length)),
+            // pdfme reads it without a default; a table saved without one would fail to print.
+            columnStyles: (s as { columnStyles?: object }).columnStyles ?? {},
+          }
         : s,
     ),
   );

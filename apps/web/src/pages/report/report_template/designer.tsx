@@ -56,6 +56,21 @@ async function fetchBytes(url: string, language: string, init: RequestInit = {})
   return res.arrayBuffer();
 }
 
+/** Every style a pdfme table cell reads (the generator does not fill missing ones). */
+const CELL = {
+  fontName: FONT,
+  characterSpacing: 0,
+  alignment: 'left',
+  verticalAlignment: 'middle',
+  lineHeight: 1,
+  fontColor: '#000000',
+  borderColor: '#888888',
+  backgroundColor: '',
+  alternateBackgroundColor: '',
+  borderWidth: { top: 0.1, right: 0.1, bottom: 0.1, left: 0.1 },
+  padding: { top: 1, right: 1, bottom: 1, left: 1 },
+};
+
 /** A first layout for a template never designed: the fields the server fills, on A4. */
 function startingLayout(data: ReportData): Template {
   const landscape = data.columns.length > 6;
@@ -97,8 +112,9 @@ function startingLayout(data: ReportData): Template {
           headWidthPercentages: head.map(() => 100 / Math.max(1, head.length)),
           content: JSON.stringify([head.map(() => '')]),
           tableStyles: { borderWidth: 0.2, borderColor: '#333333' },
-          headStyles: { fontName: FONT, fontSize: 8, backgroundColor: '#e8e8e8', alignment: 'center' },
-          bodyStyles: { fontName: FONT, fontSize: 7.5 },
+          headStyles: { ...CELL, fontSize: 8, alignment: 'center', backgroundColor: '#e8e8e8' },
+          bodyStyles: { ...CELL, fontSize: 7.5, borderWidth: { top: 0, right: 0, bottom: 0.1, left: 0 } },
+          columnStyles: {},
         },
       ],
     ],
