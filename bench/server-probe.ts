@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { Session } from 'node:inspector';
 import { monitorEventLoopDelay, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
+import { isMainThread } from 'node:worker_threads';
 
 /** `NODE_PERFORMANCE_GC_*` flags of a gc entry's `detail.kind`. */
 const GC_KINDS: Record<number, string> = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weak' };
@@ -84,7 +85,9 @@ async function answer(url: URL): Promise<unknown> {
 }
 
 const port = Number(process.env.PROBE_PORT);
-if (port) {
+// `--import` loads the probe into the process's worker threads too (the report PDF worker): the
+// port is the main thread's.
+if (port && isMainThread) {
   const probe = http.createServer((request, response) => {
     answer(new URL(request.url ?? '/', 'http://probe')).then(
       (body) => response.end(JSON.stringify(body)),

@@ -266,6 +266,28 @@ beforeAll(async () => {
      values ($1, '100001', $2, $3, $4, $5, $6, $6, 2)`,
     [markerIds.cycle, markerIds.device, MARKER_DEVICE, clinic, MARKER, at],
   );
+  // Tenant A's report template (reading A's warnings), a file made from it (its name carries the
+  // template's) and a schedule of it.
+  markerIds.reportTemplate = await ok(adminA, 'POST', '/api/blade-report/template/submit', {
+    name: `${MARKER}_REPORT`,
+    source: 'warning',
+    dateField: 'startTime',
+    groupBy: ['deviceCode', 'level'],
+    measures: [{ fn: 'count', label: { zh: MARKER, en: MARKER } }],
+    remark: MARKER,
+  });
+  markerIds.reportFile = await ok(adminA, 'POST', '/api/blade-report/report/rest/generate', {
+    templateId: markerIds.reportTemplate,
+    format: 'xlsx',
+    params: { from: '2026-01-01', to: '2026-01-31' },
+  });
+  markerIds.reportSchedule = await ok(adminA, 'POST', '/api/blade-report/schedule/submit', {
+    name: `${MARKER}_SCHEDULE`,
+    templateId: markerIds.reportTemplate,
+    format: 'pdf',
+    frequency: 'daily',
+    runAt: '06:00',
+  });
   markerIds.warning = rowId(8);
   await pool.query(
     `insert into mes_warning (id, tenant_id, warning_no, device_id, device_code, dept_id, warning_type, level,
@@ -516,6 +538,8 @@ describe('authorisation matrix', () => {
       ['/api/blade-business/disinfection', markerIds.disinfection as string],
       ['/api/blade-business/verification', markerIds.verification as string],
       ['/api/blade-flow/model', markerIds.flowModel as string],
+      ['/api/blade-report/template', markerIds.reportTemplate as string],
+      ['/api/blade-report/schedule', markerIds.reportSchedule as string],
     ];
     for (const [base, id] of targets) {
       const submit = await t.as(adminB, { method: 'POST', url: `${base}/submit`, payload: { id, name: 'hijack' } });
@@ -526,6 +550,31 @@ describe('authorisation matrix', () => {
       expect(detail.statusCode, `${base}/detail still there`).toBe(200);
       expect(detail.body).not.toContain('hijack');
     }
+    // A report file has no submit: B can neither remove A's file nor make one from A's template.
+    const removeFile = await t.as(adminB, {
+      method: 'POST',
+      url: `/api/blade-report/report/rest/remove?ids=${markerIds.reportFile}`,
+    });
+    expect(removeFile.json().success, 'report file remove').toBe(false);
+    const fileOfA = await t.as(adminA, {
+      method: 'GET',
+      url: `/api/blade-report/report/rest/detail?id=${markerIds.reportFile}`,
+    });
+    expect(fileOfA.statusCode, 'report file still there').toBe(200);
+    const reportWrites: [string, Record<string, unknown>][] = [
+      [
+        '/api/blade-report/report/rest/generate',
+        { templateId: markerIds.reportTemplate, format: 'pdf', params: { from: '2026-01-01', to: '2026-01-31' } },
+      ],
+      ['/api/blade-report/template/preview', { id: markerIds.reportTemplate }],
+    ];
+    for (const [url, payload] of reportWrites) {
+      const res = await t.as(adminB, { method: 'POST', url, payload });
+      expect(res.statusCode, url).not.toBe(200);
+      expect(res.body, url).not.toContain(MARKER);
+    }
+    const filesOfB = await ok(adminB, 'GET', '/api/blade-report/report/rest/list?size=1000');
+    expect(JSON.stringify(filesOfB)).not.toContain(MARKER);
     // The workflow's own writes, each naming tenant A's rows.
     const flowWrites: [string, Record<string, unknown>][] = [
       ['/api/blade-flow/model/deploy', { modelId: markerIds.flowModel }],

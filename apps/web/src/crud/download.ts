@@ -17,6 +17,18 @@ export function fileNameOf(disposition: string | null, fallback: string): string
   return plain?.trim() || fallback;
 }
 
+/** The API client's headers for a call answered with bytes (a file, a font, a PDF). */
+export function fileRequestHeaders(language?: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    Authorization: `Basic ${btoa(`${website.clientId}:${website.clientSecret}`)}`,
+  };
+  const token = getStore<string>('token');
+  if (token) headers[website.tokenHeader] = `bearer ${token}`;
+  // The sheet's headers and dictionary labels follow the interface language.
+  if (language) headers['Accept-Language'] = language === 'en' ? 'en' : 'zh-CN';
+  return headers;
+}
+
 /**
  * Downloads a file route (export) with the same headers as the API client. A file response is
  * saved through a blob link; an enveloped error is toasted and rejected, like `request` does.
@@ -29,13 +41,7 @@ export async function download(
 ): Promise<void> {
   const query = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') query.set(k, String(v));
-  const headers: Record<string, string> = {
-    Authorization: `Basic ${btoa(`${website.clientId}:${website.clientSecret}`)}`,
-  };
-  const token = getStore<string>('token');
-  if (token) headers[website.tokenHeader] = `bearer ${token}`;
-  // The sheet's headers and dictionary labels follow the interface language.
-  if (language) headers['Accept-Language'] = language === 'en' ? 'en' : 'zh-CN';
+  const headers = fileRequestHeaders(language);
   const qs = query.toString();
   const res = await fetch(`/api${url}${qs ? `?${qs}` : ''}`, { headers, credentials: 'include' });
   const type = res.headers.get('Content-Type') ?? '';

@@ -24,6 +24,7 @@ export const buttonCodes = {
   tenant: screenButtons('tenant', ['setting', 'datasource']),
   region: screenButtons('region', ['debug']),
   reportFile: screenButtons('report_file', ['generate', 'download']),
+  reportTemplate: screenButtons('report_template', ['design']),
   role: screenButtons('role', ['setting', 'cache']),
   dataScope: screenButtons('data_scope', ['setting']),
   apiScope: screenButtons('api_scope', ['setting']),

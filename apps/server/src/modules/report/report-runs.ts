@@ -26,8 +26,7 @@ import { newObjectKey } from '../resource/storage/provider';
 import { storageOf, uploadTarget } from '../resource/storage/tenant-storage';
 import { attachmentDisposition } from '../resource/storage/file-types';
 import { reportData, type ReportTemplateRow } from './report-data';
-import { renderPdfInWorker } from './report-pdf-pool';
-import { renderReportXlsx } from './report-xlsx';
+import { renderPdfInWorker, renderXlsxInWorker } from './report-pdf-pool';
 
 /**
  * Report runs (docs/reports.md): a file row is written `queued` with its job in one transaction,
@@ -177,7 +176,7 @@ export async function generateReport(ctx: AppContext, tenantId: string, fileId: 
               if (p - last >= 10) void progress((last = p));
             }),
           )
-        : await renderReportXlsx(data);
+        : Buffer.from(await renderXlsxInWorker(data));
     await progress(90);
     const storage = await uploadTarget(ctx, tenantId);
     const key = newObjectKey(ctx.clock.now(), format);

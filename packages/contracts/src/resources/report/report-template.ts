@@ -25,6 +25,7 @@ export const reportTemplateResource = defineResource({
     sort: 31,
     icon: 'layout',
     nameEn: 'Report templates',
+    buttons: [{ action: 'design', name: { zh: '设计', en: 'Design' } }],
   },
   dialogWidth: 900,
   fields: {
