@@ -109,6 +109,24 @@ describe('built-in reports', () => {
     expect(data.rows).toHaveLength(Number(groups[0]?.n));
   });
 
+  it('keeps the layout the designer saves, and refuses one that is not an object', async () => {
+    const id = await templateId('builtin.warnings-by-device-level');
+    const layout = { basePdf: { width: 297, height: 210, padding: [10, 10, 10, 10] }, schemas: [[]] };
+    const save = (body: Row) =>
+      t.as(token, { method: 'POST', url: '/api/blade-report/template/layout', payload: body });
+    const saved = await save({ id, layout });
+    expect(saved.json(), saved.body).toMatchObject({ success: true });
+    expect((await get<Row>(`/api/blade-report/template/detail?id=${id}`)).layout).toEqual(layout);
+    const refused = await save({ id, layout: 'not a layout' });
+    expect(refused.statusCode).toBe(400);
+    expect((await get<Row>(`/api/blade-report/template/detail?id=${id}`)).layout).toEqual(layout);
+    const [logged] = await rowsOf(
+      sql`select operation from blade_log_operation where resource_code = 'report_template' and ids = ${id}`,
+    );
+    expect(logged).toMatchObject({ operation: 'update' });
+    expect((await save({ id, layout: null })).json()).toMatchObject({ success: true });
+  });
+
   it('a bad range is a 400 with a message', async () => {
     const id = await templateId('builtin.warnings-by-device-level');
     const res = await t.as(token, {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Template } from '@pdfme/common';
 import {
@@ -7,6 +8,7 @@ import {
   REPORT_DOWNLOAD_PATH,
   REPORT_FONT_PATH,
   REPORT_FORMATS,
+  REPORT_LAYOUT_PATH,
   REPORT_GENERATE_PATH,
   REPORT_PREVIEW_PATH,
   REPORT_PREVIEW_ROWS,
@@ -21,7 +23,10 @@ import type { AppContext } from '../../app-context';
 import { registerResource, resourceServiceOf } from '../../crud/resource-routes';
 import { requireAuth } from '../../platform/auth/request-auth';
 import { reportFile, reportSchedule, reportTemplate } from '../../platform/db/schema';
+import { recordOperation } from '../../platform/audit/operation-audit';
 import { ok } from '../../platform/http/envelope';
+import { requestLanguage } from '../../platform/http/request-language';
+import { tenantScope } from '../../platform/tenancy/tenant-scope';
 import { badRequest, notFound } from '../../platform/http/errors';
 import { idValue, paramsOf } from '../../platform/http/request-params';
 import { attachmentDisposition } from '../resource/storage/file-types';
@@ -30,6 +35,9 @@ import { reportData, ReportMessages, type ReportTemplateRow } from './report-dat
 import { REPORT_FONT_FILE } from './report-pdf';
 import { renderPdfInWorker } from './report-pdf-pool';
 import { cronOf, nextRunOf, queueReport, reportRemoveObjectJob, startReportJobs } from './report-runs';
+
+/** The largest layout accepted (the field's `max`). */
+const LAYOUT_MAX = 2_000_000;
 
 const BUILT_IN_REMOVE = '内置报表不能删除 (built-in reports cannot be removed)';
 
@@ -142,6 +150,37 @@ export function registerReportRoutes(app: FastifyInstance, ctx: AppContext): voi
     return ok(
       await reportData(ctx, auth, template, runParamsOf(query.params), REPORT_PREVIEW_ROWS, { truncate: true }),
     );
+  });
+
+  // The designer's layout (a pdfme template object): one of the caller's templates, in its tenant.
+  app.post(`/api${REPORT_LAYOUT_PATH}`, { config: { apiScope: `${templateCode}:write` } }, async (request) => {
+    const auth = requireAuth(request);
+    const body = paramsOf(request);
+    const saved = await templateOf(idValue(body.id, 'id'), auth);
+    const layout = body.layout;
+    if (layout !== null && (typeof layout !== 'object' || Array.isArray(layout)))
+      throw badRequest({ zh: '版式应为对象或 null', en: 'layout must be an object or null' });
+    const text = JSON.stringify(layout);
+    if (text.length > LAYOUT_MAX)
+      throw badRequest({
+        zh: `版式过大(最多 ${LAYOUT_MAX} 个字符)`,
+        en: `layout is too large (at most ${LAYOUT_MAX} characters)`,
+      });
+    await ctx.db.transaction(async (tx) => {
+      await tenantScope(tx, auth.tenantId)
+        .update(reportTemplate)
+        .set({ layout: layout as Record<string, unknown> | null, updateUser: auth.userId, updateTime: new Date() })
+        .where(eq(reportTemplate.id, saved.id));
+      await recordOperation(tx, {
+        def: reportTemplateResource,
+        auth,
+        operation: 'update',
+        ids: [saved.id],
+        changes: [{ field: 'layout', label: '版式', before: '…', after: '…' }],
+        at: new Date(),
+      });
+    });
+    return ok(true, requestLanguage(request) === 'en' ? 'Saved' : '保存成功');
   });
 
   // The template being designed (saved or not) with the first rows of real data, as a PDF.

@@ -68,6 +68,11 @@ export const REPORT_GENERATE_PATH = '/blade-report/report/rest/generate';
 export const REPORT_DOWNLOAD_PATH = '/blade-report/report/rest/download';
 /** `POST` a template (saved or not) and parameters: the first rows as a PDF, for the designer. */
 export const REPORT_PREVIEW_PATH = '/blade-report/template/preview';
+/**
+ * `POST {id, layout}`: saves the layout the designer made. `layout` is not a field of the generic
+ * dialog (`form: false`), so the generic submit does not take it; the designer saves here.
+ */
+export const REPORT_LAYOUT_PATH = '/blade-report/template/layout';
 /** `GET ?id=`: the data of a template (first rows), for the designer's sample input. */
 export const REPORT_DATA_PATH = '/blade-report/template/data';
 /** `GET`: the CJK font the PDFs are made with, for the designer (served from the npm package). */

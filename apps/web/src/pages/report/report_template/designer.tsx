@@ -6,9 +6,9 @@ import { image, line, table, text } from '@pdfme/schemas';
 import type { Template } from '@pdfme/common';
 import {
   REPORT_DATA_PATH,
+  REPORT_LAYOUT_PATH,
   REPORT_FONT_PATH,
   REPORT_PREVIEW_PATH,
-  reportTemplateResource,
   type ReportData,
 } from '@mes/contracts';
 import { requestData } from '../../../api/http';
@@ -194,10 +194,8 @@ export default function TemplateDesigner({ row, onClose }: { row: Row; onClose(s
     if (!designer.current) return;
     setBusy('save');
     try {
-      await requestData(`${reportTemplateResource.api}/submit`, {
-        method: 'POST',
-        data: { id, name: row.name, source: row.source, layout: designer.current.getTemplate() },
-      });
+      // The layout is not a field of the generic submit: it has a route of its own.
+      await requestData(REPORT_LAYOUT_PATH, { method: 'POST', data: { id, layout: designer.current.getTemplate() } });
       setSaved(true);
       void message.success(t.saved);
     } catch {
