@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
 import { serverDatabase } from '../support/database';
 import { goInApp, presetSetting } from '../support/shell';
@@ -97,6 +97,17 @@ const rowTexts = (page: Page) =>
   page.locator(`[data-screen="${SCREEN}"] .ant-table-tbody tr.ant-table-row`).allInnerTexts();
 
 beforeAll(seed);
+// The records are written without their chain's hashes: leave no broken chain to other specs that
+// verify the tenant's chains (disinfection-records), nor devices to screens that count them.
+afterAll(async () => {
+  const db = await serverDatabase();
+  try {
+    await db.query(`delete from mes_disinfection_record where tenant_id = '000000' and device_code like 'LG-E2E-%'`);
+    await db.query(`delete from mes_device where tenant_id = '000000' and device_code like 'LG-E2E-%'`);
+  } finally {
+    await db.end();
+  }
+});
 
 describe('disinfection ledger', () => {
   it('lists March by day, filters by device, exports the rows as xlsx and prints the register with its totals', async () => {

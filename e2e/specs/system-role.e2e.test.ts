@@ -23,6 +23,17 @@ const node = (tree: Locator, title: string) =>
 const isChecked = async (n: Locator) =>
   (await n.locator('.ant-tree-checkbox').getAttribute('class'))?.includes('ant-tree-checkbox-checked') ?? false;
 
+/**
+ * The node titled `title`, scrolled into the tree's virtual list first: the list renders only the
+ * rows in view, and the groups above (我的事务 with its screens) push later rows out of it.
+ */
+async function scrolledTo(tree: Locator, title: string): Promise<Locator> {
+  const wanted = node(tree, title);
+  for (let step = 0; step < 40 && !(await wanted.count()); step++)
+    await tree.locator('.ant-tree-list-holder').evaluate((el) => el.scrollBy(0, 120));
+  return wanted;
+}
+
 async function openGrant(page: Page) {
   await roleRow(page, '用户').getByTestId('role-setting').click();
   await page.getByTestId('role-grant-dialog').waitFor();
@@ -58,7 +69,7 @@ describe('role grant dialog', () => {
 
     await openGrant(page);
     await expect.poll(() => isChecked(node(menuTree, '用户管理'))).toBe(true);
-    expect(await isChecked(node(menuTree, '部门管理'))).toBe(false);
+    expect(await isChecked(await scrolledTo(menuTree, '部门管理'))).toBe(false);
     await page.getByTestId('role-grant-tab-apiScope').click();
     await expect.poll(() => isChecked(node(apiTree, '用户管理查询'))).toBe(true);
     expect(await isChecked(node(apiTree, '用户管理维护'))).toBe(false);

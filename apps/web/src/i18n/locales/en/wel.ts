@@ -74,7 +74,7 @@ export const wel: typeof zh = {
   demo: {
     title: 'Demo data',
     intro:
-      'This console is new. It can create a demo tenant (演示口腔医疗集团): disinfection bases and clinics, lines, cars, articles, devices, and a month of disinfection cycles, records and warnings to explore the screens with. The demo lives in its own tenant and leaves the platform tenant alone.',
+      'This console is new. It can create a demo tenant of a dental group: disinfection bases and clinics, lines, cars, articles, devices, and a month of disinfection cycles, records and warnings to explore the screens with. The demo lives in its own tenant and leaves the platform tenant alone.',
     tick: 'Create the demo tenant',
     confirm: 'Confirm',
     dismiss: 'No, thanks',
