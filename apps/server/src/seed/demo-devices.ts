@@ -72,6 +72,33 @@ const offlineRule = (durationSeconds: number, level: number): DemoAlarmRule => (
 });
 
 /** A PLC variable as seeded: the columns that differ from the resource's defaults. */
+/**
+ * A demo PLC variable as the `plcvariable` resource stores it (scaling, limits, report strategy
+ * both): the seed inserts these values, the demo tenant submits them through the route.
+ */
+export function plcVariableValues(v: DemoPlcVariable) {
+  return {
+    name: v.name,
+    label: v.label,
+    address: v.address,
+    registerType: v.registerType,
+    dataType: v.dataType,
+    multiplier: v.multiplier ?? '1',
+    offset: '0',
+    rawLow: v.range?.rawLow ?? null,
+    rawHigh: v.range?.rawHigh ?? null,
+    engLow: v.range?.engLow ?? null,
+    engHigh: v.range?.engHigh ?? null,
+    decimals: v.decimals,
+    unit: v.unit,
+    reportStrategy: 3,
+    limitLl: v.limits?.ll ?? null,
+    limitL: v.limits?.l ?? null,
+    limitH: v.limits?.h ?? null,
+    limitHh: v.limits?.hh ?? null,
+  };
+}
+
 export interface DemoPlcVariable {
   name: string;
   label: string;
@@ -400,24 +427,7 @@ export async function seedDemoDevices(tx: Tx): Promise<void> {
         ...owned,
         id: demoChildId('plc', p.productCode, v.name),
         productId,
-        name: v.name,
-        label: v.label,
-        address: v.address,
-        registerType: v.registerType,
-        dataType: v.dataType,
-        multiplier: v.multiplier ?? '1',
-        offset: '0',
-        rawLow: v.range?.rawLow ?? null,
-        rawHigh: v.range?.rawHigh ?? null,
-        engLow: v.range?.engLow ?? null,
-        engHigh: v.range?.engHigh ?? null,
-        decimals: v.decimals,
-        unit: v.unit,
-        reportStrategy: 3,
-        limitLl: v.limits?.ll ?? null,
-        limitL: v.limits?.l ?? null,
-        limitH: v.limits?.h ?? null,
-        limitHh: v.limits?.hh ?? null,
+        ...plcVariableValues(v),
       })),
     );
   }

@@ -6,6 +6,7 @@ import type { AppContext } from '../../app-context';
 import { hashPassword, md5Hex } from '../../platform/auth/passwords';
 import { deviceCycle, disinfectionRecord, tenant, user, warning } from '../../platform/db/schema';
 import { liveRows, tenantScope } from '../../platform/tenancy/tenant-scope';
+import { plcVariableValues } from '../../seed/demo-devices';
 import { ADMIN_USER, PLATFORM_TENANT } from '../../seed/seed-data';
 import { chance, pick, seededRng, uniform, type Rng } from '../../simulator/rng';
 import { disinfectionRecordChain, recordsFromCycles } from '../business/disinfection/records-from-cycles';
@@ -202,27 +203,7 @@ async function productsStep(s: DemoSession): Promise<void> {
     const have = new Set(variables.map((v) => v.name));
     for (const v of p.plcVariables) {
       if (have.has(v.name)) continue;
-      await s.admin.post('/basic/plcvariable/submit', {
-        productId,
-        name: v.name,
-        label: v.label,
-        address: v.address,
-        registerType: v.registerType,
-        dataType: v.dataType,
-        multiplier: v.multiplier ?? '1',
-        offset: '0',
-        rawLow: v.range?.rawLow ?? null,
-        rawHigh: v.range?.rawHigh ?? null,
-        engLow: v.range?.engLow ?? null,
-        engHigh: v.range?.engHigh ?? null,
-        decimals: v.decimals,
-        unit: v.unit,
-        reportStrategy: 3,
-        limitLl: v.limits?.ll ?? null,
-        limitL: v.limits?.l ?? null,
-        limitH: v.limits?.h ?? null,
-        limitHh: v.limits?.hh ?? null,
-      });
+      await s.admin.post('/basic/plcvariable/submit', { productId, ...plcVariableValues(v) });
       count(s, 'plcVariables');
     }
   }
