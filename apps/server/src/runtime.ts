@@ -3,6 +3,7 @@ import type { AppContext } from './app-context';
 import { NameLookups } from './crud/name-lookups';
 import { PageTotals } from './crud/page-totals';
 import { postgresChangeFeed } from './platform/cache/change-feed';
+import { announceJobsOn, wakeJobsFrom } from './platform/jobs/job-announcements';
 import { GrantService } from './platform/permissions/grants';
 import { LogService } from './modules/log/log-service';
 import { LOG_DEFINITIONS, LOG_PRUNE_CRON, logPruneJob } from './modules/log/retention';
@@ -90,7 +91,9 @@ export async function createAppContext(options: ContextOptions): Promise<AppCont
     connectionString: options.databaseUrl,
     settings: options.jobs,
     warn: (message, error) => logs.warn(message, error),
+    announce: announceJobsOn(changes),
   });
+  wakeJobsFrom(changes, jobs);
   scheduleHousekeeping(jobs, logs, store, options.database.db, clock);
   // Started in the background: a fresh database needs about a second of DDL for pg-boss's
   // schema and queues, which no request and no test should wait for (an enqueue waits for the

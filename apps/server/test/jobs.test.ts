@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { connectDatabase, type Database } from '../src/platform/db/database';
 import { defineJob } from '../src/platform/jobs/job-definition';
 import { JobQueue, type JobQueueSettings } from '../src/platform/jobs/job-queue';
+import { postgresChangeFeed } from '../src/platform/cache/change-feed';
+import { announceJobsOn, wakeJobsFrom } from '../src/platform/jobs/job-announcements';
 import { createTestDatabase } from './support/test-database';
 
 /**
@@ -187,6 +189,50 @@ describe('job queue', () => {
     expect(seen).toEqual(['committed']);
     expect(await jobRows('test.noted')).toHaveLength(1);
     await queue.stop();
+  });
+
+  it('wakes the worker of another process on commit, long before its next poll', async () => {
+    // Two processes joined by the change feed, as runtime.ts joins them; the worker polls only
+    // once a minute, so a run within the wait below came from the announcement.
+    const feeds = await Promise.all(
+      [0, 1].map(() =>
+        postgresChangeFeed(url, async (channel, payload) => {
+          await database.db.execute(sql`select pg_notify(${channel}, ${payload})`);
+        }),
+      ),
+    );
+    const [sender, worker] = feeds.map((changes) => {
+      const queue = new JobQueue({
+        connectionString: url,
+        settings: { ...FAST, pollingIntervalSeconds: 60 },
+        warn: (message) => warnings.push(message),
+        announce: announceJobsOn(changes),
+      });
+      wakeJobsFrom(changes, queue);
+      queues.push(queue);
+      return queue;
+    }) as [JobQueue, JobQueue];
+    const woken = defineJob({ name: 'test.woken', payload: z.object({ n: z.number() }) });
+    const ran: number[] = [];
+    worker.register(woken, async ({ n }) => void ran.push(n));
+    await Promise.all([sender.start(), worker.start()]);
+    // Let the worker's first fetch find nothing, so it sleeps until its next poll.
+    await sleep(1500);
+
+    await database.db.transaction(async (tx) => {
+      await sender.enqueueInTransaction(tx, woken, { n: 1 });
+    });
+    await waitFor(() => ran.includes(1), 20_000);
+    await sender.enqueue(woken, { n: 2 });
+    await waitFor(() => ran.includes(2), 20_000);
+    await expect(
+      database.db.transaction(async (tx) => {
+        await sender.enqueueInTransaction(tx, woken, { n: 3 });
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(ran).toEqual([1, 2]);
+    await Promise.all(feeds.map((f) => f.close()));
   });
 
   it('refuses a payload that does not match its definition', async () => {

@@ -2,9 +2,11 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { generate } from '@pdfme/generator';
 import { line, table as tableSchema, text } from '@pdfme/schemas';
-import { PDFDocument, StandardFonts } from '@pdfme/pdf-lib';
-import type { Font, Template } from '@pdfme/common';
+import * as fontkit from 'fontkit';
+import { PDFDocument, StandardFonts, type PDFPage } from '@pdfme/pdf-lib';
+import { isBlankPdf, mm2pt, pt2mm, type Font, type Template } from '@pdfme/common';
 import type { ReportData } from '@mes/contracts';
+import { drawTable, type TableLayout } from './report-pdf-table';
 
 /**
  * PDF reports (docs/reports.md): pdfme's generator fills a template — the one a tenant designed
@@ -123,16 +125,44 @@ export function defaultLayout(data: Pick<ReportData, 'columns'>, landscape = dat
 
 const cell = (value: unknown) => (value === null || value === undefined ? '' : String(value));
 
-/** The inputs of a layout: title and subtitle as text, the rows (totals last) as a table's JSON. */
-export function layoutInputs(data: ReportData): Record<string, string> {
+/** The table's cells: the rows, totals last, or one row saying there is nothing. */
+function tableBody(data: ReportData): string[][] {
   const body = data.rows.map((row) => data.columns.map((c) => cell(row[c.key])));
   if (data.totals) body.push(data.columns.map((c, i) => (i === 0 ? '合计' : cell(data.totals?.[c.key]))));
   if (!body.length) body.push(data.columns.map((_, i) => (i === 0 ? '无数据' : '')));
+  return body;
+}
+
+/** The inputs of a layout: title and subtitle as text, the rows (totals last) as a table's JSON. */
+export function layoutInputs(data: ReportData): Record<string, string> {
   return {
     [LAYOUT_FIELDS.title]: data.title,
     [LAYOUT_FIELDS.subtitle]: data.subtitle,
-    [LAYOUT_FIELDS.rows]: JSON.stringify(body),
+    [LAYOUT_FIELDS.rows]: JSON.stringify(tableBody(data)),
   };
+}
+
+/** Rough width of a text in ems: a CJK character is one, other characters about half. */
+const ems = (text: string) => {
+  let n = 0;
+  for (const ch of text) n += ch.charCodeAt(0) > 0x2e7f ? 1 : 0.55;
+  return n;
+};
+
+/**
+ * Column shares (%) from what the columns hold: the head's width or the width most of a sampled
+ * column's cells need (95th percentile of the first 500 rows), between 3 and 24 ems. Equal
+ * shares wrapped every timestamp onto two lines and left number columns half empty.
+ */
+export function columnShares(head: readonly string[], body: readonly string[][]): number[] {
+  const sample = body.slice(0, 500);
+  const needs = head.map((label, i) => {
+    const widths = sample.map((row) => ems(row[i] ?? '')).sort((a, b) => a - b);
+    const typical = widths[Math.floor((widths.length - 1) * 0.95)] ?? 0;
+    return Math.min(24, Math.max(3, ems(label), typical)) + 1;
+  });
+  const sum = needs.reduce((a, b) => a + b, 0) || 1;
+  return needs.map((n) => (100 * n) / sum);
 }
 
 /**
@@ -145,13 +175,14 @@ function fillLayout(layout: Template, data: ReportData): { template: Template; i
   const names = new Set(layout.schemas.flat().map((s) => s.name));
   const input = Object.fromEntries(Object.entries(all).filter(([k]) => names.has(k)));
   const head = data.columns.map((c) => c.label.zh);
+  const shares = columnShares(head, tableBody(data));
   const schemas = layout.schemas.map((page) =>
     page.map((s) =>
       s.name === LAYOUT_FIELDS.rows && s.type === 'table'
         ? {
             ...s,
             head,
-            headWidthPercentages: head.map(() => 100 / Math.max(1, head.length)),
+            headWidthPercentages: shares,
             // pdfme reads it without a default; a table saved without one would fail to print.
             columnStyles: (s as { columnStyles?: object }).columnStyles ?? {},
           }
@@ -159,23 +190,6 @@ function fillLayout(layout: Template, data: ReportData): { template: Template; i
     ),
   );
   return { template: { ...layout, schemas } as Template, input };
-}
-
-/**
- * Rows per generator call. pdfme lays a long table out in time that grows faster than its
- * length (10,000 rows in one call: 26 s; in calls of 500: a few seconds), so a long report is
- * made in parts — the first with the whole layout, the others with the table alone at the top
- * of the page — joined into one document, then numbered.
- */
-export const PDF_ROWS_PER_PART = 500;
-
-/** The layout of the parts after the first: only the bound table, moved to the top margin. */
-function continuation(template: Template): Template {
-  const base = template.basePdf as { padding?: number[] };
-  const top = Array.isArray(base.padding) ? (base.padding[0] ?? MARGIN) : MARGIN;
-  const first = template.schemas[0] ?? [];
-  const rows = first.filter((s) => s.name === LAYOUT_FIELDS.rows);
-  return { ...template, schemas: [rows.map((s) => ({ ...s, position: { ...s.position, y: top } }))] } as Template;
 }
 
 /** `n / total` at the foot of every page (digits only, so a standard PDF font does). */
@@ -190,86 +204,112 @@ async function numberPages(doc: PDFDocument): Promise<void> {
   });
 }
 
-/** Renders rows (already cells) in parts of `PDF_ROWS_PER_PART`: the rows of one thread. */
-export async function renderRows(
-  template: Template,
-  body: string[][],
-  onPart?: (rows: number) => void,
-): Promise<PDFDocument> {
-  const out = await PDFDocument.create();
-  for (let start = 0; start === 0 || start < body.length; start += PDF_ROWS_PER_PART) {
-    const part = body.slice(start, start + PDF_ROWS_PER_PART);
-    const bytes = await generate({
-      template,
-      inputs: [{ [LAYOUT_FIELDS.rows]: JSON.stringify(part) }],
-      options: { font: fontOf() },
-      plugins: { text, table: tableSchema, line },
-    });
-    const doc = await PDFDocument.load(bytes);
-    for (const page of await out.copyPages(doc, doc.getPageIndices())) out.addPage(page);
-    onPart?.(part.length);
+const PLUGINS = { text, table: tableSchema, line };
+
+async function generatePdf(template: Template, input: Record<string, string>): Promise<PDFDocument> {
+  const bytes = await generate({ template, inputs: [input], options: { font: fontOf() }, plugins: PLUGINS });
+  return PDFDocument.load(bytes);
+}
+
+type Placed = Template['schemas'][number][number];
+
+/** The page and schema of the table bound to the report's rows, if the layout has one. */
+function boundTable(template: Template): { pageIndex: number; table: Placed } | undefined {
+  for (const [pageIndex, page] of template.schemas.entries()) {
+    const table = page.find((s) => s.name === LAYOUT_FIELDS.rows && s.type === 'table');
+    if (table) return { pageIndex, table };
   }
-  return out;
+  return undefined;
+}
+
+/** Page size and printable area (mm) of a blank base, or of the rendered page of a designed base PDF. */
+function pageArea(template: Template, page: PDFPage) {
+  const base = template.basePdf as { width?: number; height?: number; padding?: number[] };
+  const width = base.width ?? pt2mm(page.getWidth());
+  const height = base.height ?? pt2mm(page.getHeight());
+  const [top = MARGIN, , bottom = MARGIN + 6] = Array.isArray(base.padding) ? base.padding : [];
+  return { width, height, top, bottom: height - bottom };
 }
 
 /**
- * Renders the rows after the first thread's in other threads (`renderElsewhere`: the continuation
- * layout and a contiguous slice of rows, answering that slice's PDF bytes). Profiled (docs/reports.md),
- * a row costs about 2 ms of CPU however the parts are cut — text measured and shaped per cell —
- * so a long report is cut into as many slices as there are threads, in order.
+ * The report as PDF bytes, with `layout` (a pdfme template) or the plain layout. pdfme renders
+ * the layout around the bound table (title, fields, logo, a designed base PDF); the table's rows
+ * are drawn by report-pdf-table.ts from the table's position on, over as many pages as they
+ * need; what was laid out under the table follows it; pages are numbered last.
  */
-export interface PdfThreads {
-  count: number;
-  renderElsewhere(template: Template, rows: string[][]): Promise<Uint8Array>;
-}
-
-/** The report as PDF bytes, with `layout` (a pdfme template) or the plain layout. */
 export async function renderReportPdf(
   data: ReportData,
   layout?: Template | null,
   onProgress?: (done: number) => void,
-  threads?: PdfThreads,
 ): Promise<Uint8Array> {
   const designed = layout ?? defaultLayout(data);
   const { template, input } = fillLayout(designed, data);
-  const table = input[LAYOUT_FIELDS.rows];
-  const body = table ? (JSON.parse(table) as string[][]) : [];
-  const rest = continuation(template);
-  // Slices of whole parts, one per thread; the first thread's slice carries the whole layout.
-  const parts = Math.max(1, Math.ceil(body.length / PDF_ROWS_PER_PART));
-  const count = Math.max(1, Math.min(threads?.count ?? 1, parts));
-  const perSlice = Math.ceil(parts / count) * PDF_ROWS_PER_PART;
-  let done = 0;
-  const progress = (rows: number) => {
-    done += rows;
-    onProgress?.(Math.min(1, done / Math.max(1, body.length)));
+  const { [LAYOUT_FIELDS.rows]: rowsJson, ...fields } = input;
+  const bound = boundTable(template);
+  if (!bound || rowsJson === undefined) {
+    const doc = await generatePdf(template, input);
+    onProgress?.(1);
+    return finish(doc, data);
+  }
+  const { pageIndex, table } = bound;
+  const tableBottom = table.position.y + table.height;
+  const page = template.schemas[pageIndex] ?? [];
+  const under = page.filter((s) => s !== table && s.position.y >= tableBottom);
+  const around = template.schemas.map((schemas, i) =>
+    i === pageIndex ? schemas.filter((s) => s !== table && !under.includes(s)) : schemas,
+  );
+  const doc = await generatePdf({ ...template, schemas: around } as Template, fields);
+  doc.registerFontkit(fontkit as Parameters<PDFDocument['registerFontkit']>[0]);
+  const font = await doc.embedFont(reportFontBytes(), { subset: true });
+  const first = doc.getPage(pageIndex);
+  const area = pageArea(template, first);
+  // A designed base PDF (letterhead) is the background of the table's further pages too.
+  const background = isBlankPdf(template.basePdf)
+    ? undefined
+    : await doc.embedPage((await generatePdf({ ...template, schemas: [[]] } as Template, {})).getPage(0));
+  const pages = {
+    ...area,
+    newPage(after: PDFPage) {
+      const added = doc.insertPage(doc.getPages().indexOf(after) + 1, [mm2pt(area.width), mm2pt(area.height)]);
+      if (background) added.drawPage(background);
+      return added;
+    },
   };
-  const others = Array.from({ length: count - 1 }, (_, i) => {
-    const rows = body.slice((i + 1) * perSlice, (i + 2) * perSlice);
-    return rows.length && threads
-      ? threads.renderElsewhere(rest, rows).then((bytes) => (progress(rows.length), bytes))
-      : undefined;
-  });
-  // The first part with the whole layout (title, fields, logo), the rest of the slice as continuation.
-  const out = await PDFDocument.create();
-  const firstRows = table ? body.slice(0, perSlice) : [];
-  const firstBytes = await generate({
-    template,
-    inputs: [
-      { ...input, ...(table ? { [LAYOUT_FIELDS.rows]: JSON.stringify(firstRows.slice(0, PDF_ROWS_PER_PART)) } : {}) },
-    ],
-    options: { font: fontOf() },
-    plugins: { text, table: tableSchema, line },
-  });
-  const firstDoc = await PDFDocument.load(firstBytes);
-  for (const page of await out.copyPages(firstDoc, firstDoc.getPageIndices())) out.addPage(page);
-  progress(Math.min(PDF_ROWS_PER_PART, firstRows.length));
-  const sliceDocs: PDFDocument[] = [];
-  if (firstRows.length > PDF_ROWS_PER_PART)
-    sliceDocs.push(await renderRows(rest, firstRows.slice(PDF_ROWS_PER_PART), progress));
-  for (const other of others) if (other) sliceDocs.push(await PDFDocument.load(await other));
-  for (const doc of sliceDocs) for (const page of await out.copyPages(doc, doc.getPageIndices())) out.addPage(page);
-  await numberPages(out);
-  out.setTitle(data.title);
-  return out.save();
+  const body = JSON.parse(rowsJson) as string[][];
+  const end = drawTable(doc, font, table as unknown as TableLayout, body, first, pages, (drawn) =>
+    onProgress?.(drawn / Math.max(1, body.length)),
+  );
+  if (under.length) await placeUnder(doc, template, under, tableBottom, fields, end, pages);
+  return finish(doc, data);
+}
+
+/** What was laid out under the table, rendered by pdfme and placed under where the table ended. */
+async function placeUnder(
+  doc: PDFDocument,
+  template: Template,
+  under: Placed[],
+  tableBottom: number,
+  fields: Record<string, string>,
+  end: { page: PDFPage; y: number },
+  pages: { width: number; height: number; top: number; bottom: number; newPage(after: PDFPage): PDFPage },
+): Promise<void> {
+  const moved = under.map((s) => ({ ...s, position: { ...s.position, y: s.position.y - tableBottom } }));
+  const height = Math.max(...moved.map((s) => s.position.y + s.height));
+  const block = await generatePdf(
+    { basePdf: { width: pages.width, height: pages.height, padding: [0, 0, 0, 0] }, schemas: [moved] } as Template,
+    fields,
+  );
+  const drawn = await doc.embedPage(block.getPage(0));
+  let { page, y } = end;
+  if (y + height > pages.bottom) {
+    page = pages.newPage(page);
+    y = pages.top;
+  }
+  page.drawPage(drawn, { x: 0, y: -mm2pt(y) });
+}
+
+async function finish(doc: PDFDocument, data: ReportData): Promise<Uint8Array> {
+  await numberPages(doc);
+  doc.setTitle(data.title);
+  return doc.save();
 }

@@ -26,7 +26,7 @@ import { newObjectKey } from '../resource/storage/provider';
 import { storageOf, uploadTarget } from '../resource/storage/tenant-storage';
 import { attachmentDisposition } from '../resource/storage/file-types';
 import { reportData, type ReportTemplateRow } from './report-data';
-import { renderPdfInWorker, renderXlsxInWorker } from './report-pdf-pool';
+import { takeRenderThread, type PdfWorkerRequest } from './report-pdf-pool';
 
 /**
  * Report runs (docs/reports.md): a file row is written `queued` with its job in one transaction,
@@ -149,12 +149,14 @@ async function setFile(ctx: AppContext, tenantId: string, id: string, values: Pa
   await ctx.totals.changed(reportFileResource.code, tenantId);
 }
 
-/** Makes one report file: data as its creator, xlsx here or PDF in a worker thread, stored. */
+/** Makes one report file: data read as its creator, rendered in a worker thread, stored. */
 export async function generateReport(ctx: AppContext, tenantId: string, fileId: string): Promise<void> {
   const scope = tenantScope(ctx.db, tenantId);
   const [file] = await scope.select(reportFile).where(eq(reportFile.id, fileId)).limit(1);
   if (!file || file.state === ReportFileStatus.done) return;
   const progress = (p: number) => setFile(ctx, tenantId, fileId, { progress: Math.round(p) });
+  // The render thread loads its renderers while the data is read (report-pdf-pool.ts).
+  const thread = takeRenderThread();
   try {
     await setFile(ctx, tenantId, fileId, { state: ReportFileStatus.running, progress: 5, error: '' });
     const [template] = file.templateId
@@ -167,16 +169,17 @@ export async function generateReport(ctx: AppContext, tenantId: string, fileId: 
     await progress(30);
     const format = file.format as ReportFormat;
     let last = 30;
-    const bytes =
+    const request: PdfWorkerRequest =
       format === 'pdf'
-        ? Buffer.from(
-            await renderPdfInWorker(data, (template.layout as Template | null) ?? null, (done) => {
-              const p = 30 + done * 60;
-              // A write per tenth is progress enough, and keeps the row's updates few.
-              if (p - last >= 10) void progress((last = p));
-            }),
-          )
-        : Buffer.from(await renderXlsxInWorker(data));
+        ? { kind: 'report', data, layout: (template.layout as Template | null) ?? null }
+        : { kind: 'xlsx', data };
+    const bytes = Buffer.from(
+      await thread.render(request, (done) => {
+        const p = 30 + done * 60;
+        // A write per tenth is progress enough, and keeps the row's updates few.
+        if (p - last >= 10) void progress((last = p));
+      }),
+    );
     await progress(90);
     const storage = await uploadTarget(ctx, tenantId);
     const key = newObjectKey(ctx.clock.now(), format);
@@ -199,6 +202,8 @@ export async function generateReport(ctx: AppContext, tenantId: string, fileId: 
       finishTime: new Date(ctx.clock.now()),
     });
     if (file.scheduleId) await scheduleOutcome(ctx, tenantId, file.scheduleId, 'failed', message);
+  } finally {
+    thread.release();
   }
 }
 

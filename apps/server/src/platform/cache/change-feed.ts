@@ -24,6 +24,13 @@ export interface ChangeFeed {
 /** A topic that means "anything may have changed". */
 export const ALL_TOPICS = '*';
 
+/** A topic that says a job of this queue is ready to run (the job queue's `announce`). */
+export const jobTopic = (name: string) => `job:${name}`;
+const JOB_PREFIX = 'job:';
+/** The queue a `jobTopic` names, else undefined. */
+export const jobOfTopic = (topic: string) =>
+  topic.startsWith(JOB_PREFIX) ? topic.slice(JOB_PREFIX.length) : undefined;
+
 /** A topic that means "anything of this tenant may have changed" (its administrator's clear-cache). */
 export const tenantTopic = (tenantId: string) => `tenant:${tenantId}`;
 const TENANT_PREFIX = 'tenant:';

@@ -63,6 +63,12 @@ export interface JobQueueOptions {
   settings?: Partial<JobQueueSettings>;
   /** Where queue errors and failed runs are reported (the server's logger once it has one). */
   warn(message: string, error?: unknown): void;
+  /**
+   * Tells every process that a job of this queue is ready now, in the enqueuing transaction
+   * (`tx`, delivered on commit) or at once; each process then calls `wake`. Without it, workers
+   * find new jobs by polling (up to `pollingIntervalSeconds` later).
+   */
+  announce?: (name: string, tx?: SqlRunner) => Promise<void>;
 }
 
 interface Registration {
@@ -106,6 +112,8 @@ export class JobQueue {
   private readonly pending = new Set<Promise<void>>();
   private state: 'new' | 'starting' | 'started' | 'stopped' = 'new';
   private starting: Promise<void> | undefined;
+  /** pg-boss's worker id per queue this process works. */
+  private readonly workers = new Map<string, string>();
 
   constructor(private readonly options: JobQueueOptions) {
     this.settings = { ...DEFAULT_JOB_SETTINGS, ...options.settings };
@@ -140,6 +148,18 @@ export class JobQueue {
     const entry = { def, cron, payload: def.payload.parse(payload), tz: options.tz ?? serverTimeZone() } as Schedule;
     this.schedules.set(def.name, entry);
     if (this.state === 'starting' || this.state === 'started') this.afterStart(() => this.applySchedule(entry));
+  }
+
+  /** A job of `name` is ready: this process's worker of that queue (if any) fetches now instead of at its next poll. */
+  wake(name: string): void {
+    const worker = this.workers.get(name);
+    if (worker && this.state !== 'stopped') this.boss.notifyWorker(worker);
+  }
+
+  /** Due now (no `startAfter`): worth announcing. */
+  private announceNow(name: string, options: EnqueueOptions, tx?: SqlRunner): Promise<void> {
+    if (options.startAfter !== undefined || !this.options.announce) return Promise.resolve();
+    return this.options.announce(name, tx);
   }
 
   /** Removes a schedule from the database (one that code no longer declares keeps running otherwise). */
@@ -204,10 +224,12 @@ export class JobQueue {
     const data = def.payload.parse(payload) as object;
     await this.ready();
     await this.ensureQueue(def);
-    return this.boss.send(def.name, data, {
+    const id = await this.boss.send(def.name, data, {
       startAfter: options.startAfter,
       ...(options.throttle ? { singletonKey: options.throttle.key, singletonSeconds: options.throttle.seconds } : {}),
     });
+    if (id) await this.announceNow(def.name, options);
+    return id;
   }
 
   /**
@@ -247,6 +269,7 @@ export class JobQueue {
       ],
       { db: transactionExecutor(tx) },
     );
+    await this.announceNow(def.name, options, tx);
     return id;
   }
 
@@ -318,7 +341,7 @@ export class JobQueue {
   private async startWorker({ def, handler }: Registration): Promise<void> {
     await this.ensureQueue(def);
     if (this.state === 'stopped') return;
-    await this.boss.work<unknown>(
+    const worker = await this.boss.work<unknown>(
       def.name,
       { pollingIntervalSeconds: this.settings.pollingIntervalSeconds, batchSize: 1, includeMetadata: true },
       // One job per fetch (batchSize 1): what the handler returns is kept as the job's output.
@@ -339,6 +362,7 @@ export class JobQueue {
         }
       },
     );
+    this.workers.set(def.name, worker);
   }
 
   private async applySchedule({ def, cron, payload, tz }: Schedule): Promise<void> {
