@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Template } from '@pdfme/common';
 import type { ReportData } from '@mes/contracts';
 import { defaultLayout, renderReportPdf } from './report-pdf';
@@ -19,6 +19,9 @@ async function pagesText(bytes: Uint8Array): Promise<string[]> {
   await pdf.destroy();
   return pages;
 }
+
+/** A 1×1 PNG. */
+const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 const COLUMNS = ['批次', '设备', '温度', '备注'];
 function report(
@@ -88,6 +91,27 @@ describe('report PDF', () => {
     expect(withSignature).toEqual([pages.length - 1]);
     const last = pages.at(-1) ?? '';
     expect(last.indexOf('审核人')).toBeGreaterThan(last.indexOf('B100699'));
+  });
+
+  it('prints a designed logo (an image schema, as the designer offers)', async () => {
+    const data = report(30);
+    const layout = defaultLayout(data) as Template & { schemas: Record<string, unknown>[][] };
+    layout.schemas[0]?.push({
+      name: 'logo',
+      type: 'image',
+      content: `data:image/png;base64,${PIXEL}`,
+      readOnly: true,
+      position: { x: 12, y: 10 },
+      width: 20,
+      height: 10,
+    });
+    const pdf = await getDocument({
+      data: (await renderReportPdf(data, layout as Template)).slice(),
+      standardFontDataUrl,
+    }).promise;
+    const operators = await (await pdf.getPage(1)).getOperatorList();
+    expect(operators.fnArray).toContain(OPS.paintImageXObject);
+    await pdf.destroy();
   });
 
   it('prints an empty report as one page that says so', async () => {

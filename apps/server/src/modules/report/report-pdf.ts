@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { generate } from '@pdfme/generator';
-import { line, table as tableSchema, text } from '@pdfme/schemas';
+import { image, line, table as tableSchema, text } from '@pdfme/schemas';
 import * as fontkit from 'fontkit';
 import { PDFDocument, StandardFonts, type PDFPage } from '@pdfme/pdf-lib';
 import { isBlankPdf, mm2pt, pt2mm, type Font, type Template } from '@pdfme/common';
@@ -204,7 +204,8 @@ async function numberPages(doc: PDFDocument): Promise<void> {
   });
 }
 
-const PLUGINS = { text, table: tableSchema, line };
+/** The schema types the designer offers (designer.tsx): a layout may hold any of them. */
+const PLUGINS = { text, table: tableSchema, line, image };
 
 async function generatePdf(template: Template, input: Record<string, string>): Promise<PDFDocument> {
   const bytes = await generate({ template, inputs: [input], options: { font: fontOf() }, plugins: PLUGINS });
