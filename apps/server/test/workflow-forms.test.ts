@@ -258,3 +258,11 @@ describe('forms in a model', () => {
     expect(res.body.msg).toContain(problem);
   });
 });
+
+describe('the workflow paths of the contracts', () => {
+  it('are every one a route the server serves', () => {
+    const served = new Set(t.app.apiRoutes.map((r) => r.url));
+    const missing = Object.entries(FlowPaths).filter(([, path]) => !served.has(`/api${path}`));
+    expect(missing).toEqual([]);
+  });
+});
