@@ -168,12 +168,10 @@ describe('generic process forms', () => {
     await signInAs(en.page, accounts.applicant);
     await openStartForm(en.page, key);
     await expect(en.page.getByTestId('flow-start-submit').innerText()).resolves.toBe('Submit');
-    await expect(en.page.getByTestId('flow-start-form').innerText()).resolves.toContain(
-      'Start a process · 设备维修申请',
-    );
+    await expect(en.page.getByTestId('flow-start-form').innerText()).resolves.toContain('New request · 设备维修申请');
+    await screenshot(en.page, 'workflow-forms-start-en');
     await en.page.getByTestId('flow-start-submit').click();
     await poll(() => en.page.locator('.ant-form-item-explain-error').first().innerText()).toBe('设备 is required');
-    await screenshot(en.page, 'workflow-forms-start-en');
 
     // Nothing left running: the deployment and the model go.
     const removed = await callApi<boolean>(

@@ -100,7 +100,7 @@ export const routes: RouteObject[] = [
           // Any other process: the start and task forms its model declares (docs/workflow.md, "Forms").
           {
             path: '/work/process/form/start/:processDefinitionId',
-            handle: { i18n: 'work:form.startTab', tabParam: 'processDefinitionId' },
+            handle: { i18n: 'work:form.startTab' },
             lazy: page(() => import('../pages/work/flow-start-form')),
           },
           {

@@ -59,7 +59,7 @@ export const work: typeof zh = {
     back: 'Back',
   },
   form: {
-    startTab: 'Start a process',
+    startTab: 'New request',
     handleTab: 'Handle task',
     detailTab: 'Process detail',
     submit: 'Submit',

@@ -58,7 +58,7 @@ export const work = {
     back: '返回',
   },
   form: {
-    startTab: '发起流程',
+    startTab: '发起申请',
     handleTab: '办理任务',
     detailTab: '流程详情',
     submit: '提交',
