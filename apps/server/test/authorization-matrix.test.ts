@@ -56,6 +56,62 @@ function markerModelXml() {
 </definitions>`;
 }
 
+/** Generic resources of tenant A whose `submit` / `remove` tenant B must not reach with A's ids. */
+const tenantWriteTargets = (): [string, string][] => [
+  ['/api/blade-system/post', markerIds.post as string],
+  ['/api/blade-system/role', markerIds.role as string],
+  ['/api/blade-system/dept', markerIds.dept as string],
+  ['/api/blade-system/topmenu', markerIds.topmenu as string],
+  ['/api/blade-user', markerIds.user as string],
+  ['/api/basic/product', markerIds.product as string],
+  ['/api/basic/device', markerIds.device as string],
+  ['/api/blade-desk/notice', markerIds.notice as string],
+  ['/api/blade-desk/service', markerIds.service as string],
+  ['/api/blade-business/line', markerIds.line as string],
+  ['/api/blade-business/car', markerIds.car as string],
+  ['/api/blade-business/article', markerIds.article as string],
+  ['/api/blade-business/oenmo', markerIds.oenmo as string],
+  ['/api/blade-business/disinfection', markerIds.disinfection as string],
+  ['/api/blade-business/verification', markerIds.verification as string],
+  ['/api/blade-flow/model', markerIds.flowModel as string],
+  ['/api/blade-report/template', markerIds.reportTemplate as string],
+  ['/api/blade-report/schedule', markerIds.reportSchedule as string],
+];
+
+/** The workflow's own writes, each naming tenant A's rows: tenant B's administrator is refused every one. */
+const flowWrites = (): [string, Record<string, unknown>][] => [
+  ['/api/blade-flow/model/deploy', { modelId: markerIds.flowModel }],
+  ['/api/blade-flow/manager/change-state', { processId: markerIds.flowDefinition, state: 'suspend' }],
+  ['/api/blade-flow/manager/delete-deployment', { deploymentIds: markerIds.flowDeployment }],
+  [
+    '/api/blade-flow/follow/delete-process-instance',
+    { processInstanceId: markerIds.flowInstance, deleteReason: 'hijack' },
+  ],
+  ['/api/blade-flow/work/claim-task', { taskId: markerIds.flowTask }],
+  ['/api/blade-flow/work/complete-task', { taskId: markerIds.flowTask, comment: 'hijack' }],
+  ['/api/blade-flow/work/start-process', { processDefinitionId: markerIds.flowDefinition }],
+  [
+    '/api/blade-desk/process/leave/start-process',
+    {
+      processDefinitionId: markerIds.flowDefinition,
+      startTime: '2026-01-05 09:00:00',
+      endTime: '2026-01-06 09:00:00',
+      reason: 'hijack',
+      taskUser: markerIds.user,
+    },
+  ],
+];
+
+const FLOW_UPLOAD = '/api/blade-flow/manager/deploy-upload';
+const UPLOAD_BOUNDARY = '----mes-matrix-boundary';
+/** A multipart upload of one model to the tenants named. */
+const uploadBody = (tenantIds: string, xml: string) =>
+  `--${UPLOAD_BOUNDARY}\r\nContent-Disposition: form-data; name="tenantIds"\r\n\r\n${tenantIds}\r\n` +
+  `--${UPLOAD_BOUNDARY}\r\nContent-Disposition: form-data; name="files"; filename="m.bpmn"\r\nContent-Type: text/xml\r\n\r\n${xml}\r\n` +
+  `--${UPLOAD_BOUNDARY}--\r\n`;
+/** The workflow's routes: each must be checked by the tests below (anonymous, unscoped, other tenant). */
+const isFlowRoute = (url: string) => url.startsWith('/api/blade-flow/') || url.startsWith('/api/blade-desk/process/');
+
 async function call(token: string | undefined, route: ApiRouteInfo, query = '') {
   const url = route.url.replace(/:(\w+)/g, '1') + query;
   const headers = token ? { 'blade-auth': `bearer ${token}` } : {};
@@ -371,6 +427,27 @@ describe('authorisation matrix', () => {
     expect(routes().length).toBeGreaterThan(60);
   });
 
+  it('checks every workflow route: signed in, scoped or tenant-bound, and reached by tenant B with A’s rows', () => {
+    const flow = t.app.apiRoutes.filter((r) => isFlowRoute(r.url));
+    expect(flow.length).toBeGreaterThan(20);
+    const writes = new Set([
+      ...flowWrites().map(([url]) => url),
+      FLOW_UPLOAD,
+      ...tenantWriteTargets().flatMap(([base]) => [`${base}/submit`, `${base}/remove`]),
+    ]);
+    const unchecked: string[] = [];
+    for (const route of flow) {
+      // Anonymous (401) and unscoped (403) walk `routes()`: a public or skipped route escapes both.
+      if (!routes().includes(route))
+        unchecked.push(`${route.method} ${route.url}: not in the anonymous / scoped walks`);
+      // Every GET is read by tenant B with A's ids (the workflow's parameter names included); a
+      // write must be one B's administrator is sent with A's rows.
+      if (route.method !== 'GET' && !writes.has(route.url))
+        unchecked.push(`${route.method} ${route.url}: no tenant-B write naming tenant A's rows`);
+    }
+    expect(unchecked).toEqual([]);
+  });
+
   it('refuses every signed-in route to an anonymous caller (401)', async () => {
     const open: string[] = [];
     for (const route of routes()) {
@@ -521,26 +598,7 @@ describe('authorisation matrix', () => {
   });
 
   it('refuses tenant B a submit or remove naming tenant A’s ids, and changes nothing', async () => {
-    const targets: [string, string][] = [
-      ['/api/blade-system/post', markerIds.post as string],
-      ['/api/blade-system/role', markerIds.role as string],
-      ['/api/blade-system/dept', markerIds.dept as string],
-      ['/api/blade-system/topmenu', markerIds.topmenu as string],
-      ['/api/blade-user', markerIds.user as string],
-      ['/api/basic/product', markerIds.product as string],
-      ['/api/basic/device', markerIds.device as string],
-      ['/api/blade-desk/notice', markerIds.notice as string],
-      ['/api/blade-desk/service', markerIds.service as string],
-      ['/api/blade-business/line', markerIds.line as string],
-      ['/api/blade-business/car', markerIds.car as string],
-      ['/api/blade-business/article', markerIds.article as string],
-      ['/api/blade-business/oenmo', markerIds.oenmo as string],
-      ['/api/blade-business/disinfection', markerIds.disinfection as string],
-      ['/api/blade-business/verification', markerIds.verification as string],
-      ['/api/blade-flow/model', markerIds.flowModel as string],
-      ['/api/blade-report/template', markerIds.reportTemplate as string],
-      ['/api/blade-report/schedule', markerIds.reportSchedule as string],
-    ];
+    const targets = tenantWriteTargets();
     for (const [base, id] of targets) {
       const submit = await t.as(adminB, { method: 'POST', url: `${base}/submit`, payload: { id, name: 'hijack' } });
       expect(submit.json().success, `${base}/submit`).toBe(false);
@@ -576,32 +634,20 @@ describe('authorisation matrix', () => {
     const filesOfB = await ok(adminB, 'GET', '/api/blade-report/report/rest/list?size=1000');
     expect(JSON.stringify(filesOfB)).not.toContain(MARKER);
     // The workflow's own writes, each naming tenant A's rows.
-    const flowWrites: [string, Record<string, unknown>][] = [
-      ['/api/blade-flow/model/deploy', { modelId: markerIds.flowModel }],
-      ['/api/blade-flow/manager/change-state', { processId: markerIds.flowDefinition, state: 'suspend' }],
-      ['/api/blade-flow/manager/delete-deployment', { deploymentIds: markerIds.flowDeployment }],
-      [
-        '/api/blade-flow/follow/delete-process-instance',
-        { processInstanceId: markerIds.flowInstance, deleteReason: 'hijack' },
-      ],
-      ['/api/blade-flow/work/claim-task', { taskId: markerIds.flowTask }],
-      ['/api/blade-flow/work/complete-task', { taskId: markerIds.flowTask, comment: 'hijack' }],
-      ['/api/blade-flow/work/start-process', { processDefinitionId: markerIds.flowDefinition }],
-      [
-        '/api/blade-desk/process/leave/start-process',
-        {
-          processDefinitionId: markerIds.flowDefinition,
-          startTime: '2026-01-05 09:00:00',
-          endTime: '2026-01-06 09:00:00',
-          reason: 'hijack',
-          taskUser: markerIds.user,
-        },
-      ],
-    ];
-    for (const [url, payload] of flowWrites) {
+    for (const [url, payload] of flowWrites()) {
       const res = await t.as(adminB, { method: 'POST', url, payload });
       expect(res.json().success, url).toBe(false);
     }
+    // An upload to tenant A's definitions by B's administrator (multipart, so not in the list above).
+    const upload = await t.as(adminB, {
+      method: 'POST',
+      url: FLOW_UPLOAD,
+      headers: { 'content-type': `multipart/form-data; boundary=${UPLOAD_BOUNDARY}` },
+      payload: uploadBody('100001', markerModelXml().replace('marker_flow', 'marker_upload')),
+    });
+    expect(upload.json().success, FLOW_UPLOAD).toBe(false);
+    const uploaded = await ok(adminA, 'GET', '/api/blade-flow/manager/list?key=marker_upload');
+    expect(uploaded.records).toEqual([]);
     const definitions = await ok(adminA, 'GET', '/api/blade-flow/manager/list?key=marker_flow');
     expect(definitions.records.map((d: { suspensionState: number }) => d.suspensionState)).toEqual([1]);
     const todo = await ok(plainA, 'GET', '/api/blade-flow/work/todo-list');

@@ -97,6 +97,22 @@ export const routes: RouteObject[] = [
             handle: { i18n: 'work:leave.detailTab', tabParam: 'businessId' },
             lazy: page(() => import('../pages/work/leave-detail')),
           },
+          // Any other process: the start and task forms its model declares (docs/workflow.md, "Forms").
+          {
+            path: '/work/process/form/start/:processDefinitionId',
+            handle: { i18n: 'work:form.startTab' },
+            lazy: page(() => import('../pages/work/flow-start-form')),
+          },
+          {
+            path: '/work/process/form/handle/:taskId/:processInstanceId',
+            handle: { i18n: 'work:form.handleTab', tabParam: 'taskId' },
+            lazy: page(() => import('../pages/work/flow-task-handle')),
+          },
+          {
+            path: '/work/process/form/detail/:processInstanceId',
+            handle: { i18n: 'work:form.detailTab', tabParam: 'processInstanceId' },
+            lazy: page(() => import('../pages/work/flow-instance-detail')),
+          },
           { path: '*', lazy: async () => ({ Component: (await import('./menu-screen')).MenuScreen }) },
         ],
       },

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Engine } from 'bpmn-engine';
 import { checkTemplate } from './expression';
+import { formsOfProcess } from './flow-forms';
 
 // bpmn-moddle and bpmnlint ship no types; they are loaded through `require` with the little of
 // their API the server uses typed here, so no ambient declaration has to follow this module into
@@ -212,6 +213,8 @@ export async function readModel(xml: string): Promise<ProcessMeta> {
       expression(`${id}.timer`, def.timeDuration?.body ?? def.timeDate?.body ?? def.timeCycle?.body);
     }
   });
+
+  problems.push(...formsOfProcess(process).problems);
 
   if (!problems.length) {
     // The engine's own reading of the same XML (references, flows it cannot follow).

@@ -14,6 +14,10 @@ import {
   FlowTaskStatus,
   flowTaskResource,
   formatDateTime,
+  formValuesProblem,
+  type FlowInstanceForm,
+  type FlowStartForm,
+  type FlowTaskForm,
   LEAVE_BUSINESS_TABLE,
   LEAVE_PROCESS_KEY,
   leaveDays,
@@ -46,6 +50,7 @@ import { coversRoute } from '../../platform/permissions/grants';
 import { recordOperation } from '../../platform/audit/operation-audit';
 import { rowsOfSameTenant, tenantScope } from '../../platform/tenancy/tenant-scope';
 import { ModelError, readModel, type ProcessMeta } from './bpmn-model';
+import { definitionForms, formValues } from './flow-forms';
 import { FlowMessages, say } from './flow-messages';
 import { candidateCondition, clientVariables, FlowError, FlowService, flowTimerJob } from './flow-service';
 
@@ -268,7 +273,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
     },
   });
 
-  app.get('/api/blade-flow/process/resource-view', { config: { anyUser: true } }, (request) =>
+  app.get(`/api${FlowPaths.resourceView}`, { config: { anyUser: true } }, (request) =>
     answering(request, async () => {
       const auth = requireAuth(request);
       const id = idValue(paramsOf(request).processDefinitionId, 'processDefinitionId');
@@ -562,7 +567,14 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
               ? params.flag === 'ok'
               : true;
       const comment = text(params.comment, 'comment', 1000);
-      const variables = clientVariables(params.variables);
+      let variables = clientVariables(params.variables);
+      // A task whose model declares fields takes those, checked (required ones only when passed).
+      const fields = await taskFormFields(auth, taskId);
+      if (fields?.length) {
+        const checked = formValuesProblem(fields, variables, isPass);
+        if ('problem' in checked) throw badRequest(checked.problem);
+        variables = checked.values;
+      }
       const run = await flow.complete(auth, { taskId, isPass, comment, variables });
       return ok({ finished: run.finished }, say(request, FlowMessages.completed));
     }),
@@ -573,7 +585,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
       const auth = requireAuth(request);
       await flow.ensureSeeded(auth.tenantId);
       const params = paramsOf(request);
-      const variables = clientVariables(params.variables);
+      let variables = clientVariables(params.variables);
       const businessId = text(params.businessKey ?? params.businessId, 'businessKey', 64) || undefined;
       const def =
         params.processDefinitionId !== undefined && params.processDefinitionId !== ''
@@ -583,6 +595,13 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
               auth.tenantId,
               text(params.processDefinitionKey, 'processDefinitionKey', 255, true),
             );
+      // A definition whose start event declares fields takes those and nothing else, checked.
+      const form = (await definitionForms(def)).start;
+      if (form.fields.length) {
+        const checked = formValuesProblem(form.fields, variables);
+        if ('problem' in checked) throw badRequest(checked.problem);
+        variables = checked.values;
+      }
       const started = await ctx.db.transaction((tx) => flow.start(tx, auth, def, { businessId, fixed: {}, variables }));
       await flow.changed(auth.tenantId);
       return ok(
@@ -656,6 +675,95 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
       const id = idValue(paramsOf(request).processInstanceId, 'processInstanceId');
       if (!(await mayFollow(auth, id))) throw notFound(Messages.rowNotFound);
       return ok(await historyOf(auth.tenantId, id));
+    }),
+  );
+
+  // ------------------------------------------------------------------ forms
+  /** The open task's declared fields, or undefined when it is not the caller's to see (complete-task refuses it). */
+  async function taskFormFields(auth: AuthContext, taskId: string) {
+    const [task] = await tenantScope(ctx.db, auth.tenantId)
+      .select(flowTask, { key: flowTask.taskDefinitionKey, definitionId: flowTask.processDefinitionId })
+      .where(eq(flowTask.id, taskId), eq(flowTask.flowStatus, FlowTaskStatus.open));
+    if (!task?.definitionId) return undefined;
+    const def = await flow.definition(ctx.db, auth.tenantId, String(task.definitionId));
+    return (await definitionForms(def)).tasks[task.key]?.fields;
+  }
+
+  const instanceOf = async (tenantId: string, id: string) => {
+    const [row] = await tenantScope(ctx.db, tenantId).select(flowInstance).where(eq(flowInstance.id, id));
+    if (!row) throw notFound(Messages.rowNotFound);
+    return row;
+  };
+
+  app.get(`/api${FlowPaths.startForm}`, { config: { anyUser: true } }, (request) =>
+    answering(request, async () => {
+      const auth = requireAuth(request);
+      await flow.ensureSeeded(auth.tenantId);
+      const id = idValue(paramsOf(request).processDefinitionId, 'processDefinitionId');
+      const def = await flow.definition(ctx.db, auth.tenantId, id);
+      const form = (await definitionForms(def)).start;
+      const answer: FlowStartForm = {
+        processDefinitionId: def.id,
+        key: def.key,
+        name: def.name,
+        version: def.version,
+        // The leave's start form is built in, whatever its start event says.
+        formKey: def.key === LEAVE_PROCESS_KEY ? LEAVE_PROCESS_KEY : form.formKey,
+        fields: form.fields,
+      };
+      return ok(answer);
+    }),
+  );
+
+  app.get(`/api${FlowPaths.taskForm}`, { config: { anyUser: true } }, (request) =>
+    answering(request, async () => {
+      const auth = requireAuth(request);
+      const taskId = idValue(paramsOf(request).taskId, 'taskId');
+      const [task] = await tenantScope(ctx.db, auth.tenantId).select(flowTask).where(eq(flowTask.id, taskId));
+      const instanceId = task?.processInstanceId ? String(task.processInstanceId) : '';
+      if (!task || !instanceId || !(await mayFollow(auth, instanceId))) throw notFound(Messages.rowNotFound);
+      const instance = await instanceOf(auth.tenantId, instanceId);
+      const def = await flow.definition(ctx.db, auth.tenantId, String(instance.processDefinitionId));
+      const forms = await definitionForms(def);
+      const form = forms.tasks[task.taskDefinitionKey] ?? { formKey: '', fields: [] };
+      const answer: FlowTaskForm = {
+        taskId: String(task.id),
+        taskName: task.taskName,
+        taskDefinitionKey: task.taskDefinitionKey,
+        processInstanceId: instanceId,
+        processDefinitionId: def.id,
+        processDefinitionName: def.name,
+        startUserName: instance.startUserName,
+        open: task.flowStatus === FlowTaskStatus.open && String(task.assignee ?? '') === auth.userId,
+        formKey: form.formKey,
+        fields: form.fields,
+        values: formValues(instance.state, form.fields),
+        start: { ...forms.start, values: formValues(instance.state, forms.start.fields) },
+        flow: await historyOf(auth.tenantId, instanceId),
+      };
+      return ok(answer);
+    }),
+  );
+
+  app.get(`/api${FlowPaths.instanceForm}`, { config: { anyUser: true } }, (request) =>
+    answering(request, async () => {
+      const auth = requireAuth(request);
+      const id = idValue(paramsOf(request).processInstanceId, 'processInstanceId');
+      if (!(await mayFollow(auth, id))) throw notFound(Messages.rowNotFound);
+      const instance = await instanceOf(auth.tenantId, id);
+      const def = await flow.definition(ctx.db, auth.tenantId, String(instance.processDefinitionId));
+      const { start } = await definitionForms(def);
+      const answer: FlowInstanceForm = {
+        processInstanceId: id,
+        processDefinitionId: def.id,
+        processDefinitionName: def.name,
+        startUserName: instance.startUserName,
+        startTime: dateText(instance.startTime),
+        flowStatus: instance.flowStatus,
+        start: { ...start, values: formValues(instance.state, start.fields) },
+        flow: await historyOf(auth.tenantId, id),
+      };
+      return ok(answer);
     }),
   );
 

@@ -62,18 +62,20 @@ export interface UserChoice {
   name: string;
 }
 
-/** Where a definition is started: the leave process has its form; others have none yet. */
-export const startFormPath = (row: Pick<StartRow, 'id' | 'key'>): string | undefined =>
-  row.key === 'leave' ? `/work/process/leave/form/${row.id}` : undefined;
+/** Where a definition is started: the leave has its built-in form, every other the generic one. */
+export const startFormPath = (row: Pick<StartRow, 'id' | 'key'>): string =>
+  row.key === 'leave' ? `/work/process/leave/form/${row.id}` : `/work/process/form/start/${row.id}`;
 
-/** Where a task is handled: the leave's handle route for leave tasks. */
-export const handlePath = (task: FlowTaskRecord): string | undefined =>
+/** Where a task is handled: the leave's handle route for leave tasks, the generic task form otherwise. */
+export const handlePath = (task: FlowTaskRecord): string =>
   task.businessTable === LEAVE_BUSINESS_TABLE
     ? `/work/process/leave/handle/${task.taskId}/${task.processInstanceId}/${task.businessId}`
-    : undefined;
+    : `/work/process/form/handle/${task.taskId}/${task.processInstanceId}`;
 
 export const detailPath = (row: { processInstanceId: string; businessId: string; businessTable?: string }) =>
-  `/work/process/leave/detail/${row.processInstanceId}/${row.businessId}`;
+  row.businessTable === LEAVE_BUSINESS_TABLE
+    ? `/work/process/leave/detail/${row.processInstanceId}/${row.businessId}`
+    : `/work/process/form/detail/${row.processInstanceId}`;
 
 export { FlowPaths };
 

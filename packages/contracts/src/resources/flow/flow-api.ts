@@ -10,7 +10,6 @@ export const FlowPaths = {
   managerChangeState: '/blade-flow/manager/change-state',
   managerDeleteDeployment: '/blade-flow/manager/delete-deployment',
   managerDeployUpload: '/blade-flow/manager/deploy-upload',
-  managerResource: '/blade-flow/manager/resource-view',
   followDelete: '/blade-flow/follow/delete-process-instance',
   workStartList: '/blade-flow/work/start-list',
   workClaimList: '/blade-flow/work/claim-list',
@@ -22,7 +21,12 @@ export const FlowPaths = {
   workStart: '/blade-flow/work/start-process',
   /** Users of the caller's tenant (`[{id, account, name}]`) for the leave form's approver picker. */
   workUserSelect: '/blade-flow/work/user-select',
+  /** The definition's XML for the viewers (流程管理's 流程图, the history beside a timeline). */
   resourceView: '/blade-flow/process/resource-view',
+  /** A definition's start form, a task's form, an instance's start form filled in (docs/workflow.md, "Forms"). */
+  startForm: '/blade-flow/process/start-form',
+  taskForm: '/blade-flow/process/task-form',
+  instanceForm: '/blade-flow/process/instance-form',
   historyFlowList: '/blade-flow/process/history-flow-list',
   leaveStart: '/blade-desk/process/leave/start-process',
   leaveDetail: '/blade-desk/process/leave/detail',

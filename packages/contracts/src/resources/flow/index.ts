@@ -1,2 +1,3 @@
 export * from './flow-tables';
 export * from './flow-api';
+export * from './flow-forms';

@@ -13,7 +13,7 @@ import { modelProblems } from '../bpmn/problems';
 const DiagramViewer = lazy(() => import('../bpmn/diagram-viewer'));
 
 /** The definition's XML for the viewer (any signed-in user of the tenant; docs/workflow.md). */
-const RESOURCE_VIEW = '/blade-flow/process/resource-view';
+const RESOURCE_VIEW = FlowPaths.resourceView;
 
 const TEXT = {
   zh: {
