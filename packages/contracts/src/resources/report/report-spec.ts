@@ -73,6 +73,11 @@ export const REPORT_PREVIEW_PATH = '/blade-report/template/preview';
  * can print. `layout` is saved by this route only (`savedBy`): the generic submit does not take it.
  */
 export const REPORT_LAYOUT_PATH = '/blade-report/template/layout';
+/**
+ * The element types a layout may use: those the server's PDF generator renders (pdfme's text,
+ * table and line). The designer offers these and no others.
+ */
+export const REPORT_LAYOUT_TYPES = ['text', 'table', 'line'] as const;
 /** `GET ?id=`: the data of a template (first rows), for the designer's sample input. */
 export const REPORT_DATA_PATH = '/blade-report/template/data';
 /** `GET`: the CJK font the PDFs are made with, for the designer (served from the npm package). */
