@@ -8,7 +8,7 @@ import {
   REPORT_DATA_PATH,
   REPORT_LAYOUT_PATH,
   REPORT_FONT_PATH,
-  REPORT_LAYOUT_TYPES,
+  type REPORT_LAYOUT_TYPES,
   REPORT_PREVIEW_PATH,
   type ReportData,
 } from '@mes/contracts';
