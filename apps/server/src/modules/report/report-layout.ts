@@ -15,16 +15,20 @@ import { LAYOUT_FIELDS, REPORT_FONT_NAME } from './report-pdf';
  * (a table), so any other name would print empty (or, for a table, not at all).
  */
 
+// Lengths are millimetres; bounded, so that no value sends the generator into a page of
+// astronomical size (a trial print of every saved layout runs it).
+const PAGE_MAX = 2000;
 const finite = z.number().finite();
-const positive = finite.positive();
-const box = z.object({ top: finite.min(0), right: finite.min(0), bottom: finite.min(0), left: finite.min(0) });
+const length = finite.min(0).max(PAGE_MAX);
+const positive = finite.positive().max(PAGE_MAX);
+const box = z.object({ top: length, right: length, bottom: length, left: length });
 const color = z.string().max(32);
 
 /** Every style a table cell is drawn with: the generator fills none it is not given. */
 const cellStyle = z.object({
   fontName: z.string().max(64).optional(),
   fontSize: positive,
-  characterSpacing: finite,
+  characterSpacing: finite.min(-PAGE_MAX).max(PAGE_MAX),
   alignment: z.enum(['left', 'center', 'right', 'justify']),
   verticalAlignment: z.enum(['top', 'middle', 'bottom']),
   lineHeight: positive,
@@ -38,20 +42,23 @@ const cellStyle = z.object({
 const element = z.looseObject({
   name: z.string().min(1).max(64),
   type: z.string().min(1).max(32),
-  position: z.object({ x: finite, y: finite }),
+  position: z.object({ x: length, y: length }),
   width: positive,
   height: positive,
   readOnly: z.boolean().optional(),
   required: z.boolean().optional(),
   content: z.string().max(1_000_000).optional(),
   fontName: z.string().max(64).optional(),
+  fontSize: positive.optional(),
+  lineHeight: positive.optional(),
+  characterSpacing: finite.min(-PAGE_MAX).max(PAGE_MAX).optional(),
 });
 
 const table = z.looseObject({
   head: z.array(z.string().max(200)).max(100),
-  headWidthPercentages: z.array(finite.min(0)).max(100),
+  headWidthPercentages: z.array(finite.min(0).max(100)).max(100),
   showHead: z.boolean().optional(),
-  tableStyles: z.object({ borderWidth: finite.min(0), borderColor: color }),
+  tableStyles: z.object({ borderWidth: length, borderColor: color }),
   headStyles: cellStyle,
   bodyStyles: cellStyle.extend({ alternateBackgroundColor: color }),
   columnStyles: z.looseObject({}).optional(),
@@ -60,9 +67,9 @@ const table = z.looseObject({
 const pdfDataUri = /^data:application\/pdf;base64,/;
 const basePdf = z.union([
   z.object({
-    width: positive.max(2000),
-    height: positive.max(2000),
-    padding: z.tuple([finite.min(0), finite.min(0), finite.min(0), finite.min(0)]),
+    width: positive,
+    height: positive,
+    padding: z.tuple([length, length, length, length]),
     staticSchema: z.array(element).max(200).optional(),
   }),
   z.string().regex(pdfDataUri).max(1_900_000),
