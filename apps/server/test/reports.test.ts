@@ -59,6 +59,14 @@ beforeAll(async () => {
       .execute(sql`insert into mes_verification_record (id, tenant_id, record_no, device_code, verification_type, result, test_time, recall_triggered, chain_seq)
       values (${nextId()}, ${T}, ${`V${i}`}, ${device}, ${1 + (i % 3)}, ${1 + (i % 2)}, ${when}, ${i % 6 === 1}, ${i})`);
   }
+  // Disinfection records of October (and one of September), one line each in the monthly register.
+  for (let i = 0; i < 12; i++) {
+    const start = at(i % 31, 9 + (i % 8));
+    await t.ctx.db.execute(sql`insert into mes_disinfection_record (id, tenant_id, record_no, device_code, record_type,
+      start_time, end_time, result, chain_seq)
+      values (${nextId()}, ${T}, ${`XD-R${i}`}, ${devices[i % 3]}, 3, ${start}, ${new Date(start.getTime() + 1_800_000)},
+        ${1 + (i % 2)}, ${1000 + i})`);
+  }
   // Another tenant's rows never count.
   await t.ctx.db
     .execute(sql`insert into mes_warning (id, tenant_id, warning_no, device_code, level, start_time, repeat_count)
@@ -76,6 +84,15 @@ describe('built-in reports', () => {
   it('are seeded for the tenant', async () => {
     const page = await get<PageResult<Row>>('/api/blade-report/template/list?size=100');
     expect(page.records.map((r) => r.code).sort()).toEqual(BUILT_IN_REPORTS.map((r) => r.code).sort());
+  });
+
+  it('the monthly disinfection register lists the month’s records, as SQL finds them', async () => {
+    const data = await dataOf('builtin.disinfection-ledger-monthly');
+    const expected = await rowsOf(sql`select record_no from mes_disinfection_record
+      where tenant_id = ${T} and is_deleted = 0 and ${inOctober('start_time')} order by record_no`);
+    expect(data.rows.map((r) => r.recordNo).sort()).toEqual(expected.map((e) => e.record_no));
+    expect(expected.length).toBeGreaterThan(0);
+    expect(data.columns.map((c) => c.key)).toContain('deptId');
   });
 
   it('warnings by device and level match SQL', async () => {
