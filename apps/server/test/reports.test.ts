@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_REPORTS, ReportFileStatus, type PageResult, type ReportData } from '@mes/contracts';
 import { nextId } from '../src/platform/db/ids';
+import { defaultLayout } from '../src/modules/report/report-pdf';
 import { runDueSchedules } from '../src/modules/report/report-runs';
 import { waitFor } from './support/mqtt-kit';
 import { startSecondProcess } from './support/second-process';
@@ -34,6 +35,16 @@ async function templateId(code: string): Promise<string> {
   const row = page.records.find((r) => r.code === code);
   if (!row) throw new Error(`no template ${code}`);
   return String(row.id);
+}
+
+/** The file row once its job has made it (done) or given up (failed). */
+async function finished(id: string): Promise<Row> {
+  let row: Row = {};
+  await waitFor(async () => {
+    row = await get<Row>(`/api/blade-report/report/rest/detail?id=${id}`);
+    return row.state === ReportFileStatus.done || row.state === ReportFileStatus.failed;
+  }, 60_000);
+  return row;
 }
 
 const dataOf = async (code: string) =>
@@ -155,53 +166,25 @@ describe('built-in reports', () => {
   });
 });
 
-/** A layout the generator prints: the bound title, a fixed (read-only) text and the bound table. */
+/**
+ * A layout the generator prints: the plain layout (bound title, subtitle and table) with a fixed
+ * (read-only) text and a line added.
+ */
 function goodLayout(): Row {
-  const cell = {
-    fontName: 'NotoSansSC',
-    fontSize: 8,
-    characterSpacing: 0,
-    alignment: 'left',
-    verticalAlignment: 'middle',
-    lineHeight: 1,
-    fontColor: '#000000',
-    borderColor: '#888888',
-    backgroundColor: '',
-    borderWidth: { top: 0.1, right: 0.1, bottom: 0.1, left: 0.1 },
-    padding: { top: 1, right: 1, bottom: 1, left: 1 },
-  };
-  return {
-    basePdf: { width: 210, height: 297, padding: [12, 12, 18, 12] },
-    schemas: [
-      [
-        { name: 'title', type: 'text', position: { x: 12, y: 12 }, width: 186, height: 10, fontName: 'NotoSansSC' },
-        {
-          name: 'hospital',
-          type: 'text',
-          readOnly: true,
-          content: '口腔医院 第 {currentPage} 页',
-          position: { x: 12, y: 24 },
-          width: 186,
-          height: 6,
-        },
-        { name: 'rule', type: 'line', position: { x: 12, y: 31 }, width: 186, height: 0.5, color: '#000000' },
-        {
-          name: 'rows',
-          type: 'table',
-          position: { x: 12, y: 34 },
-          width: 186,
-          height: 20,
-          showHead: true,
-          head: ['a'],
-          headWidthPercentages: [100],
-          tableStyles: { borderWidth: 0.2, borderColor: '#333333' },
-          headStyles: cell,
-          bodyStyles: { ...cell, alternateBackgroundColor: '' },
-          columnStyles: {},
-        },
-      ],
-    ],
-  };
+  const plain = defaultLayout({ columns: [{ key: 'a', label: { zh: '甲', en: 'A' }, type: 'text' }] });
+  const fixed = [
+    {
+      name: 'hospital',
+      type: 'text',
+      readOnly: true,
+      content: '口腔医院 第 {currentPage} 页',
+      position: { x: 12, y: 24 },
+      width: 186,
+      height: 6,
+    },
+    { name: 'rule', type: 'line', position: { x: 12, y: 31 }, width: 186, height: 0.5, color: '#000000' },
+  ];
+  return JSON.parse(JSON.stringify({ ...plain, schemas: [[...(plain.schemas[0] ?? []), ...fixed]] })) as Row;
 }
 
 type Layout = { basePdf?: unknown; schemas: Row[][] };
@@ -291,11 +274,7 @@ describe('layouts the generator cannot print', () => {
       });
       expect(res.statusCode, res.body).toBe(200);
       const fileId = (res.json() as { data: string }).data;
-      let row: Row = {};
-      await waitFor(async () => {
-        row = await get<Row>(`/api/blade-report/report/rest/detail?id=${fileId}`);
-        return row.state === ReportFileStatus.failed || row.state === ReportFileStatus.done;
-      }, 60_000);
+      const row = await finished(fileId);
       expect(row.state).toBe(ReportFileStatus.failed);
       expect(row.error).toContain('details');
       expect(row.error).toMatch(/版式.*\(Layout .*\)/);
@@ -364,12 +343,7 @@ async function generate(format: 'xlsx' | 'pdf'): Promise<Row> {
     },
   });
   expect(res.statusCode, res.body).toBe(200);
-  const id = (res.json() as { data: string }).data;
-  let row: Row = {};
-  await waitFor(async () => {
-    row = await get<Row>(`/api/blade-report/report/rest/detail?id=${id}`);
-    return row.state === ReportFileStatus.done || row.state === ReportFileStatus.failed;
-  }, 60_000);
+  const row = await finished((res.json() as { data: string }).data);
   expect(row.error).toBe('');
   expect(row.state).toBe(ReportFileStatus.done);
   return row;
