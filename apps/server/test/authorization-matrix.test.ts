@@ -2,7 +2,17 @@ import net from 'node:net';
 import ExcelJS from 'exceljs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_TENANT_DISMISS_PATH, DEMO_TENANT_SEED_PATH, DEMO_TENANT_STATE_PATH } from '@mes/contracts';
+import {
+  DEMO_TENANT_DISMISS_PATH,
+  DEMO_TENANT_SEED_PATH,
+  DEMO_TENANT_STATE_PATH,
+  REPORT_DATA_PATH,
+  REPORT_DOWNLOAD_PATH,
+  REPORT_FONT_PATH,
+  REPORT_GENERATE_PATH,
+  REPORT_LAYOUT_PATH,
+  REPORT_PREVIEW_PATH,
+} from '@mes/contracts';
 import type { ApiRouteInfo } from '../src/app';
 import { param } from '../src/platform/db/schema';
 import { MENU_GROUPS } from '../src/seed/seed-menus';
@@ -111,6 +121,21 @@ const uploadBody = (tenantIds: string, xml: string) =>
   `--${UPLOAD_BOUNDARY}--\r\n`;
 /** The workflow's routes: each must be checked by the tests below (anonymous, unscoped, other tenant). */
 const isFlowRoute = (url: string) => url.startsWith('/api/blade-flow/') || url.startsWith('/api/blade-desk/process/');
+const REPORT_LAYOUT_URL = `/api${REPORT_LAYOUT_PATH}`;
+
+/** A report layout: the plain title and a fixed text carrying the marker. */
+function markerLayout() {
+  const text = { type: 'text', width: 150, height: 8, fontName: 'NotoSansSC' };
+  return {
+    basePdf: { width: 210, height: 297, padding: [10, 10, 10, 10] },
+    schemas: [
+      [
+        { ...text, name: 'title', position: { x: 10, y: 10 } },
+        { ...text, name: 'marker', readOnly: true, content: `${MARKER}_LAYOUT`, position: { x: 10, y: 20 } },
+      ],
+    ],
+  };
+}
 
 async function call(token: string | undefined, route: ApiRouteInfo, query = '') {
   const url = route.url.replace(/:(\w+)/g, '1') + query;
@@ -332,6 +357,8 @@ beforeAll(async () => {
     measures: [{ fn: 'count', label: { zh: MARKER, en: MARKER } }],
     remark: MARKER,
   });
+  // Its designed layout carries the marker too (a fixed text), so a read of it by B would show.
+  await ok(adminA, 'POST', REPORT_LAYOUT_URL, { id: markerIds.reportTemplate, layout: markerLayout() });
   markerIds.reportFile = await ok(adminA, 'POST', '/api/blade-report/report/rest/generate', {
     templateId: markerIds.reportTemplate,
     format: 'xlsx',
@@ -425,6 +452,18 @@ const screenOf = (scope: string) => scope.split(':')[0] ?? '';
 describe('authorisation matrix', () => {
   it('lists the routes it checks', () => {
     expect(routes().length).toBeGreaterThan(60);
+    // The reports' own routes, each behind an API scope of its screen (so in the 401 and 403 rows).
+    const reportRoutes = [
+      REPORT_LAYOUT_PATH,
+      REPORT_DATA_PATH,
+      REPORT_PREVIEW_PATH,
+      REPORT_FONT_PATH,
+      REPORT_GENERATE_PATH,
+      REPORT_DOWNLOAD_PATH,
+    ].map((path) => `/api${path}`);
+    const swept = routes().filter((r) => reportRoutes.includes(r.url));
+    expect(swept.map((r) => r.url).sort()).toEqual([...reportRoutes].sort());
+    for (const route of swept) expect(route.access.apiScope, route.url).toMatch(/^report_(template|file):/);
   });
 
   it('checks every workflow route: signed in, scoped or tenant-bound, and reached by tenant B with A’s rows', () => {
@@ -625,12 +664,22 @@ describe('authorisation matrix', () => {
         { templateId: markerIds.reportTemplate, format: 'pdf', params: { from: '2026-01-01', to: '2026-01-31' } },
       ],
       ['/api/blade-report/template/preview', { id: markerIds.reportTemplate }],
+      [REPORT_LAYOUT_URL, { id: markerIds.reportTemplate, layout: null }],
     ];
     for (const [url, payload] of reportWrites) {
       const res = await t.as(adminB, { method: 'POST', url, payload });
       expect(res.statusCode, url).not.toBe(200);
       expect(res.body, url).not.toContain(MARKER);
     }
+    // A's layout is as A saved it (B's save of null above changed nothing), and B cannot read it.
+    const templateOfA = await ok(adminA, 'GET', `/api/blade-report/template/detail?id=${markerIds.reportTemplate}`);
+    expect(templateOfA.layout).toEqual(markerLayout());
+    const dataOfA = await t.as(adminB, {
+      method: 'GET',
+      url: `/api${REPORT_DATA_PATH}?id=${markerIds.reportTemplate}`,
+    });
+    expect(dataOfA.statusCode, 'report data of A').not.toBe(200);
+    expect(dataOfA.body).not.toContain(MARKER);
     const filesOfB = await ok(adminB, 'GET', '/api/blade-report/report/rest/list?size=1000');
     expect(JSON.stringify(filesOfB)).not.toContain(MARKER);
     // The workflow's own writes, each naming tenant A's rows.

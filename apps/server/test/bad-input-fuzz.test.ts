@@ -477,6 +477,63 @@ describe('bad input never gives a 5xx', () => {
   }, 60_000);
 });
 
+/** A small printable report layout: a page, the bound title and a line (docs/reports.md "Layouts"). */
+const LAYOUT = {
+  basePdf: { width: 210, height: 297, padding: [10, 10, 10, 10] },
+  schemas: [
+    [
+      { name: 'title', type: 'text', position: { x: 10, y: 10 }, width: 150, height: 8, fontName: 'NotoSansSC' },
+      { name: 'rule', type: 'line', position: { x: 10, y: 20 }, width: 150, height: 0.5, color: '#000000' },
+    ],
+  ],
+};
+
+/** Every path in `value` to an object, array or leaf (the root excluded). */
+function pathsOf(value: unknown, at: (string | number)[] = []): (string | number)[][] {
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([k, v]) => {
+    const path = [...at, Array.isArray(value) ? Number(k) : k];
+    return [path, ...pathsOf(v, path)];
+  });
+}
+
+function replacedAt(value: unknown, path: (string | number)[], by: unknown): unknown {
+  const copy = structuredClone(value) as Record<string | number, unknown>;
+  let parent = copy;
+  for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+  parent[path.at(-1) as string | number] = by;
+  return copy;
+}
+
+describe('the report layout route refuses layouts of the wrong shape and keeps the stored one', () => {
+  it('answers each part of a layout given a wrong value with a 4xx (or keeps what prints), never a 5xx', async () => {
+    failures.length = 0;
+    const caller = { label: 'platform', token: platformAdmin, tenantId: '000000' };
+    const { rows } = await t.database.pool.query<{ id: string }>(
+      `select id::text from mes_report_template where tenant_id = '000000' and is_deleted = 0 order by id limit 1`,
+    );
+    const id = rows[0]?.id as string;
+    const url = `/api${contracts.REPORT_LAYOUT_PATH}`;
+    const save = (layout: unknown) => send(caller, { method: 'POST', url, payload: { id, layout } });
+    expect((await save(LAYOUT)).statusCode).toBe(200);
+    const WRONG = [null, 'x', -1, Number(DIGITS_20), [], { a: 1 }, NUL, LONG_BODY];
+    const layouts: unknown[] = [[], 'layout', 12, { schemas: [[]] }, { basePdf: 'x'.repeat(30), schemas: [] }];
+    for (const path of pathsOf(LAYOUT)) for (const wrong of WRONG) layouts.push(replacedAt(LAYOUT, path, wrong));
+    let refusedCount = 0;
+    for (const layout of layouts) {
+      const before = await fingerprint('mes_report_template');
+      const res = await save(layout);
+      if (!refused(res)) continue;
+      refusedCount++;
+      if ((await fingerprint('mes_report_template')) !== before)
+        failures.push(`refused layout ${JSON.stringify(layout).slice(0, 120)}, yet the template changed`);
+    }
+    expect(refusedCount).toBeGreaterThan(layouts.length / 2);
+    await save(null);
+    expectNoFailures();
+  }, 240_000);
+});
+
 describe('submits refuse values of the wrong type and store nothing', () => {
   const submitDefs = () =>
     resourceDefs.filter((d) => t.app.apiRoutes.some((r) => r.method === 'POST' && r.url === `/api${d.api}/submit`));

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_REPORTS, ReportFileStatus, type PageResult, type ReportData } from '@mes/contracts';
 import { nextId } from '../src/platform/db/ids';
+import { defaultLayout } from '../src/modules/report/report-pdf';
 import { runDueSchedules } from '../src/modules/report/report-runs';
 import { waitFor } from './support/mqtt-kit';
 import { startSecondProcess } from './support/second-process';
@@ -36,6 +37,16 @@ async function templateId(code: string): Promise<string> {
   return String(row.id);
 }
 
+/** The file row once its job has made it (done) or given up (failed). */
+async function finished(id: string): Promise<Row> {
+  let row: Row = {};
+  await waitFor(async () => {
+    row = await get<Row>(`/api/blade-report/report/rest/detail?id=${id}`);
+    return row.state === ReportFileStatus.done || row.state === ReportFileStatus.failed;
+  }, 60_000);
+  return row;
+}
+
 const dataOf = async (code: string) =>
   get<ReportData>(
     `/api/blade-report/template/data?id=${await templateId(code)}&params=${encodeURIComponent(JSON.stringify({ from: FROM, to: TO }))}`,
@@ -59,6 +70,14 @@ beforeAll(async () => {
       .execute(sql`insert into mes_verification_record (id, tenant_id, record_no, device_code, verification_type, result, test_time, recall_triggered, chain_seq)
       values (${nextId()}, ${T}, ${`V${i}`}, ${device}, ${1 + (i % 3)}, ${1 + (i % 2)}, ${when}, ${i % 6 === 1}, ${i})`);
   }
+  // Disinfection records of October (and one of September), one line each in the monthly register.
+  for (let i = 0; i < 12; i++) {
+    const start = at(i % 31, 9 + (i % 8));
+    await t.ctx.db.execute(sql`insert into mes_disinfection_record (id, tenant_id, record_no, device_code, record_type,
+      start_time, end_time, result, chain_seq)
+      values (${nextId()}, ${T}, ${`XD-R${i}`}, ${devices[i % 3]}, 3, ${start}, ${new Date(start.getTime() + 1_800_000)},
+        ${1 + (i % 2)}, ${1000 + i})`);
+  }
   // Another tenant's rows never count.
   await t.ctx.db
     .execute(sql`insert into mes_warning (id, tenant_id, warning_no, device_code, level, start_time, repeat_count)
@@ -76,6 +95,15 @@ describe('built-in reports', () => {
   it('are seeded for the tenant', async () => {
     const page = await get<PageResult<Row>>('/api/blade-report/template/list?size=100');
     expect(page.records.map((r) => r.code).sort()).toEqual(BUILT_IN_REPORTS.map((r) => r.code).sort());
+  });
+
+  it('the monthly disinfection register lists the month’s records, as SQL finds them', async () => {
+    const data = await dataOf('builtin.disinfection-ledger-monthly');
+    const expected = await rowsOf(sql`select record_no from mes_disinfection_record
+      where tenant_id = ${T} and is_deleted = 0 and ${inOctober('start_time')} order by record_no`);
+    expect(data.rows.map((r) => r.recordNo).sort()).toEqual(expected.map((e) => e.record_no));
+    expect(expected.length).toBeGreaterThan(0);
+    expect(data.columns.map((c) => c.key)).toContain('deptId');
   });
 
   it('warnings by device and level match SQL', async () => {
@@ -138,6 +166,182 @@ describe('built-in reports', () => {
   });
 });
 
+/** A 1×1 PNG. */
+const LOGO =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+/**
+ * A layout the generator prints: the plain layout (bound title, subtitle and table) with a fixed
+ * (read-only) text, a line and a logo added.
+ */
+function goodLayout(): Row {
+  const plain = defaultLayout({ columns: [{ key: 'a', label: { zh: '甲', en: 'A' }, type: 'text' }] });
+  const fixed = [
+    {
+      name: 'hospital',
+      type: 'text',
+      readOnly: true,
+      content: '口腔医院 第 {currentPage} 页',
+      position: { x: 12, y: 24 },
+      width: 186,
+      height: 6,
+    },
+    { name: 'rule', type: 'line', position: { x: 12, y: 31 }, width: 186, height: 0.5, color: '#000000' },
+    // A logo: an image the designer placed, printed as it is.
+    { name: 'logo', type: 'image', readOnly: true, content: LOGO, position: { x: 12, y: 2 }, width: 10, height: 8 },
+  ];
+  return JSON.parse(JSON.stringify({ ...plain, schemas: [[...(plain.schemas[0] ?? []), ...fixed]] })) as Row;
+}
+
+type Layout = { basePdf?: unknown; schemas: Row[][] };
+/** The good layout with one change made by `change`. */
+function layoutWith(change: (layout: Layout) => void): Layout {
+  const layout = structuredClone(goodLayout()) as Layout;
+  change(layout);
+  return layout;
+}
+const elementOf = (layout: Layout, name: string) => layout.schemas[0]!.find((s) => s.name === name)!;
+
+describe('layouts the generator cannot print', () => {
+  const saveLayout = async (id: string, layout: unknown, language = 'zh-CN') =>
+    t.as(token, {
+      method: 'POST',
+      url: '/api/blade-report/template/layout',
+      payload: { id, layout },
+      headers: { 'accept-language': language },
+    });
+
+  // Each: the layout, and what its message names.
+  const BAD: [string, unknown, string][] = [
+    ['no basePdf', { schemas: [[]] }, 'basePdf'],
+    ['a basePdf that is not a PDF', { basePdf: 'data:application/pdf;base64,aGVsbG8=', schemas: [[]] }, 'basePdf'],
+    ['schemas not a list of pages', { basePdf: goodLayout().basePdf, schemas: {} }, 'schemas'],
+    ['an element with no position', layoutWith((l) => delete elementOf(l, 'title').position), 'position'],
+    ['a width that is not a number', layoutWith((l) => (elementOf(l, 'title').width = 'wide')), 'width'],
+    [
+      'an image that holds no picture',
+      layoutWith((l) => (elementOf(l, 'logo').content = 'data:image/png;base64,aGVsbG8=')),
+      'logo',
+    ],
+    ['a type pdfme does not know', layoutWith((l) => (elementOf(l, 'rule').type = 'qrcode')), 'qrcode'],
+    [
+      'a text bound to a field the report does not fill',
+      layoutWith((l) => (elementOf(l, 'title').name = 'deviceCode')),
+      'deviceCode',
+    ],
+    ['a table bound to an unknown field', layoutWith((l) => (elementOf(l, 'rows').name = 'details')), 'details'],
+    ['rows as text, not a table', layoutWith((l) => (elementOf(l, 'title').name = 'rows')), 'rows'],
+    ['a table without its cell styles', layoutWith((l) => delete elementOf(l, 'rows').headStyles), 'headStyles'],
+    ['a font the server does not have', layoutWith((l) => (elementOf(l, 'title').fontName = 'Arial')), 'Arial'],
+    [
+      'a read-only table whose content is not rows of text',
+      layoutWith((l) => Object.assign(elementOf(l, 'rows'), { name: 'fixed', readOnly: true, content: '{"a":1}' })),
+      'fixed',
+    ],
+    [
+      'head and widths that disagree',
+      layoutWith((l) => (elementOf(l, 'rows').headWidthPercentages = [50, 50])),
+      'rows',
+    ],
+  ];
+
+  it('refuses each with a 400 naming the problem, in both languages, and keeps the stored layout', async () => {
+    const id = await templateId('builtin.device-online-daily');
+    const kept = goodLayout();
+    const saved = await saveLayout(id, kept);
+    expect(saved.statusCode, saved.body).toBe(200);
+    for (const [what, layout, named] of BAD) {
+      const res = await saveLayout(id, layout);
+      expect(res.statusCode, `${what}: ${res.body}`).toBe(400);
+      const msg = String(res.json().msg);
+      expect(msg, what).toContain(named);
+      expect(msg, what).toMatch(/^版式/);
+      const en = await saveLayout(id, layout, 'en-US');
+      expect(String(en.json().msg), what).toMatch(/^Layout .*: /);
+      expect(String(en.json().msg), what).toContain(named);
+    }
+    expect((await get<Row>(`/api/blade-report/template/detail?id=${id}`)).layout).toEqual(kept);
+    // The designer's preview of a layout being designed says the same, not a 5xx.
+    const preview = await t.as(token, {
+      method: 'POST',
+      url: '/api/blade-report/template/preview',
+      payload: { id, layout: BAD[0]![1] },
+    });
+    expect(preview.statusCode).toBe(400);
+    expect(preview.json().msg).toContain('basePdf');
+    expect((await saveLayout(id, null)).statusCode).toBe(200);
+  }, 120_000);
+
+  it('a bad layout stored before the checks makes a failed file that says why, never a 5xx', async () => {
+    const id = await templateId('builtin.device-online-daily');
+    const bad = layoutWith((l) => (elementOf(l, 'rows').name = 'details'));
+    await t.ctx.db.execute(sql`update mes_report_template set layout = ${JSON.stringify(bad)}::jsonb where id = ${id}`);
+    try {
+      const res = await t.as(token, {
+        method: 'POST',
+        url: '/api/blade-report/report/rest/generate',
+        payload: { templateId: id, format: 'pdf', params: { from: FROM, to: TO } },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const fileId = (res.json() as { data: string }).data;
+      const row = await finished(fileId);
+      expect(row.state).toBe(ReportFileStatus.failed);
+      expect(row.error).toContain('details');
+      expect(row.error).toMatch(/版式.*\(Layout .*\)/);
+      const download = await t.as(token, { method: 'GET', url: `/api/blade-report/report/rest/download?id=${fileId}` });
+      expect(download.statusCode).toBe(404);
+    } finally {
+      await t.ctx.db.execute(sql`update mes_report_template set layout = null where id = ${id}`);
+    }
+  }, 90_000);
+});
+
+describe('what a template reads', () => {
+  const submit = (body: Row) =>
+    t.as(token, { method: 'POST', url: '/api/blade-report/template/submit', payload: body });
+  const base = { name: '消毒记录月报', source: 'warning', dateField: 'startTime' };
+
+  it('refuses fields its source does not have, naming them, and stores nothing', async () => {
+    const before = await rowsOf(sql`select count(*)::int as n from mes_report_template where tenant_id = ${T}`);
+    const cases: [Row, string][] = [
+      [{ ...base, source: 'no_such_source' }, 'no_such_source'],
+      [{ ...base, columns: ['deviceCode', 'noSuchColumn'] }, 'noSuchColumn'],
+      [{ ...base, groupBy: ['noSuchGroup'] }, 'noSuchGroup'],
+      [{ ...base, dateField: 'deviceCode' }, 'deviceCode'],
+      [{ ...base, groupBy: ['level'], measures: [{ fn: 'sum', field: 'deviceCode' }] }, 'deviceCode'],
+    ];
+    for (const [body, named] of cases) {
+      const res = await submit(body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(String(res.json().msg), JSON.stringify(body)).toContain(named);
+    }
+    const after = await rowsOf(sql`select count(*)::int as n from mes_report_template where tenant_id = ${T}`);
+    expect(after).toEqual(before);
+  });
+
+  it('keeps the layout out of the generic submit: saved by its own route, answered by detail', async () => {
+    const added = await submit({ ...base, columns: ['deviceCode', 'level'], layout: goodLayout() });
+    expect(added.statusCode, added.body).toBe(200);
+    const id = (added.json() as { data: string }).data;
+    try {
+      expect((await get<Row>(`/api/blade-report/template/detail?id=${id}`)).layout).toBeNull();
+      const layout = goodLayout();
+      const saved = await t.as(token, {
+        method: 'POST',
+        url: '/api/blade-report/template/layout',
+        payload: { id, layout },
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      const edited = await submit({ id, ...base, name: '消毒记录月报(改)', layout: { schemas: 'overwritten' } });
+      expect(edited.statusCode, edited.body).toBe(200);
+      const detail = await get<Row>(`/api/blade-report/template/detail?id=${id}`);
+      expect(detail).toMatchObject({ name: '消毒记录月报(改)', layout });
+    } finally {
+      await t.ctx.db.execute(sql`delete from mes_report_template where id = ${id}`);
+    }
+  });
+});
+
 async function generate(format: 'xlsx' | 'pdf'): Promise<Row> {
   const res = await t.as(token, {
     method: 'POST',
@@ -149,12 +353,7 @@ async function generate(format: 'xlsx' | 'pdf'): Promise<Row> {
     },
   });
   expect(res.statusCode, res.body).toBe(200);
-  const id = (res.json() as { data: string }).data;
-  let row: Row = {};
-  await waitFor(async () => {
-    row = await get<Row>(`/api/blade-report/report/rest/detail?id=${id}`);
-    return row.state === ReportFileStatus.done || row.state === ReportFileStatus.failed;
-  }, 60_000);
+  const row = await finished((res.json() as { data: string }).data);
   expect(row.error).toBe('');
   expect(row.state).toBe(ReportFileStatus.done);
   return row;

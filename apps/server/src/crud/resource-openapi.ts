@@ -52,7 +52,7 @@ export function openApiSchemas(def: ResourceDef, fields: ListFields) {
     };
   const bodyProps: Record<string, object> = { id: { description: 'Absent to add, present to update' } };
   for (const [name, field] of Object.entries(def.fields)) {
-    if (field.form === false || field.form === 'readonly') continue;
+    if (field.form === false || field.form === 'readonly' || field.savedBy !== undefined) continue;
     bodyProps[name] = {
       description: `${field.label.en} (${field.label.zh}), ${field.kind}${wireForm(field)}${field.required ? ', required' : ''}${
         field.max ? `, at most ${field.max} characters` : ''

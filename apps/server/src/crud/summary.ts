@@ -35,8 +35,17 @@ const GROUP_KINDS = new Set<FieldDef['kind']>(['string', 'int', 'id', 'reference
 /** `date_trunc` units, rendered into the SQL text (never a parameter: GROUP BY must see one expression). */
 const TRUNC: Record<ReportPeriod, string> = { day: 'day', week: 'week', month: 'month' };
 
-const fieldMessage = (def: ResourceDef, name: string, what: string) =>
-  `数据来源「${def.title.zh}」没有可${what}的字段 ${name} (${def.code} has no field ${name} to ${what === '统计' ? 'measure' : what === '分组' ? 'group by' : 'filter by date'})`;
+/** What a field is wanted for, in both languages. */
+const USES = {
+  date: { zh: '按日期筛选', en: 'filter by date' },
+  group: { zh: '分组', en: 'group by' },
+  measure: { zh: '统计', en: 'measure' },
+} as const;
+
+const fieldMessage = (def: ResourceDef, name: string, use: keyof typeof USES) => ({
+  zh: `数据来源「${def.title.zh}」没有可${USES[use].zh}的字段 ${name}`,
+  en: `the source ${def.code} has no field ${name} to ${USES[use].en}`,
+});
 
 /** The column of a field the spec names, refused with a 400 unless it exists and suits the use. */
 export function summaryColumn(
@@ -52,8 +61,7 @@ export function summaryColumn(
   const fits = field && column && field.kind !== 'secret' && (kinds ? kinds.has(field.kind) : field.kind === 'boolean');
   // The audit time is a column of every audited table, without a field of its own.
   if (!fits && use === 'date' && name === 'createTime' && columns.createTime) return columns.createTime;
-  if (!fits)
-    throw badRequest(fieldMessage(def, name, use === 'date' ? '按日期筛选' : use === 'group' ? '分组' : '统计'));
+  if (!fits) throw badRequest(fieldMessage(def, name, use === 'flag' ? 'measure' : use));
   return column;
 }
 
@@ -74,7 +82,8 @@ export function measureExpression(
   measure: SummaryMeasure,
 ): SQL<number | null> {
   if (measure.fn === 'count') return sql<number>`count(*)`.mapWith(Number);
-  if (!measure.field) throw badRequest(`统计项 ${measure.fn} 需要字段 (measure ${measure.fn} needs a field)`);
+  if (!measure.field)
+    throw badRequest({ zh: `统计项 ${measure.fn} 需要字段`, en: `the measure ${measure.fn} needs a field` });
   if (measure.fn === 'countTrue') {
     const column = summaryColumn(def, columns, measure.field, 'flag');
     return sql<number>`count(*) filter (where ${column})`.mapWith(Number);

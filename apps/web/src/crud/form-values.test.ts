@@ -10,6 +10,7 @@ import {
   OssCategory,
   ossResource,
   regionResource,
+  reportTemplateResource,
   type FieldDef,
 } from '@mes/contracts';
 import {
@@ -117,6 +118,14 @@ describe('fieldPresence', () => {
     expect(fieldPresence({ kind: 'secret', label: { zh: '密码', en: 'P' }, form: 'create' }, 'edit', {})).toBe(
       'hidden',
     );
+  });
+
+  it('leaves a field saved by its own route out of every dialog and of the submit', () => {
+    const layout = reportTemplateResource.fields.layout;
+    for (const mode of ['add', 'edit', 'view'] as const) expect(fieldPresence(layout, mode, {})).toBe('hidden');
+    const values = { name: '月报', source: 'warning', layout: { schemas: [] } };
+    expect(submitBody(reportTemplateResource.fields, values, true)).not.toHaveProperty('layout');
+    expect(submitBody(reportTemplateResource.fields, values, false)).not.toHaveProperty('layout');
   });
 });
 

@@ -166,7 +166,7 @@ export function fieldPresence(
   mode: FormMode,
   row: Record<string, unknown>,
 ): 'edit' | 'disabled' | 'hidden' {
-  if (field.form === false || !isFieldVisible(field, row)) return 'hidden';
+  if (field.form === false || field.savedBy !== undefined || !isFieldVisible(field, row)) return 'hidden';
   const secret = field.kind === 'secret' || controlOf(field) === 'password';
   if (mode === 'view') return secret ? 'hidden' : 'disabled';
   if (field.form === 'create' && mode !== 'add') return secret ? 'hidden' : 'disabled';

@@ -209,6 +209,14 @@ export interface FieldDef {
    */
   form?: boolean | 'create' | 'readonly';
   /**
+   * Written only by a route of the module's own (its path under `/api`, within the resource's
+   * `api`): a designer's save, say, whose value the generic dialog cannot edit. Not in the add,
+   * edit or view dialog, not a table column by default, never taken by the generic submit (an
+   * update keeps the stored value, an add stores the column default), answered by detail. Give it
+   * no `form`.
+   */
+  savedBy?: string;
+  /**
    * `secret` only: kept encrypted with the installation key so that the server can use it
    * (signing a provider request, connecting to a database). Without it a module stores the
    * secret itself (for example as a hash, for client secrets).
@@ -406,10 +414,17 @@ export function controlOf(field: FieldDef): FieldControl {
 }
 
 export const isListed = (field: FieldDef) =>
-  field.list ?? (field.kind !== 'text' && field.kind !== 'secret' && field.kind !== 'json' && field.form !== false);
+  field.list ??
+  (field.kind !== 'text' &&
+    field.kind !== 'secret' &&
+    field.kind !== 'json' &&
+    field.form !== false &&
+    field.savedBy === undefined);
 
+/** The generic submit takes the field (a field saved by its own route never is). */
 export const isSubmittable = (field: FieldDef, adding: boolean) =>
-  field.form === undefined || field.form === true || (field.form === 'create' && adding);
+  field.savedBy === undefined &&
+  (field.form === undefined || field.form === true || (field.form === 'create' && adding));
 
 /** `LTAI5tAbCdEf9xQk` → `LTAI****9xQk`; short values show nothing but the stars. */
 export function maskCredential(value: string): string {

@@ -12,6 +12,8 @@ import {
   SmsCategory,
   socialSourceResource,
   lineResource,
+  reportTemplateResource,
+  REPORT_LAYOUT_PATH,
 } from '../resources';
 import { controlOf, isListed, optionSourceOf, type FieldDef, type ResourceDef } from './define';
 import {
@@ -152,6 +154,20 @@ describe('submit validation', () => {
     expect(res.values).toMatchObject({ postCode: 'a', postName: 'b' });
     const user = validateSubmit(userResource, { password: 'p', account: 'a' }, false);
     expect(user.values).not.toHaveProperty('password');
+  });
+
+  it('never takes a field saved by its own route, adding or updating; lists it only when asked', () => {
+    const layout = f(reportTemplateResource, 'layout');
+    expect(layout.savedBy).toBe(REPORT_LAYOUT_PATH);
+    const body = { name: '月报', source: 'warning', layout: { basePdf: 'BLANK_PDF', schemas: [] } };
+    expect(validateSubmit(reportTemplateResource, body, true).values).not.toHaveProperty('layout');
+    expect(validateSubmit(reportTemplateResource, { layout: 'not even an object' }, false)).toEqual({
+      values: {},
+      errors: {},
+    });
+    expect(isListed(layout)).toBe(false);
+    expect(isListed({ ...layout, kind: 'string' })).toBe(false);
+    expect(isListed({ ...layout, kind: 'string', list: true })).toBe(true);
   });
 
   it('normalises numbers, dates and id lists', () => {

@@ -108,6 +108,19 @@ describe('the registry', () => {
         'dictless.kind reads the system dictionary widget_kind, which nothing declares',
       ]),
     );
+    const layoutField = { kind: 'json', label: { zh: '版式', en: 'Layout' } } as const;
+    const ownRoutes = defineResource({
+      ...widget,
+      fields: {
+        inForm: { ...layoutField, savedBy: `${widget.api}/layout`, form: 'readonly' },
+        elsewhere: { ...layoutField, savedBy: '/blade-other/layout' },
+        fine: { ...layoutField, savedBy: `${widget.api}/design` },
+      },
+    });
+    expect(registryProblems([ownRoutes])).toEqual([
+      'widget.inForm is saved by its own route, so it has no form setting',
+      `widget.elsewhere is saved by /blade-other/layout, which is not under ${widget.api}`,
+    ]);
     const declared = {
       ...dictless,
       menu: {

@@ -195,6 +195,10 @@ function derivedFieldProblems(def: ResourceDef): string[] {
       if (!def.fields[from]) problems.push(`${def.code}.${name} is derived from ${from}, which is not a field`);
     if (field.derive && field.form !== false && field.form !== 'readonly')
       problems.push(`${def.code}.${name} is derived, so its form must be 'readonly' or false`);
+    if (field.savedBy !== undefined && field.form !== undefined)
+      problems.push(`${def.code}.${name} is saved by its own route, so it has no form setting`);
+    if (field.savedBy !== undefined && !field.savedBy.startsWith(`${def.api}/`))
+      problems.push(`${def.code}.${name} is saved by ${field.savedBy}, which is not under ${def.api}`);
     const matches = field.reference?.matches;
     if (matches && (!def.fields[matches.field] || !field.reference?.to().fields[matches.targetField]))
       problems.push(`${def.code}.${name} matches ${matches.field} with a field its target does not have`);

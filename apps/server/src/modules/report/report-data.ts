@@ -5,6 +5,7 @@ import {
   parseDateTime,
   REPORT_MAX_ROWS,
   REPORT_PERIODS,
+  type BilingualText,
   type FieldDef,
   type LocalText,
   type ReportColumn,
@@ -34,17 +35,36 @@ export interface ReportTemplateRow {
   layout?: Record<string, unknown> | null;
 }
 
+/** The report module's messages, in both languages (a stored file error keeps both: {@link bothOf}). */
 export const ReportMessages = {
-  noSource: (code: string) => `数据来源 ${code} 不存在 (no report source ${code})`,
-  badDate: (name: string) => `${name} 应为 yyyy-MM-dd (${name} must be yyyy-MM-dd)`,
-  badRange: '开始日期不能晚于结束日期 (from is after to)',
-  badPeriod: '时间分组应为 day、week 或 month (period must be day, week or month)',
-  periodWithoutDate: '按时间分组需要日期字段 (a period needs a date field)',
-  badFilter: (name: string) => `筛选条件 ${name} 应为文本 (filter ${name} must be text)`,
-  tooMany: (n: number) => `报表超过 ${n} 行,请缩小范围 (over ${n} rows: narrow the range)`,
-  noTemplate: '报表模板不存在 (no such template)',
-  badFormat: '格式应为 xlsx 或 pdf (format must be xlsx or pdf)',
-} as const;
+  noSource: (code: string) => ({ zh: `数据来源 ${code} 不存在`, en: `no report source ${code}` }),
+  noColumn: (code: string, name: string) => ({
+    zh: `数据来源 ${code} 没有明细列 ${name}`,
+    en: `the report source ${code} has no column ${name}`,
+  }),
+  badDate: (name: string) => ({ zh: `${name} 应为 yyyy-MM-dd`, en: `${name} must be yyyy-MM-dd` }),
+  badRange: { zh: '开始日期不能晚于结束日期', en: 'from is after to' },
+  badPeriod: { zh: '时间分组应为 day、week 或 month', en: 'period must be day, week or month' },
+  periodWithoutDate: { zh: '按时间分组需要日期字段', en: 'a period needs a date field' },
+  badFilter: (name: string) => ({ zh: `筛选条件 ${name} 应为文本`, en: `filter ${name} must be text` }),
+  tooMany: (n: number) => ({ zh: `报表超过 ${n} 行,请缩小范围`, en: `over ${n} rows: narrow the range` }),
+  noTemplate: { zh: '报表模板不存在', en: 'no such template' },
+  badFormat: { zh: '格式应为 xlsx 或 pdf', en: 'format must be xlsx or pdf' },
+  builtInRemove: { zh: '内置报表不能删除', en: 'built-in reports cannot be removed' },
+  notGenerated: { zh: '报表文件尚未生成', en: 'the report file is not generated yet' },
+  fileGone: { zh: '报表文件已被删除', en: 'the report file is gone' },
+  templateGone: { zh: '报表模板不存在(已被删除)', en: 'the template was removed' },
+  requesterGone: { zh: '生成人账号不存在', en: 'the account that asked for it is gone' },
+  ownerGone: { zh: '计划的创建人账号不存在', en: 'the account that made the schedule is gone' },
+  unprintable: (why: string) => ({
+    zh: `版式无法生成 PDF:${why}`,
+    en: `The layout cannot be printed: ${why}`,
+  }),
+  failed: (why: string) => ({ zh: `生成失败:${why}`, en: `Generation failed: ${why}` }),
+} satisfies Record<string, BilingualText | ((...args: never[]) => BilingualText)>;
+
+/** Both languages in one text, for what is stored rather than answered (a file's error). */
+export const bothOf = (text: BilingualText) => (text.zh === text.en ? text.zh : `${text.zh} (${text.en})`);
 
 const MEASURE_NAMES: Record<ReportMeasure['fn'], LocalText> = {
   count: { zh: '数量', en: 'Count' },
@@ -178,7 +198,7 @@ export async function reportData(
       .map(([name]) => name);
     for (const name of template.columns?.length ? template.columns : listed) {
       const field = fieldOf(name);
-      if (!field && name !== 'createTime') throw badRequest(ReportMessages.noSource(`${def.code}.${name}`));
+      if (!field && name !== 'createTime') throw badRequest(ReportMessages.noColumn(def.code, name));
       const named = displayNameOf(name);
       columns.push({ key: name, label: labelOf(name), type: typeOf(field) });
       keyOf.push({ key: name, read: (r) => (r[named] !== undefined && r[named] !== '' ? r[named] : r[name]), field });

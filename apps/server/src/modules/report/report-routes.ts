@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Template } from '@pdfme/common';
 import {
-  Messages,
+  invalidParamText,
   REPORT_DATA_PATH,
   REPORT_DOWNLOAD_PATH,
   REPORT_FONT_PATH,
@@ -19,6 +19,7 @@ import {
   type ReportFormat,
   type ReportRunParams,
 } from '@mes/contracts';
+import type { AuthContext } from '../../platform/auth/request-auth';
 import type { AppContext } from '../../app-context';
 import { registerResource, resourceServiceOf } from '../../crud/resource-routes';
 import { requireAuth } from '../../platform/auth/request-auth';
@@ -32,6 +33,7 @@ import { idValue, paramsOf } from '../../platform/http/request-params';
 import { attachmentDisposition } from '../resource/storage/file-types';
 import { storageOf } from '../resource/storage/tenant-storage';
 import { reportData, ReportMessages, type ReportTemplateRow } from './report-data';
+import { checkLayout } from './report-layout';
 import { REPORT_FONT_FILE } from './report-pdf';
 import { renderPdfInWorker } from './report-pdf-pool';
 import { cronOf, nextRunOf, queueReport, reportRemoveObjectJob, startReportJobs } from './report-runs';
@@ -39,14 +41,42 @@ import { cronOf, nextRunOf, queueReport, reportRemoveObjectJob, startReportJobs 
 /** The largest layout accepted (the field's `max`). */
 const LAYOUT_MAX = 2_000_000;
 
-const BUILT_IN_REMOVE = '内置报表不能删除 (built-in reports cannot be removed)';
+/** The day a template's saved fields are tried on (any day does: only the fields are checked). */
+const TRIAL_DAY = '2000-01-01';
+/** Rows of real data a saved layout is tried with before it is kept. */
+const LAYOUT_TRIAL_ROWS = 5;
 
 function runParamsOf(value: unknown): ReportRunParams {
   if (value === undefined || value === null || value === '') return {};
-  const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  let parsed: unknown;
+  try {
+    parsed = typeof value === 'string' ? JSON.parse(value) : value;
+  } catch {
+    parsed = undefined;
+  }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    throw badRequest(Messages.invalidParam('params', '应为对象'));
+    throw badRequest(invalidParamText('params', { zh: '应为 JSON 对象', en: 'must be a JSON object' }));
   return parsed as ReportRunParams;
+}
+
+/**
+ * A layout the generator prints (docs/reports.md "Layouts"): its shape is checked, then it is
+ * printed with the template's first rows, so that what pdfme would still refuse is refused here.
+ */
+async function printableLayout(
+  ctx: AppContext,
+  auth: AuthContext,
+  template: ReportTemplateRow,
+  layout: unknown,
+): Promise<Template> {
+  checkLayout(layout);
+  const sample = await reportData(ctx, auth, template, {}, LAYOUT_TRIAL_ROWS, { truncate: true });
+  try {
+    await renderPdfInWorker(sample, layout as Template);
+  } catch (error) {
+    throw badRequest(ReportMessages.unprintable(error instanceof Error ? error.message : String(error)));
+  }
+  return layout as Template;
 }
 
 /**
@@ -60,12 +90,17 @@ export function registerReportRoutes(app: FastifyInstance, ctx: AppContext): voi
     def: reportTemplateResource,
     table: reportTemplate,
     hooks: {
-      beforeChange({ values }) {
-        if (typeof values.source === 'string' && !resourceServiceOf(ctx, values.source))
-          throw badRequest(ReportMessages.noSource(values.source));
+      // What the template reads (source, date field, groups, measures, columns) is read once, as
+      // the user saving it: a field its source does not have is refused now, not when it runs.
+      async beforeChange({ values, existing, auth }) {
+        const row = { ...existing, ...values } as unknown as ReportTemplateRow;
+        if (!resourceServiceOf(ctx, row.source)) throw badRequest(ReportMessages.noSource(row.source));
+        // One day of the date field (if any) has it checked too, and keeps the read small.
+        const day = row.dateField ? { from: TRIAL_DAY, to: TRIAL_DAY } : {};
+        await reportData(ctx, auth, row, day, 1, { truncate: true });
       },
       beforeRemove({ rows }) {
-        if (rows.some((r) => r.builtIn === true)) throw badRequest(BUILT_IN_REMOVE);
+        if (rows.some((r) => r.builtIn === true)) throw badRequest(ReportMessages.builtInRemove);
       },
     },
   });
@@ -132,10 +167,10 @@ export function registerReportRoutes(app: FastifyInstance, ctx: AppContext): voi
   app.get(`/api${REPORT_DOWNLOAD_PATH}`, { config: { apiScope: `${fileCode}:read` } }, async (request, reply) => {
     const auth = requireAuth(request);
     const row = await files.detail((request.query as Record<string, unknown>).id, auth);
-    if (row.state !== ReportFileStatus.done || !row.objectKey) throw notFound('报表文件尚未生成 (not generated yet)');
+    if (row.state !== ReportFileStatus.done || !row.objectKey) throw notFound(ReportMessages.notGenerated);
     const storage = await storageOf(ctx, ctx.db, auth.tenantId, String(row.ossCode));
     const body = await storage.open(String(row.objectKey));
-    if (!body) throw notFound('报表文件已被删除 (the file is gone)');
+    if (!body) throw notFound(ReportMessages.fileGone);
     return reply
       .header('Content-Type', row.format === 'pdf' ? 'application/pdf' : 'application/octet-stream')
       .header('Content-Disposition', attachmentDisposition(String(row.name)))
@@ -152,20 +187,21 @@ export function registerReportRoutes(app: FastifyInstance, ctx: AppContext): voi
     );
   });
 
-  // The designer's layout (a pdfme template object): one of the caller's templates, in its tenant.
+  // The designer's layout (a pdfme template object, or null for the plain layout): one of the
+  // caller's templates, in its tenant; kept only once it prints (the field's `savedBy`).
   app.post(`/api${REPORT_LAYOUT_PATH}`, { config: { apiScope: `${templateCode}:write` } }, async (request) => {
     const auth = requireAuth(request);
     const body = paramsOf(request);
     const saved = await templateOf(idValue(body.id, 'id'), auth);
     const layout = body.layout;
-    if (layout !== null && (typeof layout !== 'object' || Array.isArray(layout)))
-      throw badRequest({ zh: '版式应为对象或 null', en: 'layout must be an object or null' });
+    if (layout === undefined || (layout !== null && (typeof layout !== 'object' || Array.isArray(layout))))
+      throw badRequest(invalidParamText('layout', { zh: '应为对象或 null', en: 'must be an object or null' }));
     const text = JSON.stringify(layout);
     if (text.length > LAYOUT_MAX)
-      throw badRequest({
-        zh: `版式过大(最多 ${LAYOUT_MAX} 个字符)`,
-        en: `layout is too large (at most ${LAYOUT_MAX} characters)`,
-      });
+      throw badRequest(
+        invalidParamText('layout', { zh: `最多 ${LAYOUT_MAX} 个字符`, en: `at most ${LAYOUT_MAX} characters` }),
+      );
+    if (layout !== null) await printableLayout(ctx, auth, saved, layout);
     await ctx.db.transaction(async (tx) => {
       await tenantScope(tx, auth.tenantId)
         .update(reportTemplate)
@@ -188,10 +224,18 @@ export function registerReportRoutes(app: FastifyInstance, ctx: AppContext): voi
     const auth = requireAuth(request);
     const body = paramsOf(request);
     const saved = await templateOf(idValue(body.id, 'id'), auth);
-    const layout =
-      body.layout && typeof body.layout === 'object' ? (body.layout as Template) : (saved.layout as Template | null);
     const data = await reportData(ctx, auth, saved, runParamsOf(body.params), REPORT_PREVIEW_ROWS, { truncate: true });
-    const bytes = await renderPdfInWorker(data, layout ?? null);
+    // The layout being designed (checked as a save would), else the saved one (null: the plain layout).
+    const layout =
+      body.layout === undefined || body.layout === null
+        ? ((saved.layout as Template | null) ?? null)
+        : await printableLayout(ctx, auth, saved, body.layout);
+    let bytes: Uint8Array;
+    try {
+      bytes = await renderPdfInWorker(data, layout);
+    } catch (error) {
+      throw badRequest(ReportMessages.unprintable(error instanceof Error ? error.message : String(error)));
+    }
     return reply.header('Content-Type', 'application/pdf').header('Cache-Control', 'no-store').send(Buffer.from(bytes));
   });
 

@@ -20,12 +20,14 @@ import type { TokenClaims } from '../../platform/auth/tokens';
 import { nextId } from '../../platform/db/ids';
 import { readIntParam } from '../../platform/db/params';
 import { reportFile, reportSchedule, reportTemplate, role, user } from '../../platform/db/schema';
+import { HttpError } from '../../platform/http/errors';
 import { defineJob } from '../../platform/jobs/job-definition';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
 import { newObjectKey } from '../resource/storage/provider';
 import { storageOf, uploadTarget } from '../resource/storage/tenant-storage';
 import { attachmentDisposition } from '../resource/storage/file-types';
-import { reportData, type ReportTemplateRow } from './report-data';
+import { bothOf, reportData, ReportMessages, type ReportTemplateRow } from './report-data';
+import { checkLayout } from './report-layout';
 import { takeRenderThread, type PdfWorkerRequest } from './report-pdf-pool';
 
 /**
@@ -162,9 +164,11 @@ export async function generateReport(ctx: AppContext, tenantId: string, fileId: 
     const [template] = file.templateId
       ? await scope.select(reportTemplate).where(eq(reportTemplate.id, file.templateId)).limit(1)
       : [];
-    if (!template) throw new Error('报表模板不存在 (the template was removed)');
+    if (!template) throw new HttpError(400, ReportMessages.templateGone);
     const auth = file.createUser ? await actingUser(ctx, tenantId, file.createUser) : undefined;
-    if (!auth) throw new Error('生成人账号不存在 (the account that asked for it is gone)');
+    if (!auth) throw new HttpError(400, ReportMessages.requesterGone);
+    // A layout stored before it was checked on save (or by hand) fails here with its problem named.
+    if (template.layout) checkLayout(template.layout);
     const data = await reportData(ctx, auth, template as ReportTemplateRow, (file.params ?? {}) as ReportRunParams);
     await progress(30);
     const format = file.format as ReportFormat;
@@ -195,7 +199,12 @@ export async function generateReport(ctx: AppContext, tenantId: string, fileId: 
     });
     if (file.scheduleId) await scheduleOutcome(ctx, tenantId, file.scheduleId, 'done', '');
   } catch (error) {
-    const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
+    // What is refused carries its message in both languages; anything else is the generator's own.
+    const text =
+      error instanceof HttpError && error.text
+        ? error.text
+        : ReportMessages.failed(error instanceof Error ? error.message : String(error));
+    const message = bothOf(text).slice(0, 2000);
     await setFile(ctx, tenantId, fileId, {
       state: ReportFileStatus.failed,
       error: message,
@@ -281,7 +290,7 @@ export async function runDueSchedules(ctx: AppContext): Promise<number> {
           .update(reportSchedule)
           .set({
             lastStatus: 'failed',
-            lastError: template ? '创建人账号不存在 (owner gone)' : '报表模板不存在 (template gone)',
+            lastError: bothOf(template ? ReportMessages.ownerGone : ReportMessages.templateGone),
           })
           .where(eq(reportSchedule.id, s.id));
         return;

@@ -69,10 +69,15 @@ export const REPORT_DOWNLOAD_PATH = '/blade-report/report/rest/download';
 /** `POST` a template (saved or not) and parameters: the first rows as a PDF, for the designer. */
 export const REPORT_PREVIEW_PATH = '/blade-report/template/preview';
 /**
- * `POST {id, layout}`: saves the layout the designer made. `layout` is not a field of the generic
- * dialog (`form: false`), so the generic submit does not take it; the designer saves here.
+ * `POST {id, layout}`: saves the layout the designer made, once it is a template the generator
+ * can print. `layout` is saved by this route only (`savedBy`): the generic submit does not take it.
  */
 export const REPORT_LAYOUT_PATH = '/blade-report/template/layout';
+/**
+ * The element types a layout may use: those the server's PDF generator renders (pdfme's text,
+ * table, line and image — a logo). The designer offers these and no others.
+ */
+export const REPORT_LAYOUT_TYPES = ['text', 'table', 'line', 'image'] as const;
 /** `GET ?id=`: the data of a template (first rows), for the designer's sample input. */
 export const REPORT_DATA_PATH = '/blade-report/template/data';
 /** `GET`: the CJK font the PDFs are made with, for the designer (served from the npm package). */

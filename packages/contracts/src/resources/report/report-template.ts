@@ -1,5 +1,5 @@
 import { defineResource } from '../../resource/define';
-import { REPORT_MEASURE_FNS, REPORT_PERIODS } from './report-spec';
+import { REPORT_LAYOUT_PATH, REPORT_MEASURE_FNS, REPORT_PERIODS } from './report-spec';
 
 const periodItems = [
   { value: '', label: { zh: '不分期', en: 'None' } },
@@ -111,8 +111,8 @@ export const reportTemplateResource = defineResource({
       schema: { type: 'object' },
       max: 2_000_000,
       nullable: true,
-      list: false,
-      form: false,
+      // The designer saves it (checked as a printable pdfme template there); the dialog cannot.
+      savedBy: REPORT_LAYOUT_PATH,
     },
     builtIn: {
       kind: 'boolean',

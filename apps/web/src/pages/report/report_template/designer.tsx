@@ -8,6 +8,7 @@ import {
   REPORT_DATA_PATH,
   REPORT_LAYOUT_PATH,
   REPORT_FONT_PATH,
+  type REPORT_LAYOUT_TYPES,
   REPORT_PREVIEW_PATH,
   type ReportData,
 } from '@mes/contracts';
@@ -17,6 +18,11 @@ import type { Row } from '../../../crud/resource-page-types';
 
 /** The font the server prints with (Noto Sans SC from npm), so what is designed is what prints. */
 const FONT = 'NotoSansSC';
+/**
+ * The element types the server prints (`REPORT_LAYOUT_TYPES`): offering another would let a
+ * layout be designed that the server refuses on save.
+ */
+const PLUGINS = { text, table, line, image } satisfies Record<(typeof REPORT_LAYOUT_TYPES)[number], unknown>;
 /** The field names the server fills (report-pdf.ts `LAYOUT_FIELDS`). */
 const FIELDS = { title: 'title', subtitle: 'subtitle', rows: 'rows' } as const;
 
@@ -29,7 +35,7 @@ const TEXT = {
     saved: '已保存',
     fields: '可绑定字段',
     columns: '表格 rows 的列',
-    hint: '名为 title / subtitle 的文本和名为 rows 的表格由报表数据填充;其他元素(文字、Logo 图片、线条)按设计原样打印。',
+    hint: '名为 title / subtitle 的文本和名为 rows 的表格由报表数据填充;其他元素(文字、表格)设为只读后按设计原样打印,线条原样打印。',
   },
   en: {
     title: 'Design report template - {name}',
@@ -39,7 +45,7 @@ const TEXT = {
     saved: 'Saved',
     fields: 'Bound fields',
     columns: 'Columns of the rows table',
-    hint: 'A text named title / subtitle and a table named rows are filled from the report; other elements (text, a logo image, lines) print as designed.',
+    hint: 'A text named title / subtitle and a table named rows are filled from the report; other text and tables print as designed once made read-only; lines print as drawn.',
   },
 };
 
@@ -175,7 +181,7 @@ export default function TemplateDesigner({ row, onClose }: { row: Row; onClose(s
           domContainer: host.current,
           template: withSample(layout, report),
           options: { font: { [FONT]: { data: font, fallback: true } }, lang: language },
-          plugins: { text, table, line, image },
+          plugins: PLUGINS,
         });
       } catch (error) {
         if (!cancelled) void message.error(error instanceof Error ? error.message : String(error));
