@@ -114,9 +114,3 @@ export const renderPdfInWorker = (
   layout: Template | null,
   onProgress?: (done: number) => void,
 ): Promise<Uint8Array> => renderOnce({ kind: 'report', data, layout }, onProgress);
-
-/**
- * The report as xlsx in a worker thread too: exceljs writing 10,000 rows is over a second of CPU,
- * which on the main thread multiplied the API's p99 while it ran (docs/reports.md).
- */
-export const renderXlsxInWorker = (data: ReportData): Promise<Uint8Array> => renderOnce({ kind: 'xlsx', data });
