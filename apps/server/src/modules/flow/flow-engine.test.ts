@@ -17,6 +17,23 @@ const TIMED = `<?xml version="1.0" encoding="UTF-8"?>
   </process>
 </definitions>`;
 
+/** A task with a non-interrupting reminder on a cycle; each reminder counts itself in `n`. */
+const CYCLE = (cycle: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:flowable="http://flowable.org/bpmn" xmlns:mes="http://mes" id="d" targetNamespace="x">
+  <process id="cyc" isExecutable="true">
+    <startEvent id="start"><outgoing>f1</outgoing></startEvent>
+    <sequenceFlow id="f1" sourceRef="start" targetRef="wait" />
+    <userTask id="wait" name="wait" flowable:assignee="\${initiator}"><incoming>f1</incoming><outgoing>f2</outgoing></userTask>
+    <boundaryEvent id="remind" attachedToRef="wait" cancelActivity="false"><outgoing>f3</outgoing><timerEventDefinition><timeCycle>${cycle}</timeCycle></timerEventDefinition></boundaryEvent>
+    <sequenceFlow id="f2" sourceRef="wait" targetRef="end" />
+    <sequenceFlow id="f3" sourceRef="remind" targetRef="count" />
+    <serviceTask id="count" mes:service="set" mes:variable="n" mes:value="\${n + 1}"><incoming>f3</incoming><outgoing>f4</outgoing></serviceTask>
+    <sequenceFlow id="f4" sourceRef="count" targetRef="end2" />
+    <endEvent id="end2"><incoming>f4</incoming></endEvent>
+    <endEvent id="end"><incoming>f2</incoming></endEvent>
+  </process>
+</definitions>`;
+
 /** Moves the timer's expiry in a saved state to `at` (as if the state had waited that long). */
 function expireAt(state: unknown, at: Date): unknown {
   return JSON.parse(JSON.stringify(state).replace(/"expireAt":"[^"]+"/g, `"expireAt":"${at.toISOString()}"`));
@@ -59,5 +76,52 @@ describe('one move of an instance on bpmn-engine', () => {
     expect(done.finished).toBe(true);
     const late = await runEngine(TIMED, meta, done.state, { kind: 'timer', executionId });
     expect(late.found).toBe(false);
+  });
+
+  it('a cycle reports its next firing after each one until its repetitions are used up, due or not', async () => {
+    const xml = CYCLE('R3/PT10M');
+    const meta = await readModel(xml);
+    let run = await runEngine(xml, meta, null, { kind: 'start', variables: { initiator: '1', n: 0 } });
+    const fired: unknown[] = [];
+    for (let i = 0; i < 3; i++) {
+      const executionId = run.timers[0]?.executionId ?? '';
+      expect(run.timers).toHaveLength(1);
+      // The job runs at the expiry or later: the timer is then due when the state is resumed.
+      const state = i === 1 ? expireAt(run.state, new Date(Date.now() - 1000)) : run.state;
+      run = await runEngine(xml, meta, state, { kind: 'timer', executionId });
+      fired.push(run.variables.n);
+      expect(run.waiting.map((w) => w.elementId)).toEqual(['wait']);
+    }
+    expect(fired).toEqual([1, 2, 3]);
+    expect(run.timers).toEqual([]);
+  });
+
+  it('an unbounded cycle goes on while its task waits, and stops when the task is completed', async () => {
+    const xml = CYCLE('R/PT1H');
+    const meta = await readModel(xml);
+    let run = await runEngine(xml, meta, null, { kind: 'start', variables: { initiator: '1', n: 0 } });
+    for (let i = 0; i < 4; i++)
+      run = await runEngine(xml, meta, run.state, { kind: 'timer', executionId: run.timers[0]?.executionId ?? '' });
+    expect(run.variables.n).toBe(4);
+    const next = run.timers[0]?.executionId ?? '';
+    expect(next).not.toBe('');
+    run = await runEngine(xml, meta, run.state, {
+      kind: 'signal',
+      executionId: run.waiting[0]?.executionId ?? '',
+      variables: {},
+    });
+    expect(run.finished).toBe(true);
+    expect((await runEngine(xml, meta, run.state, { kind: 'timer', executionId: next })).found).toBe(false);
+  });
+
+  it('refuses a cycle that is not an ISO 8601 repetition, in both languages', async () => {
+    await expect(readModel(CYCLE('0 0 * * *'))).rejects.toMatchObject({
+      problems: [
+        {
+          zh: expect.stringContaining('R3/PT10M') as unknown,
+          en: expect.stringContaining('ISO 8601 repeating interval') as unknown,
+        },
+      ],
+    });
   });
 });

@@ -46,7 +46,7 @@ import { coversRoute } from '../../platform/permissions/grants';
 import { recordOperation } from '../../platform/audit/operation-audit';
 import { rowsOfSameTenant, tenantScope } from '../../platform/tenancy/tenant-scope';
 import { ModelError, readModel, type ProcessMeta } from './bpmn-model';
-import { FlowMessages, say } from './flow-messages';
+import { at, FlowMessages, say } from './flow-messages';
 import { candidateCondition, clientVariables, FlowError, FlowService, flowTimerJob } from './flow-service';
 
 type Row = Record<string, unknown>;
@@ -62,7 +62,7 @@ async function answering<T>(request: FastifyRequest, run: () => Promise<T>): Pro
   } catch (error) {
     if (error instanceof FlowError) throw new HttpError(error.code, say(request, error.text));
     if (error instanceof ModelError)
-      throw new HttpError(400, say(request, FlowMessages.invalidModel(error.problems.join('; '))));
+      throw new HttpError(400, say(request, FlowMessages.invalidModel(error.problems)));
     throw error;
   }
 }
@@ -128,7 +128,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
         try {
           meta = await modelOf(values.xml);
         } catch (error) {
-          if (error instanceof ModelError) throw badRequest(FlowMessages.invalidModel(error.problems.join('; ')));
+          if (error instanceof ModelError) throw badRequest(FlowMessages.invalidModel(error.problems));
           throw error;
         }
         values.modelKey = meta.key;
@@ -404,7 +404,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
             try {
               read.push({ xml: file.xml, meta: await readModel(file.xml), resourceName: file.name });
             } catch (error) {
-              if (error instanceof ModelError) throw new ModelError(error.problems.map((p) => `${file.name}: ${p}`));
+              if (error instanceof ModelError) throw new ModelError(error.problems.map((p) => at(file.name, p)));
               throw error;
             }
           }

@@ -27,9 +27,9 @@ import { HttpError } from '../../platform/http/errors';
 import { defineJob } from '../../platform/jobs/job-definition';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
 import { readModel, type ProcessMeta } from './bpmn-model';
-import { evaluateTemplate } from './expression';
+import { evaluateTemplate, ExpressionError } from './expression';
 import { EngineRunError, runEngine, type EngineAction, type EngineRun, type Variables } from './flow-engine';
-import { FlowMessages } from './flow-messages';
+import { at, FlowMessages, plain, RunMessages } from './flow-messages';
 import { LEAVE_PROCESS_XML } from './leave-process';
 
 type Db = AppContext['db'];
@@ -48,6 +48,9 @@ export class FlowError extends Error {
   }
 }
 const refuse = (text: LocalText, code = 400) => new FlowError(code, text);
+/** An error's words in both languages: an expression's own, or the message as it is. */
+const faultText = (error: unknown): LocalText =>
+  error instanceof ExpressionError ? error.text : plain((error as Error).message);
 /** Call activities calling call activities: this deep at most (a model calling itself is refused at save). */
 const MAX_CALL_DEPTH = 5;
 
@@ -339,7 +342,7 @@ export class FlowService {
     try {
       run = await runEngine(def.xml, meta, instance.state, action, () => this.now());
     } catch (error) {
-      if (error instanceof EngineRunError) throw refuse(FlowMessages.runFailed(error.message));
+      if (error instanceof EngineRunError) throw refuse(FlowMessages.runFailed(error.text));
       throw error;
     }
     if (!run.found) throw refuse(FlowMessages.taskNotFound);
@@ -427,12 +430,12 @@ export class FlowService {
           .map((g) => g.trim())
           .filter(Boolean);
       } catch (error) {
-        throw refuse(FlowMessages.runFailed(`${w.elementId}: ${(error as Error).message}`));
+        throw refuse(FlowMessages.runFailed(at(w.elementId, faultText(error))));
       }
       if (assignee && !/^\d{1,19}$/.test(assignee))
-        throw refuse(FlowMessages.runFailed(`${w.elementId}: 办理人 ${assignee} 不是用户编号`));
+        throw refuse(FlowMessages.runFailed(RunMessages.notUserId(w.elementId, assignee)));
       if (!assignee && !users.length && !groups.length)
-        throw refuse(FlowMessages.runFailed(`${w.elementId}: 办理人和候选人均为空`));
+        throw refuse(FlowMessages.runFailed(RunMessages.nobody(w.elementId)));
       return { w, spec, assignee, users: users.filter((u) => /^\d{1,19}$/.test(u)), groups };
     });
     const names = await this.userNames(
@@ -508,7 +511,7 @@ export class FlowService {
     const tenantId = instance.tenantId;
     const scope = tenantScope(tx, tenantId);
     if (run.calls.length) {
-      if (depth >= MAX_CALL_DEPTH) throw refuse(FlowMessages.runFailed(`调用活动嵌套超过 ${MAX_CALL_DEPTH} 层`));
+      if (depth >= MAX_CALL_DEPTH) throw refuse(FlowMessages.runFailed(RunMessages.callTooDeep(MAX_CALL_DEPTH)));
       const existing = await scope
         .select(flowInstance, { executionId: flowInstance.parentExecutionId })
         .where(eq(flowInstance.parentInstanceId, instance.id));
@@ -521,7 +524,7 @@ export class FlowService {
         try {
           called = await this.latestDefinition(tx, tenantId, key);
         } catch {
-          throw refuse(FlowMessages.runFailed(`${call.elementId}: 被调用的流程 ${key} 不存在`));
+          throw refuse(FlowMessages.runFailed(RunMessages.calledMissing(call.elementId, key)));
         }
         const starter: Actor = {
           userId: String(instance.startUser ?? actor?.userId ?? ''),
