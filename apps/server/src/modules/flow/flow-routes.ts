@@ -48,6 +48,7 @@ import { rowsOfSameTenant, tenantScope } from '../../platform/tenancy/tenant-sco
 import { ModelError, readModel, type ProcessMeta } from './bpmn-model';
 import { at, FlowMessages, say } from './flow-messages';
 import { candidateCondition, clientVariables, FlowError, FlowService, flowTimerJob } from './flow-service';
+import { flowSmsJob } from './service-tasks';
 
 type Row = Record<string, unknown>;
 
@@ -113,9 +114,12 @@ export function durationText(ms: number | null): string {
  * every move of an instance goes through `FlowService`, in one transaction with its task change.
  */
 export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const flow = new FlowService(ctx);
+  const flow = new FlowService(ctx, app.log);
   // One handler per context, whichever app built on it registered first (tests build several).
-  oncePerContext(ctx, flowTimerJob.name, () => ctx.jobs.register(flowTimerJob, (payload) => flow.fireTimer(payload)));
+  oncePerContext(ctx, flowTimerJob.name, () => {
+    ctx.jobs.register(flowTimerJob, (payload) => flow.fireTimer(payload));
+    ctx.jobs.register(flowSmsJob, (payload) => flow.tasks.sendSms(payload));
+  });
 
   // ------------------------------------------------------------------ models
   const models = registerResource(app, ctx, {

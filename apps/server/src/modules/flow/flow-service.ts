@@ -1,11 +1,11 @@
 import { desc, eq, inArray, isNull, max, sql, type SQL } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import {
   flowInstanceResource,
   FlowInstanceStatus,
   FlowSuspension,
   FlowTaskStatus,
-  NoticeAudience,
   operationLogResource,
   type LocalText,
 } from '@mes/contracts';
@@ -17,8 +17,6 @@ import {
   flowHistory,
   flowInstance,
   flowTask,
-  notice,
-  role,
   user,
 } from '../../platform/db/schema';
 import { nextId } from '../../platform/db/ids';
@@ -31,6 +29,7 @@ import { evaluateTemplate, ExpressionError } from './expression';
 import { EngineRunError, runEngine, type EngineAction, type EngineRun, type Variables } from './flow-engine';
 import { at, FlowMessages, plain, RunMessages } from './flow-messages';
 import { LEAVE_PROCESS_XML } from './leave-process';
+import { ServiceTasks } from './service-tasks';
 
 type Db = AppContext['db'];
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -113,8 +112,14 @@ export function clientVariables(value: unknown): Variables {
 
 export class FlowService {
   private readonly seeded = new Set<string>();
+  readonly tasks: ServiceTasks;
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly ctx: AppContext,
+    log: FastifyBaseLogger,
+  ) {
+    this.tasks = new ServiceTasks(ctx, log);
+  }
 
   private now() {
     return new Date(this.ctx.clock.now());
@@ -470,6 +475,28 @@ export class FlowService {
         updateTime: now,
       });
     }
+    // Service tasks, each on its step in the history (done, or failed with the reason).
+    const used = new Set<string>();
+    for (const effect of run.effects) {
+      let row = historyRows.find((h) => h.activityId === effect.elementId && !used.has(h.id));
+      if (!row) historyRows.push((row = history({ activityId: effect.elementId, startTime: now, endTime: now })));
+      used.add(row.id);
+      const outcome = await this.tasks.run(
+        tx,
+        {
+          tenantId,
+          starter: instance.startUser === null ? null : String(instance.startUser),
+          actor: actor?.userId ?? null,
+          now,
+          historyId: row.id,
+          elementId: effect.elementId,
+        },
+        effect.service,
+        effect.variables,
+      );
+      row.comment = outcome.text.zh.slice(0, 1000) || null;
+      row.isPass = outcome.ok;
+    }
     if (historyRows.length) await scope.insert(flowHistory).values(...historyRows);
 
     for (const timer of run.timers) {
@@ -480,7 +507,6 @@ export class FlowService {
         { startAfter: timer.expireAt },
       );
     }
-    for (const effect of run.effects) await this.notice(tx, tenantId, effect.service, effect.variables, now, actor);
 
     await scope
       .update(flowInstance)
@@ -557,50 +583,6 @@ export class FlowService {
         Math.max(0, depth - 1),
       );
     }
-  }
-
-  /** The `notice` service task: a released notice to the roles (aliases) and departments named. */
-  private async notice(
-    tx: Tx,
-    tenantId: string,
-    service: ProcessMeta['services'][string],
-    variables: Variables,
-    now: Date,
-    actor: Actor | null,
-  ) {
-    const text = (t: string | undefined) => String(t ? (evaluateTemplate(t, variables) ?? '') : '');
-    const escape = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-    const aliases = text(service.roles)
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-    const depts = listOf(text(service.depts));
-    let audienceType: number = NoticeAudience.everyone;
-    let audienceIds = '';
-    if (aliases.length) {
-      const roles = await tenantScope(tx, tenantId)
-        .select(role, { id: role.id })
-        .where(inArray(role.roleAlias, aliases));
-      audienceType = NoticeAudience.roles;
-      audienceIds = roles.map((r) => String(r.id)).join(',');
-    } else if (depts.length) {
-      audienceType = NoticeAudience.depts;
-      audienceIds = depts.join(',');
-    }
-    await tenantScope(tx, tenantId)
-      .insert(notice)
-      .values({
-        id: nextId(),
-        title: text(service.title).slice(0, 255) || '流程通知',
-        category: 1,
-        releaseTime: now,
-        audienceType,
-        audienceIds,
-        content: `<p>${escape(text(service.content))}</p>`,
-        createUser: actor?.userId ?? null,
-        createTime: now,
-        updateTime: now,
-      });
   }
 
   async instanceForUpdate(tx: Tx, tenantId: string, id: string): Promise<InstanceRow> {
