@@ -19,10 +19,13 @@ import {
   leaveDays,
   leaveProblem,
   leaveResource,
+  bilingual,
   Messages,
+  MessagesEn,
   operationLogResource,
   parseDateTime,
   type FlowHistoryStep,
+  type LocalText,
 } from '@mes/contracts';
 import { oncePerContext, type AppContext } from '../../app-context';
 import { registerResource, type ResourceService } from '../../crud/resource-routes';
@@ -56,6 +59,12 @@ const MAX_XML_BYTES = 1024 * 1024;
 const MAX_UPLOAD_FILES = 10;
 const FILE_NAME = /\.(bpmn|bpmn20\.xml)$/i;
 
+/** `请求参数 x 不正确: why` in both languages. */
+const invalidParam = (name: string, why: LocalText): LocalText => ({
+  zh: Messages.invalidParam(name, why.zh),
+  en: MessagesEn.invalidParam(name, why.en),
+});
+
 /** Runs a handler, turning the service's refusals into answers in the caller's language. */
 async function answering<T>(request: FastifyRequest, run: () => Promise<T>): Promise<T> {
   try {
@@ -69,27 +78,27 @@ async function answering<T>(request: FastifyRequest, run: () => Promise<T>): Pro
 }
 
 async function modelOf(xml: unknown): Promise<ProcessMeta> {
-  if (typeof xml !== 'string' || !xml.trim()) throw badRequest(Messages.missingParam('xml'));
-  if (Buffer.byteLength(xml) > MAX_XML_BYTES) throw badRequest(Messages.invalidParam('xml', '最大 1 MB'));
+  if (typeof xml !== 'string' || !xml.trim()) throw badRequest(bilingual('missingParam', 'xml'));
+  if (Buffer.byteLength(xml) > MAX_XML_BYTES) throw badRequest(invalidParam('xml', { zh: '最大 1 MB', en: 'at most 1 MB' }));
   return readModel(xml);
 }
 
 const text = (value: unknown, name: string, max: number, required = false): string => {
   if (value === undefined || value === null || value === '') {
-    if (required) throw badRequest(Messages.missingParam(name));
+    if (required) throw badRequest(bilingual('missingParam', name));
     return '';
   }
-  if (typeof value !== 'string' && typeof value !== 'number') throw badRequest(Messages.invalidParam(name, '应为文本'));
+  if (typeof value !== 'string' && typeof value !== 'number') throw badRequest(invalidParam(name, { zh: '应为文本', en: 'must be text' }));
   const out = String(value).trim();
-  if (out.length > max) throw badRequest(Messages.invalidParam(name, `最多 ${max} 个字符`));
-  if (required && !out) throw badRequest(Messages.missingParam(name));
+  if (out.length > max) throw badRequest(invalidParam(name, { zh: `最多 ${max} 个字符`, en: `at most ${max} characters` }));
+  if (required && !out) throw badRequest(bilingual('missingParam', name));
   return out;
 };
 
 const categoryOf = (value: unknown): number | null => {
   if (value === undefined || value === null || value === '') return null;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 9999) throw badRequest(Messages.invalidParam('category', '应为流程分类'));
+  if (!Number.isInteger(n) || n < 0 || n > 9999) throw badRequest(invalidParam('category', { zh: '应为流程分类', en: 'must be a process category' }));
   return n;
 };
 
@@ -215,7 +224,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
         .select({ xml: flowModel.xml, modelKey: flowModel.modelKey })
         .from(flowModel)
         .where(and(await models.readScope(auth), eq(flowModel.id, modelId)));
-      if (!model) throw notFound(Messages.rowNotFound);
+      if (!model) throw notFound(bilingual('rowNotFound'));
       const category = categoryOf(params.category);
       const tenants = await targetTenants(auth, params.tenantIds);
       const meta = await modelOf(model.xml);
@@ -315,7 +324,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
         });
         await ctx.totals.changed(flowDefinitionResource.code, auth.tenantId);
         await ctx.totals.changed(operationLogResource.code, '*');
-        return ok(true, Messages.success);
+        return ok(true, say(request, bilingual('success')));
       }),
   );
 
@@ -335,7 +344,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
           const found = await scope
             .select(flowDeployment, { id: flowDeployment.id })
             .where(inArray(flowDeployment.id, ids));
-          if (found.length !== ids.length) throw notFound(Messages.rowNotFound);
+          if (found.length !== ids.length) throw notFound(bilingual('rowNotFound'));
           if (defs.length) {
             const running = await scope.select(flowInstance, { id: flowInstance.id }).where(
               inArray(
@@ -364,7 +373,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
         });
         await ctx.totals.changed(flowDefinitionResource.code, auth.tenantId);
         await ctx.totals.changed(operationLogResource.code, '*');
-        return ok(true, Messages.removed);
+        return ok(true, say(request, bilingual('removed')));
       }),
   );
 
@@ -397,9 +406,9 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
           } catch (error) {
             if (error instanceof FlowError) throw error;
             if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-              throw badRequest(Messages.invalidParam('files', '单个文件最大 1 MB'));
+              throw badRequest(invalidParam('files', { zh: '单个文件最大 1 MB', en: 'each file at most 1 MB' }));
             if (String((error as { code?: unknown }).code ?? '').startsWith('FST_'))
-              throw badRequest(Messages.badRequest);
+              throw badRequest(bilingual('badRequest'));
             throw error;
           }
           if (!files.length) throw new FlowError(400, FlowMessages.noFiles);
@@ -480,7 +489,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
         const reason = text(params.deleteReason ?? params.reason, 'deleteReason', 500);
         if (!reason) throw new FlowError(400, FlowMessages.reasonRequired);
         await flow.deleteInstance(auth, id, reason);
-        return ok(true, Messages.removed);
+        return ok(true, say(request, bilingual('removed')));
       }),
   );
 
@@ -658,7 +667,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
     answering(request, async () => {
       const auth = requireAuth(request);
       const id = idValue(paramsOf(request).processInstanceId, 'processInstanceId');
-      if (!(await mayFollow(auth, id))) throw notFound(Messages.rowNotFound);
+      if (!(await mayFollow(auth, id))) throw notFound(bilingual('rowNotFound'));
       return ok(await historyOf(auth.tenantId, id));
     }),
   );
@@ -681,14 +690,14 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
       const endText = text(params.endTime, 'endTime', 32, true);
       const start = parseDateTime(startText);
       const end = parseDateTime(endText);
-      if (!start) throw badRequest(Messages.invalidParam('startTime', '应为 yyyy-MM-dd HH:mm:ss'));
-      if (!end) throw badRequest(Messages.invalidParam('endTime', '应为 yyyy-MM-dd HH:mm:ss'));
+      if (!start) throw badRequest(invalidParam('startTime', { zh: '应为 yyyy-MM-dd HH:mm:ss', en: 'must be yyyy-MM-dd HH:mm:ss' }));
+      if (!end) throw badRequest(invalidParam('endTime', { zh: '应为 yyyy-MM-dd HH:mm:ss', en: 'must be yyyy-MM-dd HH:mm:ss' }));
       if (end <= start) throw new FlowError(400, FlowMessages.leaveTimes);
       const reason = text(params.reason, 'reason', 500, true);
       const leaveType = params.leaveType ?? params.type ?? 1;
       const type = Number(leaveType);
       if (!Number.isInteger(type) || type < 1 || type > 7)
-        throw badRequest(Messages.invalidParam('leaveType', '应为请假类型'));
+        throw badRequest(invalidParam('leaveType', { zh: '应为请假类型', en: 'must be a leave type' }));
       const taskUser = idValue(String(params.taskUser ?? '').replace(/^taskUser_/, '') || undefined, 'taskUser');
       const names = await flow.userNames(ctx.db, auth.tenantId, [taskUser, auth.userId]);
       if (!names.has(taskUser)) throw new FlowError(400, FlowMessages.badUser('taskUser'));
@@ -737,7 +746,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
       const businessId = idValue(paramsOf(request).businessId, 'businessId');
       const [row] = await tenantScope(ctx.db, auth.tenantId).select(leave).where(eq(leave.id, businessId));
       if (!row || !row.processInstanceId || !(await mayFollow(auth, String(row.processInstanceId))))
-        throw notFound(Messages.rowNotFound);
+        throw notFound(bilingual('rowNotFound'));
       const [instance] = await tenantScope(ctx.db, auth.tenantId)
         .select(flowInstance, { flowStatus: flowInstance.flowStatus, endTime: flowInstance.endTime })
         .where(eq(flowInstance.id, String(row.processInstanceId)));
