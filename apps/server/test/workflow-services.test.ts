@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FlowPaths, SmsCategory } from '@mes/contracts';
 import { car, role, user } from '../src/platform/db/schema';
 import { DEPT_IDS } from '../src/seed/seed-data';
+import { cycleModel } from './support/flow-models';
 import { waitFor } from './support/mqtt-kit';
 import { startSecondProcess } from './support/second-process';
 import { signInWithScopes } from './support/scoped-user';
@@ -82,7 +83,10 @@ beforeAll(async () => {
     `select id::text, account from blade_user where tenant_id = '000000' and account in ('svc_emp', 'svc_other')`,
   );
   for (const u of users.rows) ids[u.account] = u.id;
-  await t.ctx.db.update(user).set({ phone: '13800138001' }).where(eq(user.id, ids.svc_other as string));
+  await t.ctx.db
+    .update(user)
+    .set({ phone: '13800138001' })
+    .where(eq(user.id, ids.svc_other as string));
 }, 120_000);
 afterAll(() => t.close());
 
@@ -194,22 +198,6 @@ describe('notice, SMS and setField tasks', () => {
     expect(todo.some((r) => r.processInstanceId === instanceId)).toBe(true);
   });
 });
-
-/** A task with a non-interrupting reminder on `cycle`; each reminder counts itself in `n`. */
-const cycleModel = (key: string, cycle: string) =>
-  model(
-    key,
-    `<startEvent id="start"><outgoing>f1</outgoing></startEvent>
-    <sequenceFlow id="f1" sourceRef="start" targetRef="wait" />
-    <userTask id="wait" name="等待" flowable:assignee="\${initiator}"><incoming>f1</incoming><outgoing>f2</outgoing></userTask>
-    <boundaryEvent id="remind" attachedToRef="wait" cancelActivity="false"><outgoing>f3</outgoing><timerEventDefinition><timeCycle>${cycle}</timeCycle></timerEventDefinition></boundaryEvent>
-    <sequenceFlow id="f2" sourceRef="wait" targetRef="end" />
-    <sequenceFlow id="f3" sourceRef="remind" targetRef="count" />
-    <serviceTask id="count" mes:service="set" mes:variable="n" mes:value="\${n + 1}"><incoming>f3</incoming><outgoing>f4</outgoing></serviceTask>
-    <sequenceFlow id="f4" sourceRef="count" targetRef="done" />
-    <endEvent id="done"><incoming>f4</incoming></endEvent>
-    <endEvent id="end"><incoming>f2</incoming></endEvent>`,
-  );
 
 async function timerJobs(instanceId: string) {
   const jobs = await t.ctx.database.pool.query<{ state: string; output: unknown }>(

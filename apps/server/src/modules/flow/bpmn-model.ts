@@ -186,7 +186,8 @@ function checkService(id: string, service: ServiceMeta, problems: LocalText[]) {
       if (!service.title) needs('title');
       break;
     case 'sms':
-      if (!service.phone?.trim() && !service.users?.trim()) problems.push(ModelMessages.serviceEither(id, 'phone', 'users'));
+      if (!service.phone?.trim() && !service.users?.trim())
+        problems.push(ModelMessages.serviceEither(id, 'phone', 'users'));
       if (!smsParams(service.params)) problems.push(ModelMessages.badParams(id));
       break;
     case 'setField': {
@@ -235,7 +236,8 @@ export async function readModel(xml: string): Promise<ProcessMeta> {
   const linter = new Linter({ config: LINT_CONFIG, resolver: new NodeResolver() });
   const reports = (await linter.lint(root)) as Record<string, { id?: string; message: string; category: string }[]>;
   for (const [rule, list] of Object.entries(reports)) {
-    for (const r of list) if (r.category === 'error') problems.push(plain(`${rule}: ${r.message}${r.id ? ` (${r.id})` : ''}`));
+    for (const r of list)
+      if (r.category === 'error') problems.push(plain(`${rule}: ${r.message}${r.id ? ` (${r.id})` : ''}`));
   }
 
   const processes = (root.rootElements ?? []).filter((e) => e.$type === 'bpmn:Process');
@@ -273,8 +275,7 @@ export async function readModel(xml: string): Promise<ProcessMeta> {
           expression(`${id}.${attr}`, value);
         }
       }
-      if (!task.assignee && !task.candidateUsers && !task.candidateGroups)
-        problems.push(ModelMessages.noAssignee(id));
+      if (!task.assignee && !task.candidateUsers && !task.candidateGroups) problems.push(ModelMessages.noAssignee(id));
       meta.userTasks[id] = task;
     }
     if (el.$type === 'bpmn:ServiceTask') {
@@ -310,7 +311,8 @@ export async function readModel(xml: string): Promise<ProcessMeta> {
       expression(`${id}.timer`, def.timeDuration?.body ?? def.timeDate?.body ?? def.timeCycle?.body);
       const cycle = def.timeCycle?.body?.trim();
       // bpmn-engine reads ISO 8601 only (no cron): R3/PT10M, R/PT1H, R2/2026-01-01T08:00:00Z/P1D.
-      if (cycle && !cycle.includes('${') && !/^R\d*\/(P|\d{4}-)/.test(cycle)) problems.push(ModelMessages.badCycle(id, cycle));
+      if (cycle && !cycle.includes('${') && !/^R\d*\/(P|\d{4}-)/.test(cycle))
+        problems.push(ModelMessages.badCycle(id, cycle));
     }
   });
 

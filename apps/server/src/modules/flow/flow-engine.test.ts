@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cycleModel } from '../../../test/support/flow-models';
 import { readModel } from './bpmn-model';
 import { runEngine } from './flow-engine';
 
@@ -17,22 +18,7 @@ const TIMED = `<?xml version="1.0" encoding="UTF-8"?>
   </process>
 </definitions>`;
 
-/** A task with a non-interrupting reminder on a cycle; each reminder counts itself in `n`. */
-const CYCLE = (cycle: string) => `<?xml version="1.0" encoding="UTF-8"?>
-<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:flowable="http://flowable.org/bpmn" xmlns:mes="http://mes" id="d" targetNamespace="x">
-  <process id="cyc" isExecutable="true">
-    <startEvent id="start"><outgoing>f1</outgoing></startEvent>
-    <sequenceFlow id="f1" sourceRef="start" targetRef="wait" />
-    <userTask id="wait" name="wait" flowable:assignee="\${initiator}"><incoming>f1</incoming><outgoing>f2</outgoing></userTask>
-    <boundaryEvent id="remind" attachedToRef="wait" cancelActivity="false"><outgoing>f3</outgoing><timerEventDefinition><timeCycle>${cycle}</timeCycle></timerEventDefinition></boundaryEvent>
-    <sequenceFlow id="f2" sourceRef="wait" targetRef="end" />
-    <sequenceFlow id="f3" sourceRef="remind" targetRef="count" />
-    <serviceTask id="count" mes:service="set" mes:variable="n" mes:value="\${n + 1}"><incoming>f3</incoming><outgoing>f4</outgoing></serviceTask>
-    <sequenceFlow id="f4" sourceRef="count" targetRef="end2" />
-    <endEvent id="end2"><incoming>f4</incoming></endEvent>
-    <endEvent id="end"><incoming>f2</incoming></endEvent>
-  </process>
-</definitions>`;
+const CYCLE = (cycle: string) => cycleModel('cyc', cycle);
 
 /** Moves the timer's expiry in a saved state to `at` (as if the state had waited that long). */
 function expireAt(state: unknown, at: Date): unknown {

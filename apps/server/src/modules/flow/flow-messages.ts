@@ -83,7 +83,10 @@ export const ExpressionMessages = {
     zh: `表达式中 "." 之后应为名称: ${text}`,
     en: `A name must follow "." in the expression: ${text}`,
   }),
-  incomplete: (text: string): LocalText => ({ zh: `表达式不完整: ${text}`, en: `The expression is incomplete: ${text}` }),
+  incomplete: (text: string): LocalText => ({
+    zh: `表达式不完整: ${text}`,
+    en: `The expression is incomplete: ${text}`,
+  }),
   trailing: (text: string): LocalText => ({
     zh: `表达式有多余内容: ${text}`,
     en: `The expression has text left over: ${text}`,

@@ -71,15 +71,15 @@ async function answering<T>(request: FastifyRequest, run: () => Promise<T>): Pro
     return await run();
   } catch (error) {
     if (error instanceof FlowError) throw new HttpError(error.code, say(request, error.text));
-    if (error instanceof ModelError)
-      throw new HttpError(400, say(request, FlowMessages.invalidModel(error.problems)));
+    if (error instanceof ModelError) throw new HttpError(400, say(request, FlowMessages.invalidModel(error.problems)));
     throw error;
   }
 }
 
 async function modelOf(xml: unknown): Promise<ProcessMeta> {
   if (typeof xml !== 'string' || !xml.trim()) throw badRequest(bilingual('missingParam', 'xml'));
-  if (Buffer.byteLength(xml) > MAX_XML_BYTES) throw badRequest(invalidParam('xml', { zh: '最大 1 MB', en: 'at most 1 MB' }));
+  if (Buffer.byteLength(xml) > MAX_XML_BYTES)
+    throw badRequest(invalidParam('xml', { zh: '最大 1 MB', en: 'at most 1 MB' }));
   return readModel(xml);
 }
 
@@ -88,9 +88,11 @@ const text = (value: unknown, name: string, max: number, required = false): stri
     if (required) throw badRequest(bilingual('missingParam', name));
     return '';
   }
-  if (typeof value !== 'string' && typeof value !== 'number') throw badRequest(invalidParam(name, { zh: '应为文本', en: 'must be text' }));
+  if (typeof value !== 'string' && typeof value !== 'number')
+    throw badRequest(invalidParam(name, { zh: '应为文本', en: 'must be text' }));
   const out = String(value).trim();
-  if (out.length > max) throw badRequest(invalidParam(name, { zh: `最多 ${max} 个字符`, en: `at most ${max} characters` }));
+  if (out.length > max)
+    throw badRequest(invalidParam(name, { zh: `最多 ${max} 个字符`, en: `at most ${max} characters` }));
   if (required && !out) throw badRequest(bilingual('missingParam', name));
   return out;
 };
@@ -98,7 +100,8 @@ const text = (value: unknown, name: string, max: number, required = false): stri
 const categoryOf = (value: unknown): number | null => {
   if (value === undefined || value === null || value === '') return null;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 9999) throw badRequest(invalidParam('category', { zh: '应为流程分类', en: 'must be a process category' }));
+  if (!Number.isInteger(n) || n < 0 || n > 9999)
+    throw badRequest(invalidParam('category', { zh: '应为流程分类', en: 'must be a process category' }));
   return n;
 };
 
@@ -690,8 +693,14 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
       const endText = text(params.endTime, 'endTime', 32, true);
       const start = parseDateTime(startText);
       const end = parseDateTime(endText);
-      if (!start) throw badRequest(invalidParam('startTime', { zh: '应为 yyyy-MM-dd HH:mm:ss', en: 'must be yyyy-MM-dd HH:mm:ss' }));
-      if (!end) throw badRequest(invalidParam('endTime', { zh: '应为 yyyy-MM-dd HH:mm:ss', en: 'must be yyyy-MM-dd HH:mm:ss' }));
+      if (!start)
+        throw badRequest(
+          invalidParam('startTime', { zh: '应为 yyyy-MM-dd HH:mm:ss', en: 'must be yyyy-MM-dd HH:mm:ss' }),
+        );
+      if (!end)
+        throw badRequest(
+          invalidParam('endTime', { zh: '应为 yyyy-MM-dd HH:mm:ss', en: 'must be yyyy-MM-dd HH:mm:ss' }),
+        );
       if (end <= start) throw new FlowError(400, FlowMessages.leaveTimes);
       const reason = text(params.reason, 'reason', 500, true);
       const leaveType = params.leaveType ?? params.type ?? 1;

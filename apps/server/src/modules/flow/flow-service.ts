@@ -11,14 +11,7 @@ import {
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { splitIds, type AuthContext } from '../../platform/auth/request-auth';
-import {
-  flowDefinition,
-  flowDeployment,
-  flowHistory,
-  flowInstance,
-  flowTask,
-  user,
-} from '../../platform/db/schema';
+import { flowDefinition, flowDeployment, flowHistory, flowInstance, flowTask, user } from '../../platform/db/schema';
 import { nextId } from '../../platform/db/ids';
 import { recordOperation } from '../../platform/audit/operation-audit';
 import { HttpError } from '../../platform/http/errors';
