@@ -658,7 +658,16 @@ export class ResourceService {
     return withChildren as Row;
   }
 
-  async submit(body: Record<string, unknown>, auth: AuthContext): Promise<{ id: string; adding: boolean }> {
+  /**
+   * Adds or updates one row. `within`: a caller's transaction to run in (as a savepoint), so a
+   * change made on behalf of another write (a process's `setField` task) commits or rolls back
+   * with it, and a refusal undoes only this change.
+   */
+  async submit(
+    body: Record<string, unknown>,
+    auth: AuthContext,
+    within?: Tx,
+  ): Promise<{ id: string; adding: boolean }> {
     // access
     assertOwnerAccess(this.def, auth, true);
     const rawId = body.id;
@@ -673,7 +682,7 @@ export class ResourceService {
     const committed: (() => Promise<void>)[] = [];
     const afterCommit = (task: () => Promise<void>) => void committed.push(task);
     try {
-      const result = await this.ctx.db.transaction(async (tx) => {
+      const result = await (within ?? this.ctx.db).transaction(async (tx) => {
         let existing: Row | undefined;
         if (!adding) {
           [existing] = await tx

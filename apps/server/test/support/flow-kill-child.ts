@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pino } from 'pino';
 import { connectDatabase } from '../../src/platform/db/database';
 import { FlowService } from '../../src/modules/flow/flow-service';
 import { createAppContext } from '../../src/runtime';
@@ -26,7 +27,7 @@ const databaseUrl = env.DATABASE_URL ?? '';
 const database = connectDatabase(databaseUrl, 3);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mes-flow-kill-'));
 const ctx = await createAppContext({ database, databaseUrl, jwtSecret: 'x'.repeat(64), dataDir, apiLog: false });
-const flow = new StallingFlow(ctx);
+const flow = new StallingFlow(ctx, pino({ level: 'silent' }));
 const userId = env.USER_ID ?? '';
 await flow.complete(
   {

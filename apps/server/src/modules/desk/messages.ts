@@ -5,6 +5,10 @@ export const DeskMessages = {
     zh: '所选机构不存在或不属于本租户',
     en: 'A chosen department does not exist or is not of this tenant',
   },
+  unknownUsers: {
+    zh: '所选用户不存在或不属于本租户',
+    en: 'A chosen user does not exist or is not of this tenant',
+  },
   badPage: (name: string) => ({
     zh: `请求参数 ${name} 不正确: 应为 1 以上的整数`,
     en: `The parameter ${name} is invalid: must be an integer of 1 or more`,

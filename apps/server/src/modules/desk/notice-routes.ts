@@ -12,7 +12,7 @@ import {
 import type { AppContext } from '../../app-context';
 import { registerResource, type ChangeArgs, type RemoveArgs, type ResourceService } from '../../crud/resource-routes';
 import { requireAuth, splitIds, type AuthContext } from '../../platform/auth/request-auth';
-import { dept, notice, noticeRead, role } from '../../platform/db/schema';
+import { dept, notice, noticeRead, role, user } from '../../platform/db/schema';
 import { ok, pageOf } from '../../platform/http/envelope';
 import { badRequest, notFound } from '../../platform/http/errors';
 import { idValue } from '../../platform/http/request-params';
@@ -38,12 +38,18 @@ async function beforeChange({ tx, auth, values, existing }: ChangeArgs): Promise
     return;
   }
   const ids = [...new Set(splitIds(String(values.audienceIds ?? existing?.audienceIds ?? '')))];
-  const table = type === NoticeAudience.roles ? role : dept;
+  const table = type === NoticeAudience.roles ? role : type === NoticeAudience.users ? user : dept;
   const found = ids.length
     ? await tenantScope(tx, auth.tenantId).select(table, { id: table.id }).where(inArray(table.id, ids))
     : [];
   if (found.length !== ids.length || !ids.length)
-    throw badRequest(type === NoticeAudience.roles ? DeskMessages.unknownRoles : DeskMessages.unknownDepts);
+    throw badRequest(
+      type === NoticeAudience.roles
+        ? DeskMessages.unknownRoles
+        : type === NoticeAudience.users
+          ? DeskMessages.unknownUsers
+          : DeskMessages.unknownDepts,
+    );
 }
 
 function factsOf(tenantId: string, id: string, values: ChangeArgs['values'], existing: ChangeArgs['existing']) {
@@ -91,8 +97,9 @@ async function afterRemove({ tx, auth, rows }: RemoveArgs): Promise<void> {
 }
 
 /**
- * Which notices reach the caller: everyone's, those naming one of their roles, and those naming
- * one of their departments or a department above it (a notice to a region reaches its clinics).
+ * Which notices reach the caller: everyone's, those naming one of their roles, those naming
+ * one of their departments or a department above it (a notice to a region reaches its clinics),
+ * and those naming them (a process's notice to its starter or an assignee).
  */
 async function audienceCondition(db: Queryable, auth: AuthContext): Promise<SQL> {
   const depts = await noticeAudienceDepts(db, auth);
@@ -105,6 +112,7 @@ async function audienceCondition(db: Queryable, auth: AuthContext): Promise<SQL>
     eq(notice.audienceType, NoticeAudience.everyone),
     and(eq(notice.audienceType, NoticeAudience.roles), names(auth.roleIds)),
     and(eq(notice.audienceType, NoticeAudience.depts), names(depts)),
+    and(eq(notice.audienceType, NoticeAudience.users), names([auth.userId])),
   ) as SQL;
 }
 

@@ -1,3 +1,6 @@
+import type { LocalText } from '@mes/contracts';
+import { ExpressionMessages } from './flow-messages';
+
 /**
  * The expressions of a process model: `${...}` in conditions, assignees, candidates, timer
  * durations and service-task parameters. Models come from tenants' administrators, so nothing
@@ -14,7 +17,11 @@
  * A name that is not a variable is `undefined` (so `${pass}` is false until a task sets it).
  */
 
-export class ExpressionError extends Error {}
+export class ExpressionError extends Error {
+  constructor(readonly text: LocalText) {
+    super(text.zh);
+  }
+}
 
 type Value = unknown;
 type Scope = (name: string) => Value;
@@ -40,7 +47,7 @@ const OPERATORS = ['&&', '||', '==', '!=', '<=', '>=', '<', '>', '!', '+', '-', 
 const MAX_LENGTH = 1000;
 
 function tokenize(text: string): Token[] {
-  if (text.length > MAX_LENGTH) throw new ExpressionError(`表达式过长 (${MAX_LENGTH})`);
+  if (text.length > MAX_LENGTH) throw new ExpressionError(ExpressionMessages.tooLong(MAX_LENGTH));
   const tokens: Token[] = [];
   let i = 0;
   while (i < text.length) {
@@ -59,7 +66,7 @@ function tokenize(text: string): Token[] {
         out += text[j];
         j++;
       }
-      if (j >= text.length) throw new ExpressionError(`字符串未结束: ${text}`);
+      if (j >= text.length) throw new ExpressionError(ExpressionMessages.unterminated(text));
       tokens.push({ type: 'str', value: out });
       i = j + 1;
     } else if (/[A-Za-z_$]/.test(c)) {
@@ -70,7 +77,7 @@ function tokenize(text: string): Token[] {
       i += word.length;
     } else {
       const op = OPERATORS.find((o) => text.startsWith(o, i));
-      if (!op) throw new ExpressionError(`表达式中有无法识别的字符 "${c}": ${text}`);
+      if (!op) throw new ExpressionError(ExpressionMessages.badCharacter(c, text));
       tokens.push({ type: 'op', value: op });
       i += op.length;
     }
@@ -162,7 +169,7 @@ export function compileExpression(text: string): Compiled {
   const next = () => tokens[pos++] as Token;
   const expect = (value: string) => {
     const t = next();
-    if (t.type !== 'op' || t.value !== value) throw new ExpressionError(`表达式缺少 "${value}": ${text}`);
+    if (t.type !== 'op' || t.value !== value) throw new ExpressionError(ExpressionMessages.missing(value, text));
   };
 
   function primary(): Compiled {
@@ -180,7 +187,7 @@ export function compileExpression(text: string): Compiled {
       while (peek().type === 'op' && peek().value === '.') {
         next();
         const prop = next();
-        if (prop.type !== 'name') throw new ExpressionError(`表达式中 "." 之后应为名称: ${text}`);
+        if (prop.type !== 'name') throw new ExpressionError(ExpressionMessages.nameAfterDot(text));
         const of = get;
         get = (scope) => member(of(scope), prop.value);
       }
@@ -197,7 +204,7 @@ export function compileExpression(text: string): Compiled {
       if (t.value === '-') return (s) => -num(operand(s));
       return (s) => isEmpty(operand(s));
     }
-    throw new ExpressionError(`表达式不完整: ${text}`);
+    throw new ExpressionError(ExpressionMessages.incomplete(text));
   }
 
   function binary(minPrecedence: number): Compiled {
@@ -228,7 +235,7 @@ export function compileExpression(text: string): Compiled {
   }
 
   const compiled = ternary();
-  if (peek().type !== 'end') throw new ExpressionError(`表达式有多余内容: ${text}`);
+  if (peek().type !== 'end') throw new ExpressionError(ExpressionMessages.trailing(text));
   return compiled;
 }
 
@@ -262,13 +269,14 @@ export function evaluateTemplate(text: string, variables: Record<string, unknown
 }
 
 /** Checks every `${...}` of a model's attribute; the message names the first fault. */
-export function checkTemplate(text: string): string | undefined {
+export function checkTemplate(text: string): LocalText | undefined {
   try {
     const whole = WHOLE.exec(text);
     if (whole) compileExpression(whole[1] as string);
     else for (const m of text.matchAll(PART)) compileExpression(m[1] as string);
     return undefined;
   } catch (error) {
-    return (error as Error).message;
+    if (error instanceof ExpressionError) return error.text;
+    throw error;
   }
 }

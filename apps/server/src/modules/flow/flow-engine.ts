@@ -1,7 +1,9 @@
 import { EventEmitter } from 'node:events';
 import { Engine, type BpmnEngineOptions } from 'bpmn-engine';
 import { Timers } from 'bpmn-elements';
+import type { LocalText } from '@mes/contracts';
 import { evaluateTemplate, ExpressionError } from './expression';
+import { plain } from './flow-messages';
 import type { ProcessMeta, ServiceMeta } from './bpmn-model';
 
 /**
@@ -62,7 +64,11 @@ export interface EngineRun {
   found: boolean;
 }
 
-export class EngineRunError extends Error {}
+export class EngineRunError extends Error {
+  constructor(readonly text: LocalText) {
+    super(text.zh);
+  }
+}
 
 interface ActivityApi {
   id: string;
@@ -99,6 +105,14 @@ function expressions() {
       return evaluateTemplate(text, context?.environment?.variables ?? {});
     },
   };
+}
+
+/** An error's words: an expression's in both languages (also when the engine wrapped it), else as given. */
+function textOf(error: Error): LocalText {
+  const inner = (error as Error & { source?: unknown; inner?: unknown }).inner;
+  if (error instanceof ExpressionError) return error.text;
+  if (inner instanceof ExpressionError) return inner.text;
+  return plain(error.message);
 }
 
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -220,7 +234,10 @@ export async function runEngine(
     }
     await settle();
     await settle();
-    if (errors.length) throw new EngineRunError(errors.map((e) => e.message).join('; '));
+    if (errors.length) {
+      const texts = errors.map(textOf);
+      throw new EngineRunError({ zh: texts.map((t) => t.zh).join('; '), en: texts.map((t) => t.en).join('; ') });
+    }
 
     const postponed = execution.getPostponed() as unknown as ActivityApi[];
     const waiting = postponed
@@ -246,8 +263,8 @@ export async function runEngine(
       found,
     };
   } catch (error) {
-    if (error instanceof EngineRunError || error instanceof ExpressionError) throw new EngineRunError(error.message);
-    throw new EngineRunError((error as Error).message);
+    if (error instanceof EngineRunError) throw error;
+    throw new EngineRunError(textOf(error as Error));
   } finally {
     running = false;
     // An engine that ran to the end is idle already, and its stop() would wait forever.

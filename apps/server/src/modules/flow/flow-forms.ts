@@ -7,6 +7,7 @@ import {
   type FlowFormField,
   type FormFieldType,
   type FormValue,
+  type LocalText,
 } from '@mes/contracts';
 
 /**
@@ -52,17 +53,27 @@ function formKeyOf(el: FormElement): string {
   return '';
 }
 
-function fieldOf(where: string, raw: Generic, problems: string[]): FlowFormField | undefined {
+function fieldOf(where: string, raw: Generic, problems: LocalText[]): FlowFormField | undefined {
   const id = attr(raw, 'id') ?? '';
   const at = `${where}.${id || '?'}`;
   if (!FIELD_ID.test(id)) {
-    problems.push(`${where}: 表单字段标识 "${id}" 应以字母开头,只含字母、数字、_`);
+    problems.push({
+      zh: `${where}: 表单字段标识 "${id}" 应以字母开头,只含字母、数字、_`,
+      en: `${where}: form field id "${id}" must start with a letter and hold only letters, digits and _`,
+    });
     return undefined;
   }
-  if (RESERVED.has(id)) problems.push(`${at}: 表单字段不能使用系统变量名 ${id}`);
+  if (RESERVED.has(id))
+    problems.push({
+      zh: `${at}: 表单字段不能使用系统变量名 ${id}`,
+      en: `${at}: a form field may not use the system variable ${id}`,
+    });
   const type = (attr(raw, 'type') ?? 'string') as FormFieldType;
   if (!(FORM_FIELD_TYPES as readonly string[]).includes(type))
-    problems.push(`${at}: 不支持的字段类型 ${type} (支持 ${FORM_FIELD_TYPES.join(', ')})`);
+    problems.push({
+      zh: `${at}: 不支持的字段类型 ${type} (支持 ${FORM_FIELD_TYPES.join(', ')})`,
+      en: `${at}: field type ${type} is not supported (${FORM_FIELD_TYPES.join(', ')})`,
+    });
   const field: FlowFormField = {
     id,
     label: (attr(raw, 'label') ?? '').trim() || id,
@@ -77,13 +88,19 @@ function fieldOf(where: string, raw: Generic, problems: string[]): FlowFormField
   const defaultValue = attr(raw, 'defaultValue');
   if (defaultValue !== undefined && !defaultValue.includes('${')) field.defaultValue = defaultValue;
   if (type === 'enum' && (!field.values.length || field.values.some((v) => !v.id)))
-    problems.push(`${at}: 枚举字段应列出取值 (camunda:value 带 id)`);
+    problems.push({
+      zh: `${at}: 枚举字段应列出取值 (camunda:value 带 id)`,
+      en: `${at}: an enum field lists its values (camunda:value with an id)`,
+    });
   for (const validation of childrenNamed(raw, 'validation')) {
     for (const c of childrenNamed(validation, 'constraint')) {
       const name = attr(c, 'name') ?? '';
       const config = attr(c, 'config');
       if (!(FORM_CONSTRAINTS as readonly string[]).includes(name)) {
-        problems.push(`${at}: 不支持的校验 ${name} (支持 ${FORM_CONSTRAINTS.join(', ')})`);
+        problems.push({
+          zh: `${at}: 不支持的校验 ${name} (支持 ${FORM_CONSTRAINTS.join(', ')})`,
+          en: `${at}: constraint ${name} is not supported (${FORM_CONSTRAINTS.join(', ')})`,
+        });
         continue;
       }
       if (name === 'required') field.required = true;
@@ -95,10 +112,17 @@ function fieldOf(where: string, raw: Generic, problems: string[]): FlowFormField
           !Number.isSafeInteger(n) ||
           ((name === 'minlength' || name === 'maxlength') && n < 0)
         ) {
-          problems.push(`${at}: 校验 ${name} 应以 config 给出整数`);
+          problems.push({
+            zh: `${at}: 校验 ${name} 应以 config 给出整数`,
+            en: `${at}: constraint ${name} takes a whole number as its config`,
+          });
           continue;
         }
-        if (name === 'maxlength' && n > FORM_TEXT_MAX) problems.push(`${at}: maxlength 不能超过 ${FORM_TEXT_MAX}`);
+        if (name === 'maxlength' && n > FORM_TEXT_MAX)
+          problems.push({
+            zh: `${at}: maxlength 不能超过 ${FORM_TEXT_MAX}`,
+            en: `${at}: maxlength may not exceed ${FORM_TEXT_MAX}`,
+          });
         field[name as 'minlength' | 'maxlength' | 'min' | 'max'] = n;
       }
     }
@@ -106,7 +130,7 @@ function fieldOf(where: string, raw: Generic, problems: string[]): FlowFormField
   return field;
 }
 
-function formOf(el: FormElement, problems: string[]): FlowForm {
+function formOf(el: FormElement, problems: LocalText[]): FlowForm {
   const where = el.id ?? '';
   const fields: FlowFormField[] = [];
   const seen = new Set<string>();
@@ -114,7 +138,11 @@ function formOf(el: FormElement, problems: string[]): FlowForm {
     for (const raw of childrenNamed(data, 'formField')) {
       const field = fieldOf(where, raw, problems);
       if (!field) continue;
-      if (seen.has(field.id)) problems.push(`${where}: 表单字段 ${field.id} 重复`);
+      if (seen.has(field.id))
+        problems.push({
+          zh: `${where}: 表单字段 ${field.id} 重复`,
+          en: `${where}: form field ${field.id} is declared twice`,
+        });
       seen.add(field.id);
       fields.push(field);
     }
@@ -126,8 +154,8 @@ function formOf(el: FormElement, problems: string[]): FlowForm {
  * The forms of a process element as bpmn-moddle read it, and the problems that refuse the model
  * at save (a bad field id or type, an enum without values, an unknown constraint).
  */
-export function formsOfProcess(process: unknown): ProcessForms & { problems: string[] } {
-  const problems: string[] = [];
+export function formsOfProcess(process: unknown): ProcessForms & { problems: LocalText[] } {
+  const problems: LocalText[] = [];
   const out: ProcessForms = { start: { formKey: '', fields: [] }, tasks: {} };
   const visit = (elements: FormElement[] | undefined, top: boolean) => {
     for (const el of elements ?? []) {

@@ -23,10 +23,13 @@ import {
   leaveDays,
   leaveProblem,
   leaveResource,
+  bilingual,
   Messages,
+  MessagesEn,
   operationLogResource,
   parseDateTime,
   type FlowHistoryStep,
+  type LocalText,
 } from '@mes/contracts';
 import { oncePerContext, type AppContext } from '../../app-context';
 import { registerResource, type ResourceService } from '../../crud/resource-routes';
@@ -51,8 +54,9 @@ import { recordOperation } from '../../platform/audit/operation-audit';
 import { rowsOfSameTenant, tenantScope } from '../../platform/tenancy/tenant-scope';
 import { ModelError, readModel, type ProcessMeta } from './bpmn-model';
 import { definitionForms, formValues } from './flow-forms';
-import { FlowMessages, say } from './flow-messages';
+import { at, FlowMessages, say } from './flow-messages';
 import { candidateCondition, clientVariables, FlowError, FlowService, flowTimerJob } from './flow-service';
+import { flowSmsJob } from './service-tasks';
 
 type Row = Record<string, unknown>;
 
@@ -60,40 +64,49 @@ const MAX_XML_BYTES = 1024 * 1024;
 const MAX_UPLOAD_FILES = 10;
 const FILE_NAME = /\.(bpmn|bpmn20\.xml)$/i;
 
+/** `请求参数 x 不正确: why` in both languages. */
+const invalidParam = (name: string, why: LocalText): LocalText => ({
+  zh: Messages.invalidParam(name, why.zh),
+  en: MessagesEn.invalidParam(name, why.en),
+});
+
 /** Runs a handler, turning the service's refusals into answers in the caller's language. */
 async function answering<T>(request: FastifyRequest, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof FlowError) throw new HttpError(error.code, say(request, error.text));
-    if (error instanceof ModelError)
-      throw new HttpError(400, say(request, FlowMessages.invalidModel(error.problems.join('; '))));
+    if (error instanceof ModelError) throw new HttpError(400, say(request, FlowMessages.invalidModel(error.problems)));
     throw error;
   }
 }
 
 async function modelOf(xml: unknown): Promise<ProcessMeta> {
-  if (typeof xml !== 'string' || !xml.trim()) throw badRequest(Messages.missingParam('xml'));
-  if (Buffer.byteLength(xml) > MAX_XML_BYTES) throw badRequest(Messages.invalidParam('xml', '最大 1 MB'));
+  if (typeof xml !== 'string' || !xml.trim()) throw badRequest(bilingual('missingParam', 'xml'));
+  if (Buffer.byteLength(xml) > MAX_XML_BYTES)
+    throw badRequest(invalidParam('xml', { zh: '最大 1 MB', en: 'at most 1 MB' }));
   return readModel(xml);
 }
 
 const text = (value: unknown, name: string, max: number, required = false): string => {
   if (value === undefined || value === null || value === '') {
-    if (required) throw badRequest(Messages.missingParam(name));
+    if (required) throw badRequest(bilingual('missingParam', name));
     return '';
   }
-  if (typeof value !== 'string' && typeof value !== 'number') throw badRequest(Messages.invalidParam(name, '应为文本'));
+  if (typeof value !== 'string' && typeof value !== 'number')
+    throw badRequest(invalidParam(name, { zh: '应为文本', en: 'must be text' }));
   const out = String(value).trim();
-  if (out.length > max) throw badRequest(Messages.invalidParam(name, `最多 ${max} 个字符`));
-  if (required && !out) throw badRequest(Messages.missingParam(name));
+  if (out.length > max)
+    throw badRequest(invalidParam(name, { zh: `最多 ${max} 个字符`, en: `at most ${max} characters` }));
+  if (required && !out) throw badRequest(bilingual('missingParam', name));
   return out;
 };
 
 const categoryOf = (value: unknown): number | null => {
   if (value === undefined || value === null || value === '') return null;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 9999) throw badRequest(Messages.invalidParam('category', '应为流程分类'));
+  if (!Number.isInteger(n) || n < 0 || n > 9999)
+    throw badRequest(invalidParam('category', { zh: '应为流程分类', en: 'must be a process category' }));
   return n;
 };
 
@@ -118,9 +131,12 @@ export function durationText(ms: number | null): string {
  * every move of an instance goes through `FlowService`, in one transaction with its task change.
  */
 export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const flow = new FlowService(ctx);
+  const flow = new FlowService(ctx, app.log);
   // One handler per context, whichever app built on it registered first (tests build several).
-  oncePerContext(ctx, flowTimerJob.name, () => ctx.jobs.register(flowTimerJob, (payload) => flow.fireTimer(payload)));
+  oncePerContext(ctx, flowTimerJob.name, () => {
+    ctx.jobs.register(flowTimerJob, (payload) => flow.fireTimer(payload));
+    ctx.jobs.register(flowSmsJob, (payload) => flow.tasks.sendSms(payload));
+  });
 
   // ------------------------------------------------------------------ models
   const models = registerResource(app, ctx, {
@@ -133,7 +149,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
         try {
           meta = await modelOf(values.xml);
         } catch (error) {
-          if (error instanceof ModelError) throw badRequest(FlowMessages.invalidModel(error.problems.join('; ')));
+          if (error instanceof ModelError) throw badRequest(FlowMessages.invalidModel(error.problems));
           throw error;
         }
         values.modelKey = meta.key;
@@ -216,7 +232,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
         .select({ xml: flowModel.xml, modelKey: flowModel.modelKey })
         .from(flowModel)
         .where(and(await models.readScope(auth), eq(flowModel.id, modelId)));
-      if (!model) throw notFound(Messages.rowNotFound);
+      if (!model) throw notFound(bilingual('rowNotFound'));
       const category = categoryOf(params.category);
       const tenants = await targetTenants(auth, params.tenantIds);
       const meta = await modelOf(model.xml);
@@ -316,7 +332,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
         });
         await ctx.totals.changed(flowDefinitionResource.code, auth.tenantId);
         await ctx.totals.changed(operationLogResource.code, '*');
-        return ok(true, Messages.success);
+        return ok(true, say(request, bilingual('success')));
       }),
   );
 
@@ -336,7 +352,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
           const found = await scope
             .select(flowDeployment, { id: flowDeployment.id })
             .where(inArray(flowDeployment.id, ids));
-          if (found.length !== ids.length) throw notFound(Messages.rowNotFound);
+          if (found.length !== ids.length) throw notFound(bilingual('rowNotFound'));
           if (defs.length) {
             const running = await scope.select(flowInstance, { id: flowInstance.id }).where(
               inArray(
@@ -365,7 +381,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
         });
         await ctx.totals.changed(flowDefinitionResource.code, auth.tenantId);
         await ctx.totals.changed(operationLogResource.code, '*');
-        return ok(true, Messages.removed);
+        return ok(true, say(request, bilingual('removed')));
       }),
   );
 
@@ -398,9 +414,9 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
           } catch (error) {
             if (error instanceof FlowError) throw error;
             if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-              throw badRequest(Messages.invalidParam('files', '单个文件最大 1 MB'));
+              throw badRequest(invalidParam('files', { zh: '单个文件最大 1 MB', en: 'each file at most 1 MB' }));
             if (String((error as { code?: unknown }).code ?? '').startsWith('FST_'))
-              throw badRequest(Messages.badRequest);
+              throw badRequest(bilingual('badRequest'));
             throw error;
           }
           if (!files.length) throw new FlowError(400, FlowMessages.noFiles);
@@ -409,7 +425,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
             try {
               read.push({ xml: file.xml, meta: await readModel(file.xml), resourceName: file.name });
             } catch (error) {
-              if (error instanceof ModelError) throw new ModelError(error.problems.map((p) => `${file.name}: ${p}`));
+              if (error instanceof ModelError) throw new ModelError(error.problems.map((p) => at(file.name, p)));
               throw error;
             }
           }
@@ -481,7 +497,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
         const reason = text(params.deleteReason ?? params.reason, 'deleteReason', 500);
         if (!reason) throw new FlowError(400, FlowMessages.reasonRequired);
         await flow.deleteInstance(auth, id, reason);
-        return ok(true, Messages.removed);
+        return ok(true, say(request, bilingual('removed')));
       }),
   );
 
@@ -673,7 +689,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
     answering(request, async () => {
       const auth = requireAuth(request);
       const id = idValue(paramsOf(request).processInstanceId, 'processInstanceId');
-      if (!(await mayFollow(auth, id))) throw notFound(Messages.rowNotFound);
+      if (!(await mayFollow(auth, id))) throw notFound(bilingual('rowNotFound'));
       return ok(await historyOf(auth.tenantId, id));
     }),
   );
@@ -785,14 +801,20 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
       const endText = text(params.endTime, 'endTime', 32, true);
       const start = parseDateTime(startText);
       const end = parseDateTime(endText);
-      if (!start) throw badRequest(Messages.invalidParam('startTime', '应为 yyyy-MM-dd HH:mm:ss'));
-      if (!end) throw badRequest(Messages.invalidParam('endTime', '应为 yyyy-MM-dd HH:mm:ss'));
+      if (!start)
+        throw badRequest(
+          invalidParam('startTime', { zh: '应为 yyyy-MM-dd HH:mm:ss', en: 'must be yyyy-MM-dd HH:mm:ss' }),
+        );
+      if (!end)
+        throw badRequest(
+          invalidParam('endTime', { zh: '应为 yyyy-MM-dd HH:mm:ss', en: 'must be yyyy-MM-dd HH:mm:ss' }),
+        );
       if (end <= start) throw new FlowError(400, FlowMessages.leaveTimes);
       const reason = text(params.reason, 'reason', 500, true);
       const leaveType = params.leaveType ?? params.type ?? 1;
       const type = Number(leaveType);
       if (!Number.isInteger(type) || type < 1 || type > 7)
-        throw badRequest(Messages.invalidParam('leaveType', '应为请假类型'));
+        throw badRequest(invalidParam('leaveType', { zh: '应为请假类型', en: 'must be a leave type' }));
       const taskUser = idValue(String(params.taskUser ?? '').replace(/^taskUser_/, '') || undefined, 'taskUser');
       const names = await flow.userNames(ctx.db, auth.tenantId, [taskUser, auth.userId]);
       if (!names.has(taskUser)) throw new FlowError(400, FlowMessages.badUser('taskUser'));
@@ -841,7 +863,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
       const businessId = idValue(paramsOf(request).businessId, 'businessId');
       const [row] = await tenantScope(ctx.db, auth.tenantId).select(leave).where(eq(leave.id, businessId));
       if (!row || !row.processInstanceId || !(await mayFollow(auth, String(row.processInstanceId))))
-        throw notFound(Messages.rowNotFound);
+        throw notFound(bilingual('rowNotFound'));
       const [instance] = await tenantScope(ctx.db, auth.tenantId)
         .select(flowInstance, { flowStatus: flowInstance.flowStatus, endTime: flowInstance.endTime })
         .where(eq(flowInstance.id, String(row.processInstanceId)));

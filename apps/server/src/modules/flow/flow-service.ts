@@ -1,36 +1,28 @@
 import { desc, eq, inArray, isNull, max, sql, type SQL } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import {
   flowInstanceResource,
   FlowInstanceStatus,
   FlowSuspension,
   FlowTaskStatus,
-  NoticeAudience,
   operationLogResource,
   type LocalText,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { splitIds, type AuthContext } from '../../platform/auth/request-auth';
-import {
-  flowDefinition,
-  flowDeployment,
-  flowHistory,
-  flowInstance,
-  flowTask,
-  notice,
-  role,
-  user,
-} from '../../platform/db/schema';
+import { flowDefinition, flowDeployment, flowHistory, flowInstance, flowTask, user } from '../../platform/db/schema';
 import { nextId } from '../../platform/db/ids';
 import { recordOperation } from '../../platform/audit/operation-audit';
 import { HttpError } from '../../platform/http/errors';
 import { defineJob } from '../../platform/jobs/job-definition';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
 import { readModel, type ProcessMeta } from './bpmn-model';
-import { evaluateTemplate } from './expression';
+import { evaluateTemplate, ExpressionError } from './expression';
 import { EngineRunError, runEngine, type EngineAction, type EngineRun, type Variables } from './flow-engine';
-import { FlowMessages } from './flow-messages';
+import { at, FlowMessages, plain, RunMessages } from './flow-messages';
 import { LEAVE_PROCESS_XML } from './leave-process';
+import { ServiceTasks } from './service-tasks';
 
 type Db = AppContext['db'];
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -48,6 +40,9 @@ export class FlowError extends Error {
   }
 }
 const refuse = (text: LocalText, code = 400) => new FlowError(code, text);
+/** An error's words in both languages: an expression's own, or the message as it is. */
+const faultText = (error: unknown): LocalText =>
+  error instanceof ExpressionError ? error.text : plain((error as Error).message);
 /** Call activities calling call activities: this deep at most (a model calling itself is refused at save). */
 const MAX_CALL_DEPTH = 5;
 
@@ -110,8 +105,14 @@ export function clientVariables(value: unknown): Variables {
 
 export class FlowService {
   private readonly seeded = new Set<string>();
+  readonly tasks: ServiceTasks;
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly ctx: AppContext,
+    log: FastifyBaseLogger,
+  ) {
+    this.tasks = new ServiceTasks(ctx, log);
+  }
 
   private now() {
     return new Date(this.ctx.clock.now());
@@ -339,7 +340,7 @@ export class FlowService {
     try {
       run = await runEngine(def.xml, meta, instance.state, action, () => this.now());
     } catch (error) {
-      if (error instanceof EngineRunError) throw refuse(FlowMessages.runFailed(error.message));
+      if (error instanceof EngineRunError) throw refuse(FlowMessages.runFailed(error.text));
       throw error;
     }
     if (!run.found) throw refuse(FlowMessages.taskNotFound);
@@ -427,12 +428,12 @@ export class FlowService {
           .map((g) => g.trim())
           .filter(Boolean);
       } catch (error) {
-        throw refuse(FlowMessages.runFailed(`${w.elementId}: ${(error as Error).message}`));
+        throw refuse(FlowMessages.runFailed(at(w.elementId, faultText(error))));
       }
       if (assignee && !/^\d{1,19}$/.test(assignee))
-        throw refuse(FlowMessages.runFailed(`${w.elementId}: 办理人 ${assignee} 不是用户编号`));
+        throw refuse(FlowMessages.runFailed(RunMessages.notUserId(w.elementId, assignee)));
       if (!assignee && !users.length && !groups.length)
-        throw refuse(FlowMessages.runFailed(`${w.elementId}: 办理人和候选人均为空`));
+        throw refuse(FlowMessages.runFailed(RunMessages.nobody(w.elementId)));
       return { w, spec, assignee, users: users.filter((u) => /^\d{1,19}$/.test(u)), groups };
     });
     const names = await this.userNames(
@@ -467,6 +468,28 @@ export class FlowService {
         updateTime: now,
       });
     }
+    // Service tasks, each on its step in the history (done, or failed with the reason).
+    const used = new Set<string>();
+    for (const effect of run.effects) {
+      let row = historyRows.find((h) => h.activityId === effect.elementId && !used.has(h.id));
+      if (!row) historyRows.push((row = history({ activityId: effect.elementId, startTime: now, endTime: now })));
+      used.add(row.id);
+      const outcome = await this.tasks.run(
+        tx,
+        {
+          tenantId,
+          starter: instance.startUser === null ? null : String(instance.startUser),
+          actor: actor?.userId ?? null,
+          now,
+          historyId: row.id,
+          elementId: effect.elementId,
+        },
+        effect.service,
+        effect.variables,
+      );
+      row.comment = outcome.text.zh.slice(0, 1000) || null;
+      row.isPass = outcome.ok;
+    }
     if (historyRows.length) await scope.insert(flowHistory).values(...historyRows);
 
     for (const timer of run.timers) {
@@ -477,7 +500,6 @@ export class FlowService {
         { startAfter: timer.expireAt },
       );
     }
-    for (const effect of run.effects) await this.notice(tx, tenantId, effect.service, effect.variables, now, actor);
 
     await scope
       .update(flowInstance)
@@ -508,7 +530,7 @@ export class FlowService {
     const tenantId = instance.tenantId;
     const scope = tenantScope(tx, tenantId);
     if (run.calls.length) {
-      if (depth >= MAX_CALL_DEPTH) throw refuse(FlowMessages.runFailed(`调用活动嵌套超过 ${MAX_CALL_DEPTH} 层`));
+      if (depth >= MAX_CALL_DEPTH) throw refuse(FlowMessages.runFailed(RunMessages.callTooDeep(MAX_CALL_DEPTH)));
       const existing = await scope
         .select(flowInstance, { executionId: flowInstance.parentExecutionId })
         .where(eq(flowInstance.parentInstanceId, instance.id));
@@ -521,7 +543,7 @@ export class FlowService {
         try {
           called = await this.latestDefinition(tx, tenantId, key);
         } catch {
-          throw refuse(FlowMessages.runFailed(`${call.elementId}: 被调用的流程 ${key} 不存在`));
+          throw refuse(FlowMessages.runFailed(RunMessages.calledMissing(call.elementId, key)));
         }
         const starter: Actor = {
           userId: String(instance.startUser ?? actor?.userId ?? ''),
@@ -554,50 +576,6 @@ export class FlowService {
         Math.max(0, depth - 1),
       );
     }
-  }
-
-  /** The `notice` service task: a released notice to the roles (aliases) and departments named. */
-  private async notice(
-    tx: Tx,
-    tenantId: string,
-    service: ProcessMeta['services'][string],
-    variables: Variables,
-    now: Date,
-    actor: Actor | null,
-  ) {
-    const text = (t: string | undefined) => String(t ? (evaluateTemplate(t, variables) ?? '') : '');
-    const escape = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-    const aliases = text(service.roles)
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-    const depts = listOf(text(service.depts));
-    let audienceType: number = NoticeAudience.everyone;
-    let audienceIds = '';
-    if (aliases.length) {
-      const roles = await tenantScope(tx, tenantId)
-        .select(role, { id: role.id })
-        .where(inArray(role.roleAlias, aliases));
-      audienceType = NoticeAudience.roles;
-      audienceIds = roles.map((r) => String(r.id)).join(',');
-    } else if (depts.length) {
-      audienceType = NoticeAudience.depts;
-      audienceIds = depts.join(',');
-    }
-    await tenantScope(tx, tenantId)
-      .insert(notice)
-      .values({
-        id: nextId(),
-        title: text(service.title).slice(0, 255) || '流程通知',
-        category: 1,
-        releaseTime: now,
-        audienceType,
-        audienceIds,
-        content: `<p>${escape(text(service.content))}</p>`,
-        createUser: actor?.userId ?? null,
-        createTime: now,
-        updateTime: now,
-      });
   }
 
   async instanceForUpdate(tx: Tx, tenantId: string, id: string): Promise<InstanceRow> {

@@ -21,6 +21,8 @@ export interface LiveAccess {
   roleIds: ReadonlySet<string>;
   /** For notices to departments: the caller's own and those above them (`noticeAudienceDepts`). */
   deptIds: ReadonlySet<string>;
+  /** For notices to users. */
+  userId: string;
 }
 
 /**
@@ -56,6 +58,7 @@ export async function liveAccess(ctx: AppContext, auth: AuthContext): Promise<Li
   ]);
   return {
     tenantId: auth.tenantId,
+    userId: auth.userId,
     warnings,
     devices,
     roleIds: new Set(auth.roleIds),
@@ -77,6 +80,7 @@ export function mayReceive(access: LiveAccess, event: LiveEvent): boolean {
       return reaches(access.devices, event.deptId);
     case 'notice': {
       if (event.audienceType === NoticeAudience.everyone) return true;
+      if (event.audienceType === NoticeAudience.users) return (event.audienceIds ?? []).includes(access.userId);
       const mine = event.audienceType === NoticeAudience.roles ? access.roleIds : access.deptIds;
       if (event.audienceType !== NoticeAudience.roles && event.audienceType !== NoticeAudience.depts) return false;
       return (event.audienceIds ?? []).some((id) => mine.has(String(id)));

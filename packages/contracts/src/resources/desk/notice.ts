@@ -1,7 +1,7 @@
 import { defineResource } from '../../resource/define';
 
 /** `audienceType`: who a notice is for. */
-export const NoticeAudience = { everyone: 1, roles: 2, depts: 3 } as const;
+export const NoticeAudience = { everyone: 1, roles: 2, depts: 3, users: 4 } as const;
 
 /** `POST /blade-desk/notice/read?id=`: marks a notice read for the caller. */
 export const NOTICE_READ_PATH = '/blade-desk/notice/read';
@@ -71,12 +71,13 @@ export const noticeResource = defineResource({
       kind: 'int',
       label: { zh: '通知对象', en: 'Audience' },
       default: NoticeAudience.everyone,
-      range: [1, 3],
+      range: [1, 4],
       options: {
         items: [
           { value: NoticeAudience.everyone, label: { zh: '全部人员', en: 'Everyone' } },
           { value: NoticeAudience.roles, label: { zh: '指定角色', en: 'Roles' } },
           { value: NoticeAudience.depts, label: { zh: '指定机构', en: 'Departments' } },
+          { value: NoticeAudience.users, label: { zh: '指定用户', en: 'Users' } },
         ],
       },
       width: 100,
@@ -86,8 +87,8 @@ export const noticeResource = defineResource({
       label: { zh: '对象', en: 'Who' },
       max: 2000,
       list: false,
-      visibleWhen: { field: 'audienceType', in: [NoticeAudience.roles, NoticeAudience.depts] },
-      requiredWhen: { field: 'audienceType', in: [NoticeAudience.roles, NoticeAudience.depts] },
+      visibleWhen: { field: 'audienceType', in: [NoticeAudience.roles, NoticeAudience.depts, NoticeAudience.users] },
+      requiredWhen: { field: 'audienceType', in: [NoticeAudience.roles, NoticeAudience.depts, NoticeAudience.users] },
     },
     content: {
       kind: 'text',
