@@ -5,9 +5,8 @@ import {
   apiScopeCodes,
   FAILED_JOBS_ROUTE,
   failedJobsScreen,
-  InputMessages,
+  inputWhy,
   invalidParamText,
-  Messages,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { requireAuth } from '../../platform/auth/request-auth';
@@ -43,7 +42,7 @@ export function failedJobsQuery(schema: string): SQL {
 export function jobNameFilter(query: Record<string, unknown>, column: PgColumn): SQL | undefined {
   const raw = query.name;
   if (raw === undefined || raw === null) return undefined;
-  if (typeof raw !== 'string') throw badRequest(Messages.invalidParam('name', InputMessages.oneValue));
+  if (typeof raw !== 'string') throw badRequest(invalidParamText('name', inputWhy('oneValue')));
   const name = raw.trim();
   if (name === '') return undefined;
   if (!isJobName(name))
