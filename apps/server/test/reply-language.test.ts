@@ -141,7 +141,9 @@ describe('reply language', () => {
     expect(await both('POST', '/api/blade-develop/datasource/test', { url: 'postgres://127.0.0.1:5432/x' })).toEqual({
       status: [400, 400],
       zh: expect.stringMatching(/^不允许访问地址 127\.0\.0\.1\(本机地址\)/) as unknown as string,
-      en: expect.stringMatching(/^The address 127\.0\.0\.1 may not be reached \(loopback address\)/) as unknown as string,
+      en: expect.stringMatching(
+        /^The address 127\.0\.0\.1 may not be reached \(loopback address\)/,
+      ) as unknown as string,
     });
     expect(await both('POST', '/api/blade-develop/code/gen-code?ids=1&system=java')).toEqual({
       status: [400, 400],

@@ -193,9 +193,7 @@ export async function limitPasswordAttempt<T>(
 
   try {
     if (!attempt.captchaSolved && needsCaptcha(0)) {
-      throw captchaError(
-        signInLimitText(limits.captchaMode ? 'captchaRequired' : 'captchaAfterFailures'),
-      );
+      throw captchaError(signInLimitText(limits.captchaMode ? 'captchaRequired' : 'captchaAfterFailures'));
     }
     const result = await checkPassword();
     // The address keeps its count: a sprayer must not reset it by signing in to an account of its own.

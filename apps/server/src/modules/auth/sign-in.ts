@@ -15,7 +15,10 @@ import type { ClientRow } from './client-auth';
 import { OAuthError, WrongCredentialsError } from './oauth-error';
 
 /** A guest registration not yet approved (status pending) is told so, not that it is disabled. */
-export const PENDING_APPROVAL = { zh: '账号正在等待管理员审核', en: 'The account is waiting for approval by an administrator' };
+export const PENDING_APPROVAL = {
+  zh: '账号正在等待管理员审核',
+  en: 'The account is waiting for approval by an administrator',
+};
 
 /** Clears an account's failure counters, from every address (the user screen's 账号解封). */
 export { unlockAccount } from './sign-in-limits';

@@ -190,8 +190,7 @@ export function checkConfig(config: CodeConfig): void {
   const fieldNames = new Set<string>();
   const columnNames = new Set<string>();
   for (const column of config.columns) {
-    const at = (zh: string, en: string) =>
-      of(`列 ${column.columnName}${zh}`, `the column ${column.columnName}${en}`);
+    const at = (zh: string, en: string) => of(`列 ${column.columnName}${zh}`, `the column ${column.columnName}${en}`);
     if (!matches(CodeNamePatterns.sqlName, column.columnName))
       throw of(
         `列 ${JSON.stringify(column.columnName)} 不是合法的列名(小写字母、数字和下划线)`,

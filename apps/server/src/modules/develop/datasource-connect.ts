@@ -42,8 +42,7 @@ export interface ConnectionTarget {
 }
 
 type ParseResult =
-  | { config: pg.ClientConfig & { host: string; port: number; user?: string } }
-  | { error: BilingualText };
+  { config: pg.ClientConfig & { host: string; port: number; user?: string } } | { error: BilingualText };
 
 /**
  * Turns a datasource URL into client settings. Only PostgreSQL: the JDBC form

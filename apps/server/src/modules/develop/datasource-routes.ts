@@ -95,8 +95,7 @@ export function registerDatasourceRoutes(app: FastifyInstance, ctx: AppContext):
       username: textParam(request, 'username')?.trim() ?? '',
       password: textParam(request, 'password') ?? '',
     };
-    if (target.url.length > 500)
-      throw badRequest(invalidParamText('url', inputWhy('tooLong', 500)));
+    if (target.url.length > 500) throw badRequest(invalidParamText('url', inputWhy('tooLong', 500)));
     if (id) {
       const [saved] = await ctx.db
         .select({ url: datasource.url, username: datasource.username, password: datasource.password })

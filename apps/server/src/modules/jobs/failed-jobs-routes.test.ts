@@ -33,7 +33,9 @@ describe('jobNameFilter', () => {
     expect(refused({ name: 'DROP TABLE' }, 'en')).toBe(
       'The parameter name is invalid: must be a job name such as log.prune',
     );
-    expect(refused({ name: ['log.prune', 'store.purge'] }, 'en')).toBe('The parameter name is invalid: must have one value');
+    expect(refused({ name: ['log.prune', 'store.purge'] }, 'en')).toBe(
+      'The parameter name is invalid: must have one value',
+    );
   });
 });
 

@@ -1,13 +1,7 @@
 import { eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
-import {
-  apiScopeCodes,
-  FAILED_JOBS_ROUTE,
-  failedJobsScreen,
-  inputWhy,
-  invalidParamText,
-} from '@mes/contracts';
+import { apiScopeCodes, FAILED_JOBS_ROUTE, failedJobsScreen, inputWhy, invalidParamText } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { requireAuth } from '../../platform/auth/request-auth';
 import { ok } from '../../platform/http/envelope';

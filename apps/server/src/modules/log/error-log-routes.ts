@@ -65,7 +65,8 @@ function describeIssue(issue: z.core.$ZodIssue, body: unknown): BilingualText {
     };
   }
   const given = (Array.isArray(body) ? (body[Number(index)] as Record<string, unknown>) : {})[key];
-  if (given === undefined) return { zh: `${entry.zh}缺少${name.zh}(${key})`, en: `${entry.en} has no ${name.en} (${key})` };
+  if (given === undefined)
+    return { zh: `${entry.zh}缺少${name.zh}(${key})`, en: `${entry.en} has no ${name.en} (${key})` };
   return { zh: `${entry.zh}的${name.zh}(${key})格式不正确`, en: `${entry.en}: the ${name.en} (${key}) is malformed` };
 }
 
