@@ -163,8 +163,10 @@ export const AuthMessagesEn = {
   notConfigured: 'This sign-in method is not configured',
 } as const satisfies { [K in keyof typeof AuthMessages]: string };
 
+/** A lookup of one entry in both languages, from a table of Chinese texts and its English twin. */
+export const textPairs =
+  <K extends string>(zh: Record<K, string>, en: Record<K, string>) =>
+  (key: K): BilingualText => ({ zh: zh[key], en: en[key] });
+
 /** An {@link AuthMessages} entry in both languages. */
-export const authText = (key: keyof typeof AuthMessages): BilingualText => ({
-  zh: AuthMessages[key],
-  en: AuthMessagesEn[key],
-});
+export const authText = textPairs(AuthMessages, AuthMessagesEn);

@@ -1,4 +1,4 @@
-import type { BilingualText } from '../api/messages';
+import { textPairs } from '../api/messages';
 
 /**
  * `error_code` values of token-endpoint refusals that a client must act on. The HTTP status of a
@@ -30,10 +30,7 @@ export const SignInLimitMessagesEn = {
 } as const satisfies { [K in keyof typeof SignInLimitMessages]: string };
 
 /** A {@link SignInLimitMessages} entry in both languages. */
-export const signInLimitText = (key: keyof typeof SignInLimitMessages): BilingualText => ({
-  zh: SignInLimitMessages[key],
-  en: SignInLimitMessagesEn[key],
-});
+export const signInLimitText = textPairs(SignInLimitMessages, SignInLimitMessagesEn);
 
 /** Data of `GET /api/blade-auth/oauth/sign-in-options` (public): what the sign-in page asks for. */
 export interface SignInOptions {
