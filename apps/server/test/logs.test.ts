@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authText } from '@mes/contracts';
 import { OAuthError } from '../src/modules/auth/oauth-error';
 import { withSignInLog, type SignInParams } from '../src/modules/log/login-log';
 import { apiLog, errorLog, loginLog, operationLog, param, usualLog } from '../src/platform/db/schema';
@@ -39,7 +40,7 @@ beforeAll(async () => {
         const params = request.body as SignInParams & { password?: string };
         try {
           return await withSignInLog(t.ctx, request, params, async () => {
-            if (params.password !== 'good') throw new OAuthError(400, '用户名或密码不正确');
+            if (params.password !== 'good') throw new OAuthError(400, authText('badCredentials'));
             return { account: params.username, user_id: '42', tenant_id: params.tenantId, access_token: 'x' };
           });
         } catch (e) {

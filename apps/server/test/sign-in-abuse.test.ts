@@ -250,7 +250,7 @@ describe('captcha mode', () => {
     // With a solved captcha the call goes on to the ticket.
     const c = await solvedCaptcha(t);
     expect((await link({ 'captcha-key': c.key, 'captcha-code': c.code })).json().error_description).toBe(
-      SocialMessages.badTicket,
+      SocialMessages.badTicket.zh,
     );
   });
 

@@ -145,3 +145,28 @@ export const AuthMessages = {
   missingPassword: '请输入密码',
   notConfigured: '该登录方式尚未配置',
 } as const;
+
+/** {@link AuthMessages} in English, key for key (the token endpoint answers in the caller's language). */
+export const AuthMessagesEn = {
+  badCredentials: 'Wrong user name or password',
+  badCaptcha: 'Wrong captcha',
+  tenantExpired: "The tenant's licence has expired, please contact the administrator",
+  noTenant: "The user's tenant could not be found",
+  noRole: 'The user has no role',
+  accountDisabled: 'The account is disabled, please contact the administrator',
+  unknownClient: 'Client authentication failed',
+  grantNotAllowed: 'The client may not use this grant type',
+  unsupportedGrant: 'Unsupported grant type',
+  invalidRefreshToken: 'The refresh token is invalid or has expired',
+  missingUsername: 'Please enter the account',
+  missingPassword: 'Please enter the password',
+  notConfigured: 'This sign-in method is not configured',
+} as const satisfies { [K in keyof typeof AuthMessages]: string };
+
+/** A lookup of one entry in both languages, from a table of Chinese texts and its English twin. */
+export const textPairs =
+  <K extends string>(zh: Record<K, string>, en: Record<K, string>) =>
+  (key: K): BilingualText => ({ zh: zh[key], en: en[key] });
+
+/** An {@link AuthMessages} entry in both languages. */
+export const authText = textPairs(AuthMessages, AuthMessagesEn);

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
-  AuthMessages,
+  authText,
   DEFAULT_TENANT_ID,
   GRANT_TYPES,
   type GrantType,
@@ -12,6 +12,7 @@ import { isPlatformCaller, requireAuth } from '../../platform/auth/request-auth'
 import { ALL_TOPICS, tenantTopic } from '../../platform/cache/change-feed';
 import { ok } from '../../platform/http/envelope';
 import { notFound } from '../../platform/http/errors';
+import { requestLanguage } from '../../platform/http/request-language';
 import { registerVisitRoutes } from '../holiday/visit-routes';
 import { findUserView } from '../user/user-view';
 import { consumeCaptcha, createCaptcha } from './captcha';
@@ -63,7 +64,7 @@ async function signInReply(
   } catch (e) {
     if (!(e instanceof OAuthError)) throw e;
     if (e.retryAfterSeconds !== undefined) void reply.header('retry-after', String(e.retryAfterSeconds));
-    return reply.code(e.status).send(e.toBody());
+    return reply.code(e.status).send(e.toBody(requestLanguage(request)));
   }
 }
 
@@ -75,7 +76,7 @@ async function solvedCaptcha(ctx: AppContext, request: FastifyRequest, optional:
   const key = header(request, 'captcha-key');
   const code = header(request, 'captcha-code');
   if (optional && !key && !code) return false;
-  if (!(await consumeCaptcha(ctx.store, key, code))) throw new OAuthError(400, AuthMessages.badCaptcha);
+  if (!(await consumeCaptcha(ctx.store, key, code))) throw new OAuthError(400, authText('badCaptcha'));
   return true;
 }
 
@@ -87,7 +88,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     const params = tokenParams(request);
     return signInReply(ctx, request, reply, params, async () => {
       const grant = params.grant_type as GrantType;
-      if (!GRANT_TYPES.includes(grant)) throw new OAuthError(400, AuthMessages.unsupportedGrant);
+      if (!GRANT_TYPES.includes(grant)) throw new OAuthError(400, authText('unsupportedGrant'));
       const client = await authenticateClient(ctx.db, request.headers.authorization, grant);
       const tenantId = tenantOf(request, params);
       switch (grant) {
@@ -117,7 +118,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   app.post('/api/blade-auth/oauth/qrlogin', { config: { public: true } }, async (request, reply) => {
     const params = tokenParams(request);
     return signInReply(ctx, request, reply, { ...params, grant_type: 'qr' }, async () => {
-      if ((params.grant_type || 'qr') !== 'qr') throw new OAuthError(400, AuthMessages.unsupportedGrant);
+      if ((params.grant_type || 'qr') !== 'qr') throw new OAuthError(400, authText('unsupportedGrant'));
       const client = await authenticateClient(ctx.db, request.headers.authorization, 'qr');
       return signInWithQr(ctx, client, tenantOf(request, params), params);
     });

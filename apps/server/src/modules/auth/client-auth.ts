@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { AuthMessages, type GrantType } from '@mes/contracts';
+import { authText, type GrantType } from '@mes/contracts';
 import type { Db } from '../../platform/db/database';
 import { oauthClient } from '../../platform/db/schema';
 import { verifyClientSecret } from '../../platform/auth/passwords';
@@ -20,7 +20,7 @@ export function parseBasicAuth(header: string | undefined): { clientId: string; 
 /** The client named by the Basic header, if its secret matches and it may use this grant. */
 export async function authenticateClient(db: Db, header: string | undefined, grant: GrantType): Promise<ClientRow> {
   const credentials = parseBasicAuth(header);
-  if (!credentials) throw new OAuthError(401, AuthMessages.unknownClient);
+  if (!credentials) throw new OAuthError(401, authText('unknownClient'));
   const rows = await db
     .select()
     .from(oauthClient)
@@ -28,9 +28,9 @@ export async function authenticateClient(db: Db, header: string | undefined, gra
     .limit(1);
   const client = rows[0];
   if (!client || !verifyClientSecret(client.clientSecret, credentials.secret)) {
-    throw new OAuthError(401, AuthMessages.unknownClient);
+    throw new OAuthError(401, authText('unknownClient'));
   }
   const allowed = client.authorizedGrantTypes.split(',').map((g) => g.trim());
-  if (!allowed.includes(grant)) throw new OAuthError(401, AuthMessages.grantNotAllowed);
+  if (!allowed.includes(grant)) throw new OAuthError(401, authText('grantNotAllowed'));
   return client;
 }

@@ -1,20 +1,32 @@
-import { AuthMessages, type TokenError } from '@mes/contracts';
+import { authText, type BilingualText, type TokenError } from '@mes/contracts';
+import type { ReplyLanguage } from '../../platform/http/request-language';
 
-/** A refusal of the token endpoint, answered as `{error_code, error_description}` (not the envelope). */
+/**
+ * A refusal of the token endpoint, answered as `{error_code, error_description}` (not the
+ * envelope), the description in the caller's language (`Accept-Language`; Chinese by default,
+ * as BladeX clients expect).
+ */
 export class OAuthError extends Error {
+  readonly text: BilingualText;
   constructor(
     readonly status: 400 | 401 | 429,
-    readonly description: string,
+    text: BilingualText,
     /** The body's `error_code`: the status, unless the client must act on something more specific. */
     readonly code: number = status,
     /** Sent as `Retry-After` (a 429 says when to come back). */
     readonly retryAfterSeconds?: number,
   ) {
-    super(description);
+    super(text.zh);
+    this.text = text;
   }
 
-  toBody(): TokenError {
-    return { error_code: this.code, error_description: this.description };
+  /** The Chinese text: what the login log keeps, whatever the caller's language. */
+  get description(): string {
+    return this.text.zh;
+  }
+
+  toBody(lang: ReplyLanguage = 'zh'): TokenError {
+    return { error_code: this.code, error_description: this.text[lang] };
   }
 }
 
@@ -24,6 +36,6 @@ export class OAuthError extends Error {
  */
 export class WrongCredentialsError extends OAuthError {
   constructor() {
-    super(400, AuthMessages.badCredentials);
+    super(400, authText('badCredentials'));
   }
 }

@@ -1,4 +1,4 @@
-import { AuthMessages, type TokenResponse } from '@mes/contracts';
+import { authText, type TokenResponse } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { findUserById } from '../user/user-repository';
 import type { ClientRow } from './client-auth';
@@ -21,10 +21,10 @@ export async function signInWithQr(
   try {
     confirmed = await new QrSessions(ctx).consume(tenantId, params.code, params.state);
   } catch (e) {
-    if (e instanceof QrError) throw new OAuthError(400, e.message);
+    if (e instanceof QrError) throw new OAuthError(400, e.text);
     throw e;
   }
   const found = await findUserById(ctx.db, confirmed.tenantId, confirmed.userId);
-  if (!found) throw new OAuthError(400, AuthMessages.badCredentials);
+  if (!found) throw new OAuthError(400, authText('badCredentials'));
   return issueFor(ctx, client, found);
 }

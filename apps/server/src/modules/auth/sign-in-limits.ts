@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { SignInLimitMessages, TokenErrorCode } from '@mes/contracts';
+import { signInLimitText, TokenErrorCode, type BilingualText } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../platform/db/database';
 import type { EphemeralStore } from '../../platform/store/ephemeral-store';
@@ -152,7 +152,7 @@ export interface PasswordAttempt {
   captchaSolved: boolean;
 }
 
-const captchaError = (description: string) => new OAuthError(400, description, TokenErrorCode.captchaRequired);
+const captchaError = (text: BilingualText) => new OAuthError(400, text, TokenErrorCode.captchaRequired);
 
 /**
  * Runs `checkPassword` under the sign-in limits (NIST SP 800-63B §5.2.2: limit failed attempts
@@ -174,7 +174,7 @@ export async function limitPasswordAttempt<T>(
   const until = Number((await ctx.store.get(waitKey(address))) ?? 0);
   if (until > now) {
     const seconds = Math.ceil((until - now) / 1000);
-    throw new OAuthError(429, SignInLimitMessages.tooManyAttempts, TokenErrorCode.tooManyAttempts, seconds);
+    throw new OAuthError(429, signInLimitText('tooManyAttempts'), TokenErrorCode.tooManyAttempts, seconds);
   }
 
   const subject = accountSubject(attempt.tenantId, attempt.account);
@@ -193,9 +193,7 @@ export async function limitPasswordAttempt<T>(
 
   try {
     if (!attempt.captchaSolved && needsCaptcha(0)) {
-      throw captchaError(
-        limits.captchaMode ? SignInLimitMessages.captchaRequired : SignInLimitMessages.captchaAfterFailures,
-      );
+      throw captchaError(signInLimitText(limits.captchaMode ? 'captchaRequired' : 'captchaAfterFailures'));
     }
     const result = await checkPassword();
     // The address keeps its count: a sprayer must not reset it by signing in to an account of its own.
@@ -211,7 +209,7 @@ export async function limitPasswordAttempt<T>(
       const wait = Math.min(1000 * 2 ** Math.min(over, 30), MAX_WAIT_MS);
       await ctx.store.set(waitKey(address), String(now + wait), wait);
     }
-    if (needsCaptcha(1)) throw captchaError(SignInLimitMessages.badCredentialsCaptchaNext);
+    if (needsCaptcha(1)) throw captchaError(signInLimitText('badCredentialsCaptchaNext'));
     throw e;
   }
 }

@@ -1,4 +1,4 @@
-import { AuthMessages, UserStatus, type TokenResponse } from '@mes/contracts';
+import { authText, UserStatus, type TokenResponse } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { verifyAgainstDummy, verifyPassword } from '../../platform/auth/passwords';
 import { sessionStamp } from '../../platform/auth/session-state';
@@ -15,7 +15,10 @@ import type { ClientRow } from './client-auth';
 import { OAuthError, WrongCredentialsError } from './oauth-error';
 
 /** A guest registration not yet approved (status pending) is told so, not that it is disabled. */
-export const PENDING_APPROVAL = '账号正在等待管理员审核';
+export const PENDING_APPROVAL = {
+  zh: '账号正在等待管理员审核',
+  en: 'The account is waiting for approval by an administrator',
+};
 
 /** Clears an account's failure counters, from every address (the user screen's 账号解封). */
 export { unlockAccount } from './sign-in-limits';
@@ -32,8 +35,8 @@ export async function signInWithPassword(
   account: string,
   md5: string,
 ): Promise<TokenResponse> {
-  if (!account) throw new OAuthError(400, AuthMessages.missingUsername);
-  if (!md5) throw new OAuthError(400, AuthMessages.missingPassword);
+  if (!account) throw new OAuthError(400, authText('missingUsername'));
+  if (!md5) throw new OAuthError(400, authText('missingPassword'));
   const found = await findUserByAccount(ctx.db, tenantId, account);
   const passwordOk = found ? await verifyPassword(found.password, md5) : await verifyAgainstDummy(md5);
   if (!found || !passwordOk) throw new WrongCredentialsError();
@@ -49,10 +52,10 @@ export async function signInWithRefreshToken(
 ): Promise<TokenResponse> {
   const claims = refreshToken ? await ctx.tokens.verify(refreshToken, 'refresh_token') : undefined;
   if (!claims || claims.client_id !== client.clientId || (tenantId && tenantId !== claims.tenant_id)) {
-    throw new OAuthError(400, AuthMessages.invalidRefreshToken);
+    throw new OAuthError(400, authText('invalidRefreshToken'));
   }
   const found = await findUserById(ctx.db, claims.tenant_id, claims.user_id);
-  if (!found) throw new OAuthError(400, AuthMessages.invalidRefreshToken);
+  if (!found) throw new OAuthError(400, authText('invalidRefreshToken'));
   const response = await issueFor(ctx, client, found);
   await ctx.tokens.revoke(claims satisfies TokenClaims);
   return response;
@@ -64,12 +67,12 @@ export async function signInWithRefreshToken(
  */
 export async function issueFor(ctx: AppContext, client: ClientRow, u: UserRow): Promise<TokenResponse> {
   const tenantRow = await findTenant(ctx.db, u.tenantId);
-  if (!tenantRow || tenantRow.status !== 1) throw new OAuthError(400, AuthMessages.noTenant);
-  if (isTenantExpired(tenantRow, ctx.clock.now())) throw new OAuthError(400, AuthMessages.tenantExpired);
+  if (!tenantRow || tenantRow.status !== 1) throw new OAuthError(400, authText('noTenant'));
+  if (isTenantExpired(tenantRow, ctx.clock.now())) throw new OAuthError(400, authText('tenantExpired'));
   if (u.status === UserStatus.pending) throw new OAuthError(400, PENDING_APPROVAL);
-  if (u.status !== UserStatus.active) throw new OAuthError(400, AuthMessages.accountDisabled);
+  if (u.status !== UserStatus.active) throw new OAuthError(400, authText('accountDisabled'));
   const roles = await rolesOf(ctx.db, u);
-  if (!roles.length) throw new OAuthError(400, AuthMessages.noRole);
+  if (!roles.length) throw new OAuthError(400, authText('noRole'));
 
   const roleId = roles.map((r) => r.id).join(',');
   const roleName = roles.map((r) => r.roleAlias).join(',');

@@ -20,18 +20,17 @@ export async function signInWithSms(
   const phone = (params.phone ?? '').trim();
   const code = (params.code ?? '').trim();
   const problem = phoneProblem(phone);
-  // The token endpoint's error_description is its own contract: Chinese, as BladeX clients expect.
-  if (problem) throw new OAuthError(400, problem.zh);
-  if (!code) throw new OAuthError(400, SmsMessages.codeRequired.zh);
+  if (problem) throw new OAuthError(400, problem);
+  if (!code) throw new OAuthError(400, SmsMessages.codeRequired);
 
   const checked = await consumeSignInCode(ctx, tenantId, phone, code);
-  if (!checked.ok) throw new OAuthError(400, checked.message.zh);
+  if (!checked.ok) throw new OAuthError(400, checked.message);
 
   const found = await usersWithPhone(ctx, tenantId, phone);
-  if (!found.length) throw new OAuthError(400, SmsMessages.noAccount.zh);
-  if (found.length > 1) throw new OAuthError(400, SmsMessages.severalAccounts.zh);
+  if (!found.length) throw new OAuthError(400, SmsMessages.noAccount);
+  if (found.length > 1) throw new OAuthError(400, SmsMessages.severalAccounts);
   const account = found[0] as (typeof found)[number];
-  if (account.status === UserStatus.pending) throw new OAuthError(400, SmsMessages.pending.zh);
+  if (account.status === UserStatus.pending) throw new OAuthError(400, SmsMessages.pending);
   // Disabled accounts, expired tenants and accounts without roles are refused here as for passwords.
   return issueFor(ctx, client, account);
 }

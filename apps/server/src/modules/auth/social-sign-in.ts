@@ -1,5 +1,6 @@
 import { eq, isNull } from 'drizzle-orm';
 import type { TokenError, TokenResponse } from '@mes/contracts';
+import type { ReplyLanguage } from '../../platform/http/request-language';
 import type { AppContext } from '../../app-context';
 import { nextId } from '../../platform/db/ids';
 import { userOauth } from '../../platform/db/schema';
@@ -40,9 +41,9 @@ export class SocialNotLinkedError extends OAuthError {
     super(400, SocialMessages.notLinked);
   }
 
-  override toBody(): SocialNotLinkedBody {
+  override toBody(lang: ReplyLanguage = 'zh'): SocialNotLinkedBody {
     return {
-      ...super.toBody(),
+      ...super.toBody(lang),
       oauth_id: this.ticket,
       source: this.source,
       username: this.profile.username,
@@ -102,7 +103,7 @@ export async function signInWithSocial(
     );
     profile = await fetchProfile(found.config, accessToken, policy);
   } catch (e) {
-    if (e instanceof ProviderError) throw new OAuthError(400, e.message);
+    if (e instanceof ProviderError) throw new OAuthError(400, e.text);
     throw e;
   }
 

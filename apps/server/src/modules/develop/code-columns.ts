@@ -35,9 +35,14 @@ export interface CatalogTable {
 }
 
 export const ColumnMessages = {
-  noTable: (table: string) => `表 ${table} 不存在,或当前账号无权读取`,
-  badColumn: (name: string) =>
-    `列 ${JSON.stringify(name)} 的名称不能用于生成代码(只能包含小写字母、数字和下划线,且不以数字开头),请先在数据库中重命名`,
+  noTable: (table: string) => ({
+    zh: `表 ${table} 不存在,或当前账号无权读取`,
+    en: `The table ${table} does not exist, or this account may not read it`,
+  }),
+  badColumn: (name: string) => ({
+    zh: `列 ${JSON.stringify(name)} 的名称不能用于生成代码(只能包含小写字母、数字和下划线,且不以数字开头),请先在数据库中重命名`,
+    en: `The column name ${JSON.stringify(name)} cannot be used to generate code (only lowercase letters, digits and _, not starting with a digit): rename it in the database first`,
+  }),
 } as const;
 
 /** Reads the table (`schema.table`, or a table of the connection's current schema). */

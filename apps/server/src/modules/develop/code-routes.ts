@@ -9,6 +9,7 @@ import { secretBoxFor } from '../../platform/crypto/secret-box';
 import { code as codeTable, datasource } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
 import { badRequest } from '../../platform/http/errors';
+import { requestLanguage } from '../../platform/http/request-language';
 import { idValue, idsParam, paramOf, paramsOf, textParam } from '../../platform/http/request-params';
 import { outboundPolicy } from '../../platform/net/outbound-policy';
 import { columnRows, readCatalog, type Queryable } from './code-columns';
@@ -33,9 +34,15 @@ export const MAX_GENERATED = 20;
 export const SUPPORTED_SYSTEMS = ['', 'mes'];
 
 export const CodeMessages = {
-  generated: '代码生成成功',
-  readFailed: '读取表结构失败,请检查表名和数据源',
-  badSystem: (system: string) => `不支持的系统 ${JSON.stringify(system.slice(0, 32))},只支持 mes`,
+  generated: { zh: '代码生成成功', en: 'Code generated' },
+  readFailed: {
+    zh: '读取表结构失败,请检查表名和数据源',
+    en: 'The table could not be read: check the table name and the datasource',
+  },
+  badSystem: (system: string) => ({
+    zh: `不支持的系统 ${JSON.stringify(system.slice(0, 32))},只支持 mes`,
+    en: `Unsupported system ${JSON.stringify(system.slice(0, 32))}: only mes is supported`,
+  }),
   copySuffix: '-副本',
 } as const;
 
@@ -94,7 +101,7 @@ export function registerCodeRoutes(app: FastifyInstance, ctx: AppContext): void 
       try {
         return await run();
       } catch (e) {
-        if (e instanceof CodeProblem) throw badRequest(e.message);
+        if (e instanceof CodeProblem) throw badRequest(e.text);
         throw badRequest(CodeMessages.readFailed);
       }
     };
@@ -175,11 +182,15 @@ export function registerCodeRoutes(app: FastifyInstance, ctx: AppContext): void 
       for (const config of configs) {
         const file = await definitionFile(config);
         const twin = files.find((f) => f.path === file.path);
-        if (twin) throw new CodeProblem(`「${config.codeName}」生成的文件 ${file.path} 与另一个配置相同`);
+        if (twin)
+          throw new CodeProblem({
+            zh: `「${config.codeName}」生成的文件 ${file.path} 与另一个配置相同`,
+            en: `"${config.codeName}" generates the file ${file.path}, as another configuration does`,
+          });
         files.push(file);
       }
     } catch (e) {
-      if (e instanceof CodeProblem) throw badRequest(e.message);
+      if (e instanceof CodeProblem) throw badRequest(e.text);
       throw e;
     }
     return [{ path: 'README.md', content: readmeOf(configs, files) }, ...files];
@@ -191,7 +202,7 @@ export function registerCodeRoutes(app: FastifyInstance, ctx: AppContext): void 
    */
   app.post(`${base}/gen-code`, { config: { apiScope: scopes.gen } }, async (request) => {
     const auth = requireAuth(request);
-    return ok(await generate(request, auth), CodeMessages.generated);
+    return ok(await generate(request, auth), CodeMessages.generated[requestLanguage(request)]);
   });
 
   app.get(`${base}/download`, { config: { apiScope: scopes.gen } }, async (request, reply) => {

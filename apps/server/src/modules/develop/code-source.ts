@@ -10,6 +10,7 @@ import {
   menuPathOf,
   systemDictionariesOf,
   toSnake,
+  type BilingualText,
   type GeneratedFieldKind,
 } from '@mes/contracts';
 
@@ -60,7 +61,13 @@ export interface GeneratedFile {
 }
 
 /** Bad input for generation: the message names the configuration and the column. */
-export class CodeProblem extends Error {}
+export class CodeProblem extends Error {
+  constructor(readonly text: BilingualText) {
+    super(text.zh);
+  }
+}
+
+const problem = (zh: string, en: string) => new CodeProblem({ zh, en });
 
 /** Columns the engine adds to every table of its kind (id, tenant, audit); never a field. */
 export const ENGINE_COLUMNS = new Set([
@@ -121,12 +128,13 @@ export function namesOf(config: CodeConfig) {
 }
 
 /** A text that goes into a string literal: one line, no control characters, not blank. */
-function checkText(value: string, what: string, max: number): void {
-  if (!value.trim()) throw new CodeProblem(`${what}不能为空`);
-  if (value.length > max) throw new CodeProblem(`${what}最长 ${max} 个字符`);
+function checkText(value: string, what: BilingualText, max: number): void {
+  if (!value.trim()) throw problem(`${what.zh}不能为空`, `${what.en} must not be empty`);
+  if (value.length > max) throw problem(`${what.zh}最长 ${max} 个字符`, `${what.en} has at most ${max} characters`);
   // A control character (a line break, a NUL) in a label is a mistake, never a wanted label.
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f\u2028\u2029]/.test(value)) throw new CodeProblem(`${what}不能包含换行或控制字符`);
+  if (/[\u0000-\u001f\u007f\u2028\u2029]/.test(value))
+    throw problem(`${what.zh}不能包含换行或控制字符`, `${what.en} must not contain a line break or control character`);
 }
 
 /** A string literal for the source: JSON escaping is valid TypeScript; Prettier picks the quotes. */
@@ -134,67 +142,93 @@ const lit = (value: string) => JSON.stringify(value);
 
 /** Checks a configuration against the rules of generated source and the live registry. */
 export function checkConfig(config: CodeConfig): void {
-  const named = `「${config.codeName}」`;
-  checkText(config.codeName, `${named}模块名`, 64);
-  checkText(config.codeNameEn, `${named}英文名`, 64);
+  // Every refusal names the configuration first: several may be generated at once.
+  const of = (zh: string, en: string) => problem(`「${config.codeName}」${zh}`, `"${config.codeName}": ${en}`);
+  const named = { zh: `「${config.codeName}」`, en: `"${config.codeName}": ` };
+  checkText(config.codeName, { zh: `${named.zh}模块名`, en: `${named.en}the module name` }, 64);
+  checkText(config.codeNameEn, { zh: `${named.zh}英文名`, en: `${named.en}the English name` }, 64);
   if (!matches(CodeNamePatterns.tableName, config.tableName))
-    throw new CodeProblem(`${named}表名 ${config.tableName} 不合法`);
+    throw of(`表名 ${config.tableName} 不合法`, `the table name ${config.tableName} is invalid`);
   if (!matches(CodeNamePatterns.packageName, config.packageName))
-    throw new CodeProblem(`${named}模块目录 ${config.packageName} 不合法`);
+    throw of(`模块目录 ${config.packageName} 不合法`, `the module folder ${config.packageName} is invalid`);
   if (!matches(CodeNamePatterns.apiPath, config.apiPath))
-    throw new CodeProblem(`${named}接口路径 ${config.apiPath} 不合法`);
+    throw of(`接口路径 ${config.apiPath} 不合法`, `the API path ${config.apiPath} is invalid`);
   if (config.webPath && !matches(CodeNamePatterns.webPath, config.webPath))
-    throw new CodeProblem(`${named}页面路径 ${config.webPath} 不合法`);
+    throw of(`页面路径 ${config.webPath} 不合法`, `the page path ${config.webPath} is invalid`);
   if (!matches(CodeNamePatterns.icon, config.menuIcon))
-    throw new CodeProblem(`${named}菜单图标 ${config.menuIcon} 不合法`);
+    throw of(`菜单图标 ${config.menuIcon} 不合法`, `the menu icon ${config.menuIcon} is invalid`);
   if (!MENU_GROUP_DEFS.some((g) => g.code === config.menuGroup))
-    throw new CodeProblem(`${named}菜单分组 ${config.menuGroup} 不存在`);
+    throw of(`菜单分组 ${config.menuGroup} 不存在`, `the menu group ${config.menuGroup} does not exist`);
   if (!Object.values(CODE_BASE_MODES).includes(config.baseMode as 1))
-    throw new CodeProblem(`${named}基础模式 ${config.baseMode} 不存在`);
+    throw of(`基础模式 ${config.baseMode} 不存在`, `the base mode ${config.baseMode} does not exist`);
 
   const { code, exportName, webPath, table } = namesOf(config);
   if (!/^[a-z][a-z0-9_]{0,62}$/.test(code) || code.endsWith('_'))
-    throw new CodeProblem(`${named}去掉前缀后的表名 ${code} 不能作为资源编码(应以小写字母开头)`);
+    throw of(
+      `去掉前缀后的表名 ${code} 不能作为资源编码(应以小写字母开头)`,
+      `the table name without its prefix, ${code}, cannot be a resource code (it must start with a lowercase letter)`,
+    );
   for (const entry of REGISTRY) {
-    if (entry.code === code) throw new CodeProblem(`${named}资源编码 ${code} 已被「${entry.title.zh}」使用`);
+    const owner = { zh: `「${entry.title.zh}」`, en: `"${entry.title.en}"` };
+    if (entry.code === code)
+      throw of(`资源编码 ${code} 已被${owner.zh}使用`, `the resource code ${code} is already used by ${owner.en}`);
     if ('table' in entry && entry.table === table)
-      throw new CodeProblem(`${named}表 ${table} 已属于「${entry.title.zh}」`);
+      throw of(`表 ${table} 已属于${owner.zh}`, `the table ${table} already belongs to ${owner.en}`);
     if ('api' in entry && entry.api === config.apiPath)
-      throw new CodeProblem(`${named}接口路径 ${config.apiPath} 已被「${entry.title.zh}」使用`);
+      throw of(
+        `接口路径 ${config.apiPath} 已被${owner.zh}使用`,
+        `the API path ${config.apiPath} is already used by ${owner.en}`,
+      );
     if (menuPathOf(entry) === webPath)
-      throw new CodeProblem(`${named}页面路径 ${webPath} 已被「${entry.title.zh}」使用`);
+      throw of(`页面路径 ${webPath} 已被${owner.zh}使用`, `the page path ${webPath} is already used by ${owner.en}`);
   }
-  if (!/^[a-z][A-Za-z0-9]*$/.test(exportName)) throw new CodeProblem(`${named}导出名 ${exportName} 不合法`);
+  if (!/^[a-z][A-Za-z0-9]*$/.test(exportName))
+    throw of(`导出名 ${exportName} 不合法`, `the export name ${exportName} is invalid`);
 
-  if (!config.columns.length) throw new CodeProblem(`${named}没有字段,请先读取字段`);
+  if (!config.columns.length) throw of('没有字段,请先读取字段', 'there are no fields: read the fields first');
   const dictionaries = new Set(systemDictionariesOf(REGISTRY).map((d) => d.code));
   const fieldNames = new Set<string>();
   const columnNames = new Set<string>();
   for (const column of config.columns) {
-    const at = `${named}列 ${column.columnName}`;
+    const at = (zh: string, en: string) => of(`列 ${column.columnName}${zh}`, `the column ${column.columnName}${en}`);
     if (!matches(CodeNamePatterns.sqlName, column.columnName))
-      throw new CodeProblem(`${named}列 ${JSON.stringify(column.columnName)} 不是合法的列名(小写字母、数字和下划线)`);
+      throw of(
+        `列 ${JSON.stringify(column.columnName)} 不是合法的列名(小写字母、数字和下划线)`,
+        `the column ${JSON.stringify(column.columnName)} is not a valid column name (lowercase letters, digits and _)`,
+      );
     if (ENGINE_COLUMNS.has(column.columnName) || column.columnName === config.pkName)
-      throw new CodeProblem(`${at} 由引擎生成(主键、租户或审计字段),请删除这一行`);
+      throw at(
+        ' 由引擎生成(主键、租户或审计字段),请删除这一行',
+        ' is made by the engine (primary key, tenant or audit field): delete this row',
+      );
     if (!matches(CodeNamePatterns.fieldName, column.fieldName))
-      throw new CodeProblem(
-        `${at} 的属性名 ${JSON.stringify(column.fieldName)} 不是合法的标识符(小写字母开头的驼峰命名)`,
+      throw at(
+        ` 的属性名 ${JSON.stringify(column.fieldName)} 不是合法的标识符(小写字母开头的驼峰命名)`,
+        ` has the property name ${JSON.stringify(column.fieldName)}, which is not a valid identifier (camelCase starting with a lowercase letter)`,
       );
     if (ENGINE_FIELDS.has(column.fieldName))
-      throw new CodeProblem(`${at} 的属性名 ${column.fieldName} 是引擎保留的名称`);
-    if (fieldNames.has(column.fieldName)) throw new CodeProblem(`${at} 的属性名 ${column.fieldName} 重复`);
-    if (columnNames.has(column.columnName)) throw new CodeProblem(`${at} 重复`);
+      throw at(
+        ` 的属性名 ${column.fieldName} 是引擎保留的名称`,
+        ` has the property name ${column.fieldName}, which the engine reserves`,
+      );
+    if (fieldNames.has(column.fieldName))
+      throw at(` 的属性名 ${column.fieldName} 重复`, ` repeats the property name ${column.fieldName}`);
+    if (columnNames.has(column.columnName)) throw at(' 重复', ' appears twice');
     fieldNames.add(column.fieldName);
     columnNames.add(column.columnName);
-    checkText(column.labelZh, `${at} 的中文名`, 64);
-    checkText(column.labelEn, `${at} 的英文名`, 64);
+    const label = { zh: `${named.zh}列 ${column.columnName}`, en: `${named.en}the column ${column.columnName}` };
+    checkText(column.labelZh, { zh: `${label.zh} 的中文名`, en: `${label.en}'s Chinese name` }, 64);
+    checkText(column.labelEn, { zh: `${label.zh} 的英文名`, en: `${label.en}'s English name` }, 64);
     if (!(GENERATED_FIELD_KINDS as readonly string[]).includes(column.kind))
-      throw new CodeProblem(`${at} 的类型 ${column.kind} 不支持`);
+      throw at(` 的类型 ${column.kind} 不支持`, ` has the unsupported type ${column.kind}`);
     if (column.dictCode) {
       if (!dictionaries.has(column.dictCode))
-        throw new CodeProblem(`${at} 的字典 ${column.dictCode} 不是已声明的系统字典`);
+        throw at(
+          ` 的字典 ${column.dictCode} 不是已声明的系统字典`,
+          ` uses the dictionary ${column.dictCode}, which is not a declared system dictionary`,
+        );
       if (column.kind !== 'int' && column.kind !== 'string')
-        throw new CodeProblem(`${at} 使用字典时类型应为整数或字符串`);
+        throw at(' 使用字典时类型应为整数或字符串', ' uses a dictionary, so its type must be integer or string');
     }
     if (
       column.kind === 'decimal' &&
@@ -202,11 +236,14 @@ export function checkConfig(config: CodeConfig): void {
       column.scale !== null &&
       column.scale > column.precision
     )
-      throw new CodeProblem(`${at} 的小数位不能大于精度`);
+      throw at(' 的小数位不能大于精度', ' has more decimal places than its precision');
   }
   for (const column of config.columns)
     if (column.dictCode && fieldNames.has(`${column.fieldName}Name`))
-      throw new CodeProblem(`${named}列 ${column.columnName} 的字典名称 ${column.fieldName}Name 与另一属性重名`);
+      throw of(
+        `列 ${column.columnName} 的字典名称 ${column.fieldName}Name 与另一属性重名`,
+        `the column ${column.columnName}'s dictionary name ${column.fieldName}Name is the name of another property`,
+      );
 }
 
 /** The properties of one field, in the order hand-written definitions use. */

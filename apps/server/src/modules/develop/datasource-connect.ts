@@ -1,5 +1,6 @@
 import net from 'node:net';
 import pg from 'pg';
+import type { BilingualText } from '@mes/contracts';
 import { OutboundError, resolveOutbound } from '../../platform/net/outbound-guard';
 import type { OutboundPolicy } from '../../platform/net/outbound-policy';
 import { ALLOWED_PORTS_PARAM, portAllowed, type PasswordDestination, type PortRanges } from './datasource-rules';
@@ -8,16 +9,30 @@ import { ALLOWED_PORTS_PARAM, portAllowed, type PasswordDestination, type PortRa
 export const TEST_TIMEOUT_MS = 4000;
 
 export const DatasourceMessages = {
-  onlyPostgres: '只支持 PostgreSQL 连接地址 (postgres://、postgresql:// 或 jdbc:postgresql://)',
-  badUrl: '连接地址格式不正确',
-  connected: '连接成功',
-  cannotConnect: '连接失败: 无法连接到数据库,请检查地址、端口、用户名和密码',
-  missingUrl: '请输入连接地址',
-  inUse: '数据源已被租户使用,请先解除绑定',
-  undecryptable: '数据源密码无法解密,请重新填写密码',
-  passwordForNewTarget: '连接的主机、端口或用户已改变,请重新输入密码',
-  portNotAllowed: (port: number, allowed: string) =>
-    `端口 ${port} 不在平台允许的范围 ${allowed} 内;如需使用,请平台管理员修改参数 ${ALLOWED_PORTS_PARAM}`,
+  onlyPostgres: {
+    zh: '只支持 PostgreSQL 连接地址 (postgres://、postgresql:// 或 jdbc:postgresql://)',
+    en: 'Only PostgreSQL connection URLs are supported (postgres://, postgresql:// or jdbc:postgresql://)',
+  },
+  badUrl: { zh: '连接地址格式不正确', en: 'The connection URL is malformed' },
+  connected: { zh: '连接成功', en: 'Connected' },
+  cannotConnect: {
+    zh: '连接失败: 无法连接到数据库,请检查地址、端口、用户名和密码',
+    en: 'Connection failed: the database cannot be reached, check the address, port, user name and password',
+  },
+  missingUrl: { zh: '请输入连接地址', en: 'Please enter the connection URL' },
+  inUse: { zh: '数据源已被租户使用,请先解除绑定', en: 'A tenant uses the datasource: unbind it first' },
+  undecryptable: {
+    zh: '数据源密码无法解密,请重新填写密码',
+    en: 'The datasource password cannot be decrypted: enter the password again',
+  },
+  passwordForNewTarget: {
+    zh: '连接的主机、端口或用户已改变,请重新输入密码',
+    en: 'The host, port or user of the connection changed: enter the password again',
+  },
+  portNotAllowed: (port: number, allowed: string) => ({
+    zh: `端口 ${port} 不在平台允许的范围 ${allowed} 内;如需使用,请平台管理员修改参数 ${ALLOWED_PORTS_PARAM}`,
+    en: `The port ${port} is outside the allowed range ${allowed}; to use it, the platform administrator can change the parameter ${ALLOWED_PORTS_PARAM}`,
+  }),
 } as const;
 
 export interface ConnectionTarget {
@@ -26,7 +41,8 @@ export interface ConnectionTarget {
   password: string;
 }
 
-type ParseResult = { config: pg.ClientConfig & { host: string; port: number; user?: string } } | { error: string };
+type ParseResult =
+  { config: pg.ClientConfig & { host: string; port: number; user?: string } } | { error: BilingualText };
 
 /**
  * Turns a datasource URL into client settings. Only PostgreSQL: the JDBC form
@@ -75,7 +91,7 @@ export function connectionConfig(target: ConnectionTarget): ParseResult {
 }
 
 /** Where the password of `target` would be sent, or the message why the URL is unusable. */
-export function destinationOf(target: ConnectionTarget): PasswordDestination | { error: string } {
+export function destinationOf(target: ConnectionTarget): PasswordDestination | { error: BilingualText } {
   const parsed = connectionConfig(target);
   if ('error' in parsed) return parsed;
   const { host, port, user } = parsed.config;
@@ -86,7 +102,7 @@ export function destinationOf(target: ConnectionTarget): PasswordDestination | {
 export async function checkDestination(
   target: ConnectionTarget,
   rules: { policy: OutboundPolicy; ports: { ranges: PortRanges; text: string } },
-): Promise<{ error: string } | { config: pg.ClientConfig; address: string }> {
+): Promise<{ error: BilingualText } | { config: pg.ClientConfig; address: string }> {
   const parsed = connectionConfig(target);
   if ('error' in parsed) return parsed;
   const { config } = parsed;
@@ -97,7 +113,7 @@ export async function checkDestination(
     if (!first) return { error: DatasourceMessages.cannotConnect };
     return { config, address: first.address };
   } catch (e) {
-    if (e instanceof OutboundError && e.kind === 'refused') return { error: e.message };
+    if (e instanceof OutboundError && e.kind === 'refused') return { error: e.text };
     return { error: DatasourceMessages.cannotConnect };
   }
 }
@@ -115,7 +131,7 @@ const sleepUntil = (deadline: number) =>
 export async function testConnection(
   checked: { config: pg.ClientConfig; address: string },
   log?: { info(obj: object, msg: string): void },
-): Promise<string | undefined> {
+): Promise<BilingualText | undefined> {
   const started = Date.now();
   const { config, address } = checked;
   const host = String(config.host);

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { bilingual, datasourceResource, invalidParamText } from '@mes/contracts';
+import { bilingual, datasourceResource, inputWhy, invalidParamText } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { registerResource } from '../../crud/resource-routes';
 import { isPlatformCaller, requireAuth } from '../../platform/auth/request-auth';
@@ -8,6 +8,7 @@ import { secretBoxFor } from '../../platform/crypto/secret-box';
 import { datasource, tenant } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
 import { badRequest, forbidden, notFound } from '../../platform/http/errors';
+import { requestLanguage } from '../../platform/http/request-language';
 import { idValue, paramOf, textParam } from '../../platform/http/request-params';
 import { outboundPolicy } from '../../platform/net/outbound-policy';
 import {
@@ -94,8 +95,7 @@ export function registerDatasourceRoutes(app: FastifyInstance, ctx: AppContext):
       username: textParam(request, 'username')?.trim() ?? '',
       password: textParam(request, 'password') ?? '',
     };
-    if (target.url.length > 500)
-      throw badRequest(invalidParamText('url', { zh: '最长 500 个字符', en: 'at most 500 characters' }));
+    if (target.url.length > 500) throw badRequest(invalidParamText('url', inputWhy('tooLong', 500)));
     if (id) {
       const [saved] = await ctx.db
         .select({ url: datasource.url, username: datasource.username, password: datasource.password })
@@ -122,6 +122,6 @@ export function registerDatasourceRoutes(app: FastifyInstance, ctx: AppContext):
     if ('error' in checked) throw badRequest(checked.error);
     const failure = await testConnection(checked, request.log);
     if (failure) throw badRequest(failure);
-    return ok(true, DatasourceMessages.connected);
+    return ok(true, DatasourceMessages.connected[requestLanguage(request)]);
   });
 }

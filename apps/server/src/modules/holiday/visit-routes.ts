@@ -11,9 +11,15 @@ const MAX_LINK = 500;
 const DEFAULT_SIZE = 300;
 
 export const VisitMessages = {
-  badLink: '访问链接应以 http:// 或 https:// 开头,或为本站路径',
-  linkTooLong: `访问链接最长 ${MAX_LINK} 个字符`,
-  badSize: '二维码尺寸应为 128 到 1024 之间的整数',
+  badLink: {
+    zh: '访问链接应以 http:// 或 https:// 开头,或为本站路径',
+    en: 'The visit link must start with http:// or https://, or be a path on this site',
+  },
+  linkTooLong: { zh: `访问链接最长 ${MAX_LINK} 个字符`, en: `The visit link has at most ${MAX_LINK} characters` },
+  badSize: {
+    zh: '二维码尺寸应为 128 到 1024 之间的整数',
+    en: 'The QR code size must be an integer from 128 to 1024',
+  },
 } as const;
 
 /** The visit link: a full http(s) URL, a path on this site, or by default the tenant's visit page. */

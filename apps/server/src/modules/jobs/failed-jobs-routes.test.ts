@@ -1,5 +1,6 @@
 import { PgDialect, pgTable, text } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
+import type { HttpError } from '../../platform/http/errors';
 import { failedJobsQuery, jobNameFilter } from './failed-jobs-routes';
 
 const dialect = new PgDialect();
@@ -17,17 +18,24 @@ describe('jobNameFilter', () => {
   });
 
   it('refuses what is not one job name, with the lists’ messages', () => {
-    const refused = (query: Record<string, unknown>) => {
+    const refused = (query: Record<string, unknown>, lang: 'zh' | 'en' = 'zh') => {
       try {
         jobNameFilter(query, jobs.name);
         return 'accepted';
       } catch (e) {
-        return (e as Error).message;
+        return (e as HttpError).textIn(lang);
       }
     };
     expect(refused({ name: 'DROP TABLE' })).toBe('请求参数 name 不正确: 应为任务名称,如 log.prune');
     expect(refused({ name: `a${'.b'.repeat(60)}` })).toBe('请求参数 name 不正确: 应为任务名称,如 log.prune');
     expect(refused({ name: ['log.prune', 'store.purge'] })).toBe('请求参数 name 不正确: 只能有一个值');
+    // An English caller reads both refusals in English.
+    expect(refused({ name: 'DROP TABLE' }, 'en')).toBe(
+      'The parameter name is invalid: must be a job name such as log.prune',
+    );
+    expect(refused({ name: ['log.prune', 'store.purge'] }, 'en')).toBe(
+      'The parameter name is invalid: must have one value',
+    );
   });
 });
 

@@ -1,14 +1,7 @@
 import { eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
-import {
-  apiScopeCodes,
-  FAILED_JOBS_ROUTE,
-  failedJobsScreen,
-  InputMessages,
-  invalidParamText,
-  Messages,
-} from '@mes/contracts';
+import { apiScopeCodes, FAILED_JOBS_ROUTE, failedJobsScreen, inputWhy, invalidParamText } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { requireAuth } from '../../platform/auth/request-auth';
 import { ok } from '../../platform/http/envelope';
@@ -43,7 +36,7 @@ export function failedJobsQuery(schema: string): SQL {
 export function jobNameFilter(query: Record<string, unknown>, column: PgColumn): SQL | undefined {
   const raw = query.name;
   if (raw === undefined || raw === null) return undefined;
-  if (typeof raw !== 'string') throw badRequest(Messages.invalidParam('name', InputMessages.oneValue));
+  if (typeof raw !== 'string') throw badRequest(invalidParamText('name', inputWhy('oneValue')));
   const name = raw.trim();
   if (name === '') return undefined;
   if (!isJobName(name))

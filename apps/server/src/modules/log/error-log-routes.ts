@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CLIENT_EXCEPTION_NAME, errorLogResource, formatDateTime } from '@mes/contracts';
+import { CLIENT_EXCEPTION_NAME, errorLogResource, formatDateTime, type BilingualText } from '@mes/contracts';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import { requireAuth } from '../../platform/auth/request-auth';
@@ -17,13 +17,13 @@ export const ENTRY_LIMITS = { type: 32, message: 2000, stack: 8000, info: 2000, 
 export { CLIENT_EXCEPTION_NAME };
 export const WEB_SERVICE_ID = 'mes-web';
 
-const FIELD_NAMES: Record<string, string> = {
-  type: '类型',
-  message: '内容',
-  stack: '堆栈',
-  info: '信息',
-  url: '地址',
-  time: '时间',
+const FIELD_NAMES: Record<string, BilingualText> = {
+  type: { zh: '类型', en: 'type' },
+  message: { zh: '内容', en: 'message' },
+  stack: { zh: '堆栈', en: 'stack' },
+  info: { zh: '信息', en: 'info' },
+  url: { zh: '地址', en: 'address' },
+  time: { zh: '时间', en: 'time' },
 };
 
 const text = (max: number) => z.string().max(max);
@@ -41,20 +41,33 @@ const uploadSchema = z.array(entrySchema).max(MAX_UPLOAD_ENTRIES);
 
 type UploadEntry = z.infer<typeof entrySchema>;
 
-/** One Chinese sentence naming the entry and field at fault, for the envelope's `msg`. */
-function describeIssue(issue: z.core.$ZodIssue, body: unknown): string {
+/** One sentence naming the entry and field at fault, for the envelope's `msg`. */
+function describeIssue(issue: z.core.$ZodIssue, body: unknown): BilingualText {
   const [index, field] = issue.path;
   if (index === undefined) {
-    if (issue.code === 'too_big') return `本地日志一次最多上传${MAX_UPLOAD_ENTRIES}条`;
-    return '本地日志必须是数组';
+    if (issue.code === 'too_big')
+      return {
+        zh: `本地日志一次最多上传${MAX_UPLOAD_ENTRIES}条`,
+        en: `At most ${MAX_UPLOAD_ENTRIES} local log entries per upload`,
+      };
+    return { zh: '本地日志必须是数组', en: 'The local log must be an array' };
   }
-  const entry = `第${Number(index) + 1}条日志`;
-  if (field === undefined) return `${entry}必须是对象`;
-  const name = FIELD_NAMES[String(field)] ?? String(field);
-  if (issue.code === 'too_big') return `${entry}的${name}(${String(field)})过长,最多${String(issue.maximum)}个字符`;
-  const given = (Array.isArray(body) ? (body[Number(index)] as Record<string, unknown>) : {})[String(field)];
-  if (given === undefined) return `${entry}缺少${name}(${String(field)})`;
-  return `${entry}的${name}(${String(field)})格式不正确`;
+  const n = Number(index) + 1;
+  const entry = { zh: `第${n}条日志`, en: `Log entry ${n}` };
+  if (field === undefined) return { zh: `${entry.zh}必须是对象`, en: `${entry.en} must be an object` };
+  const key = String(field);
+  const name = FIELD_NAMES[key] ?? { zh: key, en: key };
+  if (issue.code === 'too_big') {
+    const max = String(issue.maximum);
+    return {
+      zh: `${entry.zh}的${name.zh}(${key})过长,最多${max}个字符`,
+      en: `${entry.en}: the ${name.en} (${key}) is too long, at most ${max} characters`,
+    };
+  }
+  const given = (Array.isArray(body) ? (body[Number(index)] as Record<string, unknown>) : {})[key];
+  if (given === undefined)
+    return { zh: `${entry.zh}缺少${name.zh}(${key})`, en: `${entry.en} has no ${name.en} (${key})` };
+  return { zh: `${entry.zh}的${name.zh}(${key})格式不正确`, en: `${entry.en}: the ${name.en} (${key}) is malformed` };
 }
 
 /** Client timestamps arrive as epoch milliseconds; stored in the contract's date format. */

@@ -68,7 +68,7 @@ async function checkConfig(ctx: AppContext, { tx, auth, adding, values, existing
     try {
       await refuseForbiddenUrl(await outboundPolicy(ctx.db), String(pick('endpoint')));
     } catch (e) {
-      if (e instanceof OutboundError) throw badRequest(e.message);
+      if (e instanceof OutboundError) throw badRequest(e.text);
       throw e;
     }
   }

@@ -42,7 +42,7 @@ async function checkBeforeStore(ctx: AppContext, { tx, auth, values, existing }:
     try {
       await refuseForbiddenUrl(await outboundPolicy(ctx.db), merged.endpoint);
     } catch (e) {
-      if (e instanceof OutboundError) throw badRequest(e.message);
+      if (e instanceof OutboundError) throw badRequest(e.text);
       throw e;
     }
   }

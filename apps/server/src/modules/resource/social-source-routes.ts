@@ -43,7 +43,7 @@ async function checkProvider(ctx: AppContext, { adding, values, existing }: Chan
     try {
       await refuseForbiddenUrl(policy, String(url));
     } catch (e) {
-      if (e instanceof OutboundError) throw badRequest(e.message);
+      if (e instanceof OutboundError) throw badRequest(e.text);
       throw e;
     }
   }

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import type { BilingualText } from '@mes/contracts';
 
 /**
  * Address classes an outbound call configured by a tenant must not reach unless the platform
@@ -17,16 +18,16 @@ export type AddressClass =
   | 'reserved';
 
 /** How each class is named in the refusal message. */
-export const ADDRESS_CLASS_LABELS: Record<AddressClass, string> = {
-  loopback: '本机地址',
-  unspecified: '未指定地址',
-  'link-local': '链路本地地址',
-  private: '内网地址',
-  shared: '运营商共享地址',
-  metadata: '云服务器元数据地址',
-  multicast: '组播地址',
-  broadcast: '广播地址',
-  reserved: '保留地址',
+export const ADDRESS_CLASS_LABELS: Record<AddressClass, BilingualText> = {
+  loopback: { zh: '本机地址', en: 'loopback address' },
+  unspecified: { zh: '未指定地址', en: 'unspecified address' },
+  'link-local': { zh: '链路本地地址', en: 'link-local address' },
+  private: { zh: '内网地址', en: 'private address' },
+  shared: { zh: '运营商共享地址', en: 'carrier-grade shared address' },
+  metadata: { zh: '云服务器元数据地址', en: 'cloud metadata address' },
+  multicast: { zh: '组播地址', en: 'multicast address' },
+  broadcast: { zh: '广播地址', en: 'broadcast address' },
+  reserved: { zh: '保留地址', en: 'reserved address' },
 };
 
 /** A network (`prefix/bits`) and the class of every address in it. */

@@ -1,13 +1,20 @@
 import dns from 'node:dns';
 import net, { type LookupFunction } from 'node:net';
 import { ADDRESS_CLASS_LABELS, forbiddenClass } from './address-class';
+import type { BilingualText } from '@mes/contracts';
 import { OUTBOUND_ALLOW_PARAM, type OutboundPolicy } from './outbound-policy';
 
 export const OutboundMessages = {
-  refused: (host: string, what: string) =>
-    `不允许访问地址 ${host}(${what});如确需访问,请平台管理员在参数 ${OUTBOUND_ALLOW_PARAM} 中放行`,
-  badUrl: (url: string) => `地址格式不正确: ${url}`,
-  badScheme: (url: string) => `只支持 http:// 或 https:// 地址: ${url}`,
+  refused: (host: string, what: BilingualText) => ({
+    zh: `不允许访问地址 ${host}(${what.zh});如确需访问,请平台管理员在参数 ${OUTBOUND_ALLOW_PARAM} 中放行`,
+    en: `The address ${host} may not be reached (${what.en}); if it must be, the platform administrator can allow it in the parameter ${OUTBOUND_ALLOW_PARAM}`,
+  }),
+  badUrl: (url: string) => ({ zh: `地址格式不正确: ${url}`, en: `The address is malformed: ${url}` }),
+  badScheme: (url: string) => ({
+    zh: `只支持 http:// 或 https:// 地址: ${url}`,
+    en: `Only http:// or https:// addresses are supported: ${url}`,
+  }),
+  unresolved: (host: string) => ({ zh: `无法解析地址 ${host}`, en: `The address ${host} cannot be resolved` }),
 } as const;
 
 /** Names of cloud metadata services, refused by name whatever they resolve to. */
@@ -24,9 +31,10 @@ export class OutboundError extends Error {
   constructor(
     readonly kind: 'refused' | 'unresolved',
     readonly host: string,
-    message: string,
+    /** For the user, who may be shown it in either language. */
+    readonly text: BilingualText,
   ) {
-    super(message);
+    super(text.zh);
   }
 }
 
@@ -43,7 +51,7 @@ export const plainHost = (host: string) =>
     .toLowerCase()
     .replace(/\.$/, '');
 
-const refusal = (host: string, label: string) =>
+const refusal = (host: string, label: BilingualText) =>
   new OutboundError('refused', host, OutboundMessages.refused(host, label));
 
 /**
@@ -65,9 +73,9 @@ export async function resolveOutbound(policy: OutboundPolicy, rawHost: string): 
       const found = await dns.promises.lookup(host, { all: true, verbatim: true });
       addresses = found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
     } catch {
-      throw new OutboundError('unresolved', host, `无法解析地址 ${host}`);
+      throw new OutboundError('unresolved', host, OutboundMessages.unresolved(host));
     }
-    if (!addresses.length) throw new OutboundError('unresolved', host, `无法解析地址 ${host}`);
+    if (!addresses.length) throw new OutboundError('unresolved', host, OutboundMessages.unresolved(host));
   }
   if (!named) {
     for (const { address } of addresses) {

@@ -1,7 +1,6 @@
 import type { AppContext } from '../../../app-context';
+import { bilingual } from '@mes/contracts';
 import { HttpError } from '../../../platform/http/errors';
-
-export const LimitMessages = { tooMany: '请求过于频繁,请稍后再试' } as const;
 
 /**
  * Counts calls of a public route per client address and refuses (429) beyond `max` per window:
@@ -15,5 +14,5 @@ export async function limitAttempts(
   windowMs: number,
 ): Promise<void> {
   const count = await ctx.store.increment(`limit:${kind}:${client}`, windowMs);
-  if (count > max) throw new HttpError(429, LimitMessages.tooMany);
+  if (count > max) throw new HttpError(429, bilingual('tooManyRequests'));
 }

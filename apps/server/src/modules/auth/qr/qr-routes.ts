@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
-import { AuthMessages, DEFAULT_TENANT_ID } from '@mes/contracts';
+import { authText, DEFAULT_TENANT_ID } from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
 import { requireAuth } from '../../../platform/auth/request-auth';
 import { ok } from '../../../platform/http/envelope';
@@ -27,10 +27,10 @@ export async function qrImage(text: string): Promise<string> {
 /** A tenant that may sign in now; anything else gets the sign-in page's tenant messages. */
 export async function liveTenant(ctx: AppContext, raw: unknown): Promise<string> {
   const tenantId = typeof raw === 'string' && raw.trim() ? raw.trim() : DEFAULT_TENANT_ID;
-  if (!TENANT_ID.test(tenantId)) throw badRequest(AuthMessages.noTenant);
+  if (!TENANT_ID.test(tenantId)) throw badRequest(authText('noTenant'));
   const found = await findTenant(ctx.db, tenantId);
-  if (!found || found.status !== 1) throw badRequest(AuthMessages.noTenant);
-  if (isTenantExpired(found, ctx.clock.now())) throw badRequest(AuthMessages.tenantExpired);
+  if (!found || found.status !== 1) throw badRequest(authText('noTenant'));
+  if (isTenantExpired(found, ctx.clock.now())) throw badRequest(authText('tenantExpired'));
   return tenantId;
 }
 
@@ -42,7 +42,7 @@ async function refusing<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (e) {
-    if (e instanceof QrError) throw badRequest(e.message);
+    if (e instanceof QrError) throw badRequest(e.text);
     throw e;
   }
 }

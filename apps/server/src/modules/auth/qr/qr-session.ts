@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { BilingualText } from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
 import type { AuthContext } from '../../../platform/auth/request-auth';
 
@@ -10,15 +11,19 @@ export const QR_CONFIRMED_MS = 60_000;
 const QR_KEEP_MS = 10 * 60_000;
 const CODE = /^[A-Za-z0-9_-]{16,64}$/;
 
+/** The states of a QR code the sign-in page and the confirming device show, in both languages. */
 export const QrMessages = {
-  invalid: '二维码无效',
-  expired: '二维码已过期',
-  notConfirmed: '二维码尚未确认',
-  cancelled: '二维码已取消',
-  confirmed: '二维码已确认',
-  otherTenant: '该二维码属于其他租户,无法确认',
-  scannedByOther: '二维码已被其他用户扫描',
-} as const;
+  invalid: { zh: '二维码无效', en: 'The QR code is invalid' },
+  expired: { zh: '二维码已过期', en: 'The QR code has expired' },
+  notConfirmed: { zh: '二维码尚未确认', en: 'The QR code has not been confirmed yet' },
+  cancelled: { zh: '二维码已取消', en: 'The QR code was cancelled' },
+  confirmed: { zh: '二维码已确认', en: 'The QR code has already been confirmed' },
+  otherTenant: {
+    zh: '该二维码属于其他租户,无法确认',
+    en: 'The QR code belongs to another tenant and cannot be confirmed here',
+  },
+  scannedByOther: { zh: '二维码已被其他用户扫描', en: 'Another user has already scanned the QR code' },
+} as const satisfies Record<string, BilingualText>;
 
 export type QrStatus = 'waiting' | 'scanned' | 'confirmed' | 'expired' | 'cancelled';
 
@@ -37,7 +42,11 @@ interface QrRecord {
 }
 
 /** A refusal with the message the caller shows. */
-export class QrError extends Error {}
+export class QrError extends Error {
+  constructor(readonly text: BilingualText) {
+    super(text.zh);
+  }
+}
 
 const key = (code: string) => `qr-login:${code}`;
 const hashOf = (state: string) => createHash('sha256').update(state).digest();

@@ -4,7 +4,9 @@ import { badRequest } from '../../../platform/http/errors';
 /** A Host header: a name or IPv4 address, or a bracketed IPv6 address, with an optional port. */
 const HOST = /^(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
 
-export const OriginMessages = { unknownHost: '无法确定访问地址' } as const;
+export const OriginMessages = {
+  unknownHost: { zh: '无法确定访问地址', en: 'The address this site was reached at cannot be told' },
+} as const;
 
 /**
  * The origin the browser used to reach us, for links we hand out (QR confirm page, OAuth

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { SocialCategory } from '@mes/contracts';
+import type { BilingualText, SocialCategory } from '@mes/contracts';
 import { OutboundError } from '../../../platform/net/outbound-guard';
 import { outboundRequest } from '../../../platform/net/outbound-http';
 import type { OutboundPolicy } from '../../../platform/net/outbound-policy';
@@ -26,15 +26,31 @@ export interface SocialProfile {
 }
 
 export const ProviderMessages = {
-  incomplete: '第三方登录配置不完整,请联系管理员',
-  unreachable: '第三方登录服务无法访问,请稍后再试',
-  tokenRefused: (reason: string) => `第三方授权失败: ${reason}`,
-  reasonHidden: '第三方登录服务返回的错误信息含有密钥内容,已隐藏',
-  userInfoFailed: '获取第三方用户信息失败',
+  incomplete: {
+    zh: '第三方登录配置不完整,请联系管理员',
+    en: 'Third-party sign-in is not fully configured, please contact the administrator',
+  },
+  unreachable: {
+    zh: '第三方登录服务无法访问,请稍后再试',
+    en: 'The third-party sign-in service cannot be reached, please try again later',
+  },
+  tokenRefused: (reason: string) => ({
+    zh: `第三方授权失败: ${reason}`,
+    en: `The third-party authorisation failed: ${reason}`,
+  }),
+  reasonHidden: {
+    zh: '第三方登录服务返回的错误信息含有密钥内容,已隐藏',
+    en: 'The third-party sign-in service answered with an error that contains the secret: it is hidden',
+  },
+  userInfoFailed: { zh: '获取第三方用户信息失败', en: 'The third-party user details could not be read' },
 } as const;
 
 /** A provider refused or could not be reached; the message is for the user. */
-export class ProviderError extends Error {}
+export class ProviderError extends Error {
+  constructor(readonly text: BilingualText) {
+    super(text.zh);
+  }
+}
 
 /** Public endpoints of the hosted providers; a row's own URLs win (self-hosted Gitee, tests). */
 const HOSTED: Partial<Record<SocialCategory, Omit<ProviderConfig, 'category' | 'clientId' | 'clientSecret'>>> = {
@@ -122,7 +138,7 @@ async function callProvider(
   try {
     reply = await outboundRequest(policy, url, { ...init, timeoutMs: TIMEOUT_MS, maxBytes: MAX_BODY });
   } catch (e) {
-    if (e instanceof OutboundError && e.kind === 'refused') throw new ProviderError(e.message);
+    if (e instanceof OutboundError && e.kind === 'refused') throw new ProviderError(e.text);
     throw new ProviderError(ProviderMessages.unreachable);
   }
   if (reply.body === undefined) return { status: reply.status, json: {} };

@@ -48,7 +48,7 @@ export function registerSocialRoutes(app: FastifyInstance, ctx: AppContext): voi
       try {
         found = await findSource(ctx, tenantId, request.params.source);
       } catch (e) {
-        if (e instanceof ProviderError) throw badRequest(e.message);
+        if (e instanceof ProviderError) throw badRequest(e.text);
         throw e;
       }
       if (!found) throw badRequest(SourceMessages.unknown);

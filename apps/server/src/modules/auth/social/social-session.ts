@@ -8,11 +8,26 @@ export const TICKET_TTL_MS = 30 * 60_000;
 const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
 
 export const SocialMessages = {
-  missing: (name: string) => `缺少第三方登录参数: ${name}`,
-  badState: '登录状态无效或已过期,请重新发起第三方登录',
-  badTicket: '第三方账号信息已失效,请重新发起第三方登录',
-  notLinked: '该第三方账号尚未绑定系统账号,请绑定已有账号或注册新账号',
-  linkedElsewhere: '该第三方账号已绑定其他账号',
+  missing: (name: string) => ({
+    zh: `缺少第三方登录参数: ${name}`,
+    en: `The third-party sign-in parameter ${name} is missing`,
+  }),
+  badState: {
+    zh: '登录状态无效或已过期,请重新发起第三方登录',
+    en: 'The sign-in state is invalid or has expired: start the third-party sign-in again',
+  },
+  badTicket: {
+    zh: '第三方账号信息已失效,请重新发起第三方登录',
+    en: 'The third-party account details have expired: start the third-party sign-in again',
+  },
+  notLinked: {
+    zh: '该第三方账号尚未绑定系统账号,请绑定已有账号或注册新账号',
+    en: 'This third-party account is not linked to an account yet: link an existing account or register a new one',
+  },
+  linkedElsewhere: {
+    zh: '该第三方账号已绑定其他账号',
+    en: 'This third-party account is already linked to another account',
+  },
 } as const;
 
 /** What a `state` stands for: one sign-in attempt of one tenant at one provider. */

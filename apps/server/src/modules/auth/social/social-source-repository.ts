@@ -7,7 +7,9 @@ import { providerConfig, ProviderError, ProviderMessages, type ProviderConfig } 
 
 const SOURCE = /^[a-z][a-z0-9_-]{0,31}$/;
 
-export const SourceMessages = { unknown: '第三方登录来源不存在或未启用' } as const;
+export const SourceMessages = {
+  unknown: { zh: '第三方登录来源不存在或未启用', en: 'The third-party sign-in source does not exist or is disabled' },
+} as const;
 
 const enabled = eq(socialSource.status, 1);
 

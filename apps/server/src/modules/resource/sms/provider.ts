@@ -96,7 +96,7 @@ export async function callProvider(
     });
   } catch (e) {
     if (e instanceof OutboundError) {
-      if (e.kind === 'refused') throw badRequest(e.message);
+      if (e.kind === 'refused') throw badRequest(e.text);
       throw providerFailure(provider, SmsMessages.unreachable('ENOTFOUND'));
     }
     if (e instanceof OutboundFailure && e.kind === 'timeout') {

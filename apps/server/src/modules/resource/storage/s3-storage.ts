@@ -140,7 +140,7 @@ export class S3Storage implements StorageProvider {
     try {
       await resolveOutbound(policy, host);
     } catch (e) {
-      if (e instanceof OutboundError && e.kind === 'refused') throw badRequest(e.message);
+      if (e instanceof OutboundError && e.kind === 'refused') throw badRequest(e.text);
       throw badRequest(S3Messages.unreachable(baseOf(s.endpoint)));
     }
     const lookup = guardedLookup(policy);
