@@ -3,6 +3,7 @@ import type { notice as zh } from '../zh/notice';
 export const notice: typeof zh = {
   read: 'Read',
   rolesPlaceholder: 'Roles that receive the notice',
+  usersPlaceholder: 'Users who receive the notice',
   deptsPlaceholder: 'Departments that receive the notice (with their sub-departments)',
   contentPlaceholder: 'Write the notice here…',
   contentHint:

@@ -2,6 +2,7 @@
 export const notice = {
   read: '阅读',
   rolesPlaceholder: '选择接收通知的角色',
+  usersPlaceholder: '选择接收通知的用户',
   deptsPlaceholder: '选择接收通知的机构(含下级机构)',
   contentPlaceholder: '在这里输入通知内容…',
   contentHint: '保存时服务器会清除脚本、事件属性和不安全的链接,只保留格式、链接、图片和表格。',

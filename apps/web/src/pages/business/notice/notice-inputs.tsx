@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Form, Typography } from 'antd';
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NoticeAudience, type FieldDef } from '@mes/contracts';
+import { FlowPaths, NoticeAudience, type FieldDef } from '@mes/contracts';
 import { apiQuery, OPTIONS_STALE_MS } from '../../../api/server-state';
 import { FieldInput } from '../../../crud/field-input';
 import { optionsFromUrl } from '../../../crud/options';
@@ -27,15 +27,23 @@ export function NoticeContentInput({ id, value, onChange, onBlur, disabled }: Cu
   );
 }
 
-/** The audience is picked from the role or the department tree, as the user screen picks them. */
+/**
+ * The audience is picked from the role or the department tree, as the user screen picks them, or
+ * from the tenant's users (the list the workflow's pickers read).
+ */
 const AUDIENCE_SOURCES: Partial<Record<number, string>> = {
   [NoticeAudience.roles]: '/blade-system/role/tree',
   [NoticeAudience.depts]: '/blade-system/dept/tree',
+  [NoticeAudience.users]: FlowPaths.workUserSelect,
+};
+const PICK_TEXT: Partial<Record<number, string>> = {
+  [NoticeAudience.depts]: 'deptsPlaceholder',
+  [NoticeAudience.users]: 'usersPlaceholder',
 };
 
 /**
- * Who a notice is for: roles or departments, from the tree `audienceType` names (the field is
- * shown only for those two types, by its `visibleWhen`). The screen makes the field a
+ * Who a notice is for: roles, departments or users, from the source `audienceType` names (the
+ * field is shown only for those types, by its `visibleWhen`). The screen makes the field a
  * multi-tree-select, so the form holds the ids as a list and submits them as `1,2`.
  */
 export function NoticeAudiencePicker(props: CustomInputProps) {
@@ -49,7 +57,7 @@ export function NoticeAudiencePicker(props: CustomInputProps) {
   });
   const options = useMemo(() => optionsFromUrl(tree.data), [tree.data]);
   // The placeholder says what is being picked.
-  const pickText = t(audienceType === NoticeAudience.depts ? 'deptsPlaceholder' : 'rolesPlaceholder');
+  const pickText = t(PICK_TEXT[audienceType] ?? 'rolesPlaceholder');
   const pickField = useMemo<FieldDef>(
     () => ({ ...field, requiredMessage: { zh: pickText, en: pickText } }),
     [field, pickText],
