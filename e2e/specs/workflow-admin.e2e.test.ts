@@ -103,7 +103,9 @@ describe('workflow administration', () => {
     expect(refused.msg).toBe('流程定义已挂起,不能发起或办理');
     await defRow.getByTestId('flow-manager-activate').click();
     await confirmOk(page);
-    await poll(() => defRow.innerText()).toContain('激活');
+    // 激活 is both the state and the suspended row's button: the 挂起 button's return says it landed.
+    await defRow.getByTestId('flow-manager-suspend').waitFor();
+    expect(await defRow.innerText()).toContain('激活');
     const started = await callApi<{ processInstanceId: string }>(page, '/api/blade-flow/work/start-process', {
       processDefinitionKey: key,
     });
