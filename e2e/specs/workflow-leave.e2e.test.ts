@@ -27,9 +27,18 @@ async function handleFirstTodo(page: Page, comment: string, pass: boolean): Prom
   // As a person does it: from elsewhere to the list (showing the list reads it again).
   await goInApp(page, '/wel/index');
   await goInApp(page, '/work/work_todo');
-  // Other kept-alive screens of 我的事务 may hold a hidden to-do list too.
+  // Other kept-alive screens of 我的事务 hold to-do lists too (待签's 待办 tab): one still shown while
+  // the route changes can be found first and then hidden, so each try finds the button afresh.
   const handle = page.locator('[data-testid^="work-handle-"]:visible').first();
-  await handle.click();
+  const until = Date.now() + 20_000;
+  for (;;) {
+    try {
+      await handle.click({ timeout: 2_000 });
+      break;
+    } catch (error) {
+      if (Date.now() > until) throw error;
+    }
+  }
   await page.getByTestId('leave-handle').waitFor();
   await page.getByTestId('leave-comment').fill(comment);
   await page.getByTestId(pass ? 'leave-pass' : 'leave-reject').click();
