@@ -348,8 +348,11 @@ describe('code generator proof', () => {
       await dialog.waitFor({ state: 'detached' });
       await expect.poll(() => row.innerText(), { timeout: 15_000 }).toContain('外径千分尺');
       await row.getByTestId('crud-row-delete').click();
-      await page.locator('.ant-modal-confirm .ant-btn-primary').click();
-      await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(0);
+      // The confirmation closes once the remove has answered; then the list reads again.
+      const confirm = page.locator('.ant-modal-confirm');
+      await confirm.locator('.ant-btn-primary').click();
+      await confirm.waitFor({ state: 'detached' });
+      await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(0);
       await context.close();
     });
     timings.total = Date.now() - started;
