@@ -1,6 +1,7 @@
-import { Alert, Card, Checkbox, DatePicker, Descriptions, Form, Input, InputNumber, Select, Skeleton } from 'antd';
+import { Checkbox, DatePicker, Descriptions, Form, Input, InputNumber, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { ScreenFallback } from './screen-fallback';
 import { FORM_TEXT_MAX, type FlowFormField, type FormValue } from '@mes/contracts';
 import './work.css';
 
@@ -115,22 +116,7 @@ export function FormValuesView({
   );
 }
 
-/** What a form screen shows while its form loads, or when it cannot be read. */
-export function FormFallback({ loading, error }: { loading: boolean; error: unknown }) {
-  const { t } = useTranslation('work');
-  if (loading)
-    return (
-      <Card>
-        <Skeleton active />
-      </Card>
-    );
-  return (
-    <Alert
-      type="warning"
-      showIcon
-      message={t('form.notFound')}
-      description={error instanceof Error ? error.message : undefined}
-      data-testid="flow-form-not-found"
-    />
-  );
+/** What a screen of this kind shows while it loads, or when it cannot be read. */
+export function FormFallback(props: { loading: boolean; error: unknown }) {
+  return <ScreenFallback {...props} notFound="form.notFound" testId="flow-form-not-found" />;
 }

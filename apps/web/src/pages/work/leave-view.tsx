@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Card, Descriptions, Skeleton, Tag } from 'antd';
+import { Card, Descriptions, Tag } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ScreenFallback } from './screen-fallback';
 import type { FlowHistoryStep } from '@mes/contracts';
 import { useApiRead } from '../../api/use-api';
 import { optionQuery } from '../../crud/use-field-options';
@@ -60,22 +61,7 @@ export function LeaveCard({ leave, extra }: { leave: LeaveView; extra?: ReactNod
   );
 }
 
-/** What a leave screen shows while the leave loads, or when it cannot be read. */
-export function LeaveFallback({ loading, error }: { loading: boolean; error: unknown }) {
-  const { t } = useTranslation('work');
-  if (loading)
-    return (
-      <Card>
-        <Skeleton active />
-      </Card>
-    );
-  return (
-    <Alert
-      type="warning"
-      showIcon
-      message={t('leave.notFound')}
-      description={error instanceof Error ? error.message : undefined}
-      data-testid="leave-not-found"
-    />
-  );
+/** What a screen of this kind shows while it loads, or when it cannot be read. */
+export function LeaveFallback(props: { loading: boolean; error: unknown }) {
+  return <ScreenFallback {...props} notFound="leave.notFound" testId="leave-not-found" />;
 }
