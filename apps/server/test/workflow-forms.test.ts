@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FlowPaths, type FlowInstanceForm, type FlowStartForm, type FlowTaskForm } from '@mes/contracts';
 import { role } from '../src/platform/db/schema';
 import { signInToNewTenant, signInWithScopes } from './support/scoped-user';
-import { createTestApp, type TestApp } from './support/test-app';
+import { apiCalls, createTestApp, type TestApp } from './support/test-app';
 
 /**
  * Generic start and task forms (docs/workflow.md, "Forms"): the repair request of
@@ -21,20 +21,7 @@ let otherTenant: string;
 let definitionId: string;
 
 type Json = Record<string, unknown>;
-async function call(token: string, method: 'GET' | 'POST', url: string, payload?: unknown, lang = 'zh-CN') {
-  const res = await t.as(token, {
-    method,
-    url: `/api${url}`,
-    payload: payload as Record<string, unknown>,
-    headers: { 'accept-language': lang },
-  });
-  return { status: res.statusCode, body: res.json<{ success: boolean; msg: string; data: unknown }>() };
-}
-async function data<T = Json>(token: string, method: 'GET' | 'POST', url: string, payload?: unknown): Promise<T> {
-  const res = await call(token, method, url, payload);
-  if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data as T;
-}
+const { call, data } = apiCalls(() => t);
 
 const goodRequest = {
   device: 'DEV-001 灭菌器',

@@ -7,7 +7,7 @@ import { cycleModel } from './support/flow-models';
 import { waitFor } from './support/mqtt-kit';
 import { startSecondProcess } from './support/second-process';
 import { signInWithScopes } from './support/scoped-user';
-import { createTestApp, type TestApp } from './support/test-app';
+import { apiCalls, createTestApp, type TestApp } from './support/test-app';
 
 /**
  * The workflow's service tasks against the real database (docs/workflow.md, "Service tasks"):
@@ -23,20 +23,7 @@ const ids: Record<string, string> = {};
 
 type Json = Record<string, unknown> & { records?: Json[] };
 
-async function call(token: string, method: 'GET' | 'POST', url: string, payload?: unknown, lang = 'zh-CN') {
-  const res = await t.as(token, {
-    method,
-    url: `/api${url}`,
-    payload: payload as Record<string, unknown>,
-    headers: { 'accept-language': lang },
-  });
-  return { status: res.statusCode, body: res.json<{ success: boolean; msg: string; data: Json }>() };
-}
-async function data(token: string, method: 'GET' | 'POST', url: string, payload?: unknown): Promise<Json> {
-  const res = await call(token, method, url, payload);
-  if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data;
-}
+const { call, data } = apiCalls(() => t);
 const history = async (instanceId: string) =>
   (await data(admin, 'GET', `${FlowPaths.historyFlowList}?processInstanceId=${instanceId}`)) as unknown as Json[];
 const step = async (instanceId: string, activityId: string) =>
