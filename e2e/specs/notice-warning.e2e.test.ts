@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { callApi, crudDialog, newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
+import { callApi, crudDialog, newPage, poll, screenshot, signIn, useBrowser, signInAs } from '../support/browser';
 import { serverDatabase } from '../support/database';
 import { goInApp, presetSetting } from '../support/shell';
 
@@ -13,14 +13,6 @@ const shot = async (page: Page, name: string) => {
 };
 const openDropdown = '.ant-select-dropdown:not(.ant-select-dropdown-hidden)';
 const rows = (page: Page) => page.locator('[data-testid="crud-table"] tbody tr.ant-table-row');
-
-async function signInAs(page: Page, account: string, password: string): Promise<void> {
-  await page.goto('/login');
-  await page.getByTestId('login-username').fill(account);
-  await page.getByTestId('login-password').fill(password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL('**/wel/index');
-}
 
 /** A 64-bit id far above the server's snowflakes, unique per run and row (exact: bigint arithmetic). */
 const rowId = (prefix: bigint, n: number) => (prefix * 10n ** 15n + BigInt(Date.now()) * 1000n + BigInt(n)).toString();

@@ -12,6 +12,7 @@ import {
   screenshot,
   signIn,
   useBrowser,
+  signInAs,
 } from '../support/browser';
 import { goInApp, presetSetting } from '../support/shell';
 
@@ -65,14 +66,6 @@ const showRight = (page: Page) =>
     });
 
 /** Signs in as another account of the default tenant. */
-async function signInAs(page: Page, account: string, password: string): Promise<void> {
-  await page.goto('/login');
-  await page.getByTestId('login-username').fill(account);
-  await page.getByTestId('login-password').fill(password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL('**/wel/index');
-}
-
 beforeAll(async () => {
   const { context, page } = await newPage(browser());
   try {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { callApi, newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
+import { callApi, newPage, poll, screenshot, signIn, useBrowser, signInAs as signInWith } from '../support/browser';
 import { goInApp, presetSetting } from '../support/shell';
 
 /**
@@ -16,13 +16,7 @@ const PASSWORD = 'Forms#123';
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 const REPAIR_XML = readFileSync(new URL('../../docs/examples/repair-request.bpmn', import.meta.url), 'utf8');
 
-async function signInAs(page: Page, account: string): Promise<void> {
-  await page.goto('/login');
-  await page.getByTestId('login-username').fill(account);
-  await page.getByTestId('login-password').fill(PASSWORD);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL('**/wel/index');
-}
+const signInAs = (page: Page, account: string) => signInWith(page, account, PASSWORD);
 
 /** Opens the start list and the process's generic start form. */
 async function openStartForm(page: Page, key: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { callApi, newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
+import { callApi, newPage, poll, screenshot, signIn, useBrowser, signInAs as signInWith } from '../support/browser';
 import { goInApp, presetSetting } from '../support/shell';
 
 /**
@@ -14,13 +14,7 @@ const browser = useBrowser();
 const PASSWORD = 'Leave#123';
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 
-async function signInAs(page: Page, account: string): Promise<void> {
-  await page.goto('/login');
-  await page.getByTestId('login-username').fill(account);
-  await page.getByTestId('login-password').fill(PASSWORD);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL('**/wel/index');
-}
+const signInAs = (page: Page, account: string) => signInWith(page, account, PASSWORD);
 
 /** Opens the caller's first to-do task of the leave process from 我的事务 and decides it. */
 async function handleFirstTodo(page: Page, comment: string, pass: boolean): Promise<void> {

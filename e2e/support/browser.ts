@@ -49,13 +49,18 @@ export async function newPage(
   return { context, page };
 }
 
-/** Signs in through the sign-in page as the admin and waits for home. */
-export async function signIn(page: Page, password = inject('adminPassword')): Promise<void> {
+/** Signs in through the sign-in page as `account` and waits for the home route. */
+export async function signInAs(page: Page, account: string, password: string): Promise<void> {
   await page.goto('/login');
-  await page.getByTestId('login-username').fill('admin');
+  await page.getByTestId('login-username').fill(account);
   await page.getByTestId('login-password').fill(password);
   await page.getByTestId('login-submit').click();
   await page.waitForURL('**/wel/index');
+}
+
+/** Signs in through the sign-in page as the admin and waits for home. */
+export async function signIn(page: Page, password = inject('adminPassword')): Promise<void> {
+  await signInAs(page, 'admin', password);
   await page.getByTestId('welcome').waitFor();
 }
 
