@@ -7,7 +7,7 @@ import { ConfigError, loadConfig, mqttConfig, type AppConfig } from './platform/
 import { claimDataDir, ensureDataDir, readOrCreateSecret } from './platform/data-dir';
 import { applyMigrations, connectDatabase, type Database } from './platform/db/database';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './platform/db/embedded-postgres';
-import { startMqtt } from './platform/mqtt';
+import { startTelemetry } from './modules/telemetry';
 import { createAppContext } from './runtime';
 import { seedDatabase } from './seed/seed';
 import { announceAdminPassword } from './seed/announce';
@@ -81,7 +81,7 @@ async function main(config: AppConfig): Promise<void> {
     }
     // Device telemetry: never stops the console (a busy port or an unreachable broker is logged
     // and retried). Stopped before the context closes, so what is queued is committed first.
-    const mqtt = await startMqtt(ctx, createDeviceDirectory(ctx), mqttConfig(), {
+    const mqtt = await startTelemetry(ctx, createDeviceDirectory(ctx), mqttConfig(), {
       consoleAt: `http://localhost:${config.port}`,
     });
     cleanups.push(() => mqtt.stop());

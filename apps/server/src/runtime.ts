@@ -12,7 +12,7 @@ import { SERIES_UPKEEP_CRON, seriesUpkeepJob, upkeepAll } from './platform/serie
 import { JobQueue, type JobQueueSettings } from './platform/jobs/job-queue';
 import { postgresLiveHub } from './platform/live/live-hub';
 import { STORE_PURGE_CRON, storePurgeJob } from './platform/jobs/store-purge';
-import { DEVICE_INACTIVITY_CRON, deviceInactivityJob, sweepInactiveDevices } from './platform/mqtt/device-presence';
+import { DEVICE_INACTIVITY_CRON, deviceInactivityJob, sweepInactiveDevices } from './modules/telemetry/device-presence';
 import { apiLogEnabled } from './platform/config';
 import { postgresRevocationList, storeRevocationList } from './platform/auth/revocation-list';
 import { SessionStates } from './platform/auth/session-state';

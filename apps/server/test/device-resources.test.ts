@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DeviceSecretReply } from '@mes/contracts';
 import { buildApp } from '../src/app';
 import { createDeviceDirectory } from '../src/modules/device';
-import type { DeviceDirectory } from '../src/platform/mqtt/device-directory';
+import type { DeviceDirectory } from '../src/modules/telemetry/device-directory';
 import { signInWithScopes, signInAsProvisionedTenant } from './support/scoped-user';
 import { createTestApp, type TestApp } from './support/test-app';
 

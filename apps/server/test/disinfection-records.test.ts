@@ -4,7 +4,7 @@ import { disinfectionRecordResource, RecordType } from '@mes/contracts';
 import { createDeviceDirectory } from '../src/modules/device';
 import { nextId } from '../src/platform/db/ids';
 import { disinfectionRecord } from '../src/platform/db/schema';
-import { Ingestion } from '../src/platform/mqtt/ingestion';
+import { Ingestion } from '../src/modules/telemetry/ingestion';
 import { removeExpiredRecords } from '../src/crud/records/record-retention-job';
 import { createTestApp, type TestApp } from './support/test-app';
 import { signInToNewTenant, signInWithScopes } from './support/scoped-user';

@@ -16,7 +16,7 @@ import {
   type ModelListReply,
 } from '@mes/contracts';
 import { nextId } from '../src/platform/db/ids';
-import { addToRollups } from '../src/platform/mqtt/rollups';
+import { addToRollups } from '../src/modules/telemetry/rollups';
 import { dataScope, dept, param, role, roleScope } from '../src/platform/db/schema';
 import { ScopeCategory } from '../src/platform/permissions/grants';
 import { retentionDaysOf } from '../src/platform/series/partitions';

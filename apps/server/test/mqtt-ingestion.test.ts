@@ -4,12 +4,17 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { acquisitionResource, mqttMessageResource, onOffResource, telemetryResource } from '@mes/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextId } from '../src/platform/db/ids';
-import type { DeviceDirectory, DeviceIdentity, KnownDevice, ModelField } from '../src/platform/mqtt/device-directory';
-import { busyPortMessage, startMqtt, type MqttRuntime, type MqttTuning } from '../src/platform/mqtt';
+import type {
+  DeviceDirectory,
+  DeviceIdentity,
+  KnownDevice,
+  ModelField,
+} from '../src/modules/telemetry/device-directory';
+import { busyPortMessage, startTelemetry, type TelemetryRuntime, type MqttTuning } from '../src/modules/telemetry';
 import { listPartitions } from '../src/platform/series/partitions';
 import { upkeepAll } from '../src/platform/series/upkeep';
 import { JobQueue } from '../src/platform/jobs/job-queue';
-import { deviceInactivityJob, sweepInactiveDevices } from '../src/platform/mqtt/device-presence';
+import { deviceInactivityJob, sweepInactiveDevices } from '../src/modules/telemetry/device-presence';
 import { connectDevice, useMigratedDatabase, waitFor, type FakeDevice } from './support/mqtt-kit';
 
 /**
@@ -107,11 +112,16 @@ describe('the embedded broker', () => {
   const directory = new MapDirectory();
   const a = directory.add(tenant, 'WL-A', FIELDS);
   const b = directory.add(tenant, 'WL-B', FIELDS);
-  let runtime: MqttRuntime;
+  let runtime: TelemetryRuntime;
   let port: number;
 
   beforeAll(async () => {
-    runtime = await startMqtt(ctx(), directory, { url: undefined, host: '127.0.0.1', port: 0 }, { batchDelayMs: 20 });
+    runtime = await startTelemetry(
+      ctx(),
+      directory,
+      { url: undefined, host: '127.0.0.1', port: 0 },
+      { batchDelayMs: 20 },
+    );
     await runtime.ready;
     port = runtime.port() ?? 0;
   });
@@ -330,7 +340,7 @@ describe('the embedded broker', () => {
     const dir = new MapDirectory();
     const d = dir.add(tenant, 'WL-E', FIELDS);
     const tuning: MqttTuning = { batchSize: 20, batchDelayMs: 5, maxQueue: 100 };
-    const rt = await startMqtt(ctx(), dir, { url: undefined, host: '127.0.0.1', port: 0 }, tuning);
+    const rt = await startTelemetry(ctx(), dir, { url: undefined, host: '127.0.0.1', port: 0 }, tuning);
     const lock = await db.database.pool.connect();
     try {
       await rt.ready;
@@ -368,7 +378,7 @@ describe("the machine's Mosquitto with PostgreSQL stalled", () => {
     const tenant = `s${randomBytes(4).toString('hex')}`;
     const directory = new MapDirectory();
     directory.add(tenant, 'ST-2', FIELDS);
-    const rt = await startMqtt(
+    const rt = await startTelemetry(
       ctx(),
       directory,
       { url: 'mqtt://127.0.0.1:1883', host: '127.0.0.1', port: 0 },
@@ -419,8 +429,18 @@ describe('the durable inactivity sweep', () => {
     const quiet = directory.add(tenant, 'WL-Q', FIELDS, 30);
     const busy = directory.add(tenant, 'WL-B', FIELDS, 600);
     // Two ingestion processes on one database: the state is the device row, not either's memory.
-    const one = await startMqtt(ctx(), directory, { url: undefined, host: '127.0.0.1', port: 0 }, { batchDelayMs: 5 });
-    const two = await startMqtt(ctx(), directory, { url: undefined, host: '127.0.0.1', port: 0 }, { batchDelayMs: 5 });
+    const one = await startTelemetry(
+      ctx(),
+      directory,
+      { url: undefined, host: '127.0.0.1', port: 0 },
+      { batchDelayMs: 5 },
+    );
+    const two = await startTelemetry(
+      ctx(),
+      directory,
+      { url: undefined, host: '127.0.0.1', port: 0 },
+      { batchDelayMs: 5 },
+    );
     // Two processes' job queues; the sweep runs as if a minute later, past WL-Q's 30 s.
     const later = () => new Date(Date.now() + 60_000);
     const settings = {
@@ -518,7 +538,7 @@ describe('a busy MQTT port', () => {
     const address = blocker.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     const own: string[] = [];
-    const rt = await startMqtt(
+    const rt = await startTelemetry(
       { database: db.database, clock: { now: () => Date.now() }, logs: { warn: (m: string) => void own.push(m) } },
       new MapDirectory(),
       { url: undefined, host: '127.0.0.1', port },
@@ -550,7 +570,7 @@ describe('an unreachable external broker', () => {
     const port = typeof address === 'object' && address ? address.port : 0;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const own: string[] = [];
-    const rt = await startMqtt(
+    const rt = await startTelemetry(
       { database: db.database, clock: { now: () => Date.now() }, logs: { warn: (m: string) => void own.push(m) } },
       new MapDirectory(),
       { url: `mqtt://127.0.0.1:${port}`, host: '127.0.0.1', port: 0 },
@@ -569,8 +589,8 @@ describe("the machine's Mosquitto through a shared subscription", () => {
     const config = { url: 'mqtt://127.0.0.1:1883', host: '127.0.0.1', port: 0 };
     // A group and filter of the test's own: other engineers' runs share the machine's Mosquitto.
     const tuning: MqttTuning = { batchDelayMs: 10, shareGroup: `test-${tenant}`, ingestTopic: `mes/${tenant}/+/+` };
-    const one = await startMqtt(ctx(), directory, config, tuning);
-    const two = await startMqtt(ctx(), directory, config, tuning);
+    const one = await startTelemetry(ctx(), directory, config, tuning);
+    const two = await startTelemetry(ctx(), directory, config, tuning);
     const publisher = await mqtt.connectAsync('mqtt://127.0.0.1:1883', { protocolVersion: 5, reconnectPeriod: 0 });
     try {
       await Promise.all([one.ready, two.ready]);

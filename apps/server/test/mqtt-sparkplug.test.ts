@@ -5,8 +5,13 @@ import { get as sparkplugNamespace } from 'sparkplug-payload';
 import type * as SparkplugProto from 'sparkplug-payload/lib/sparkplugPayloadProto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextId } from '../src/platform/db/ids';
-import type { DeviceDirectory, DeviceIdentity, KnownDevice, ModelField } from '../src/platform/mqtt/device-directory';
-import { startMqtt, type MqttRuntime } from '../src/platform/mqtt/start-mqtt';
+import type {
+  DeviceDirectory,
+  DeviceIdentity,
+  KnownDevice,
+  ModelField,
+} from '../src/modules/telemetry/device-directory';
+import { startTelemetry, type TelemetryRuntime } from '../src/modules/telemetry';
 import { createDeviceDirectory } from '../src/modules/device';
 import { createTestApp, type TestApp } from './support/test-app';
 import { connectDevice, useMigratedDatabase, waitFor, type FakeDevice } from './support/mqtt-kit';
@@ -99,7 +104,7 @@ const onoffOf = (tenant: string, deviceCode: string) =>
 describe('Sparkplug B on the embedded broker', () => {
   const tenant = `k${randomBytes(4).toString('hex')}`;
   const directory = new Directory();
-  let runtime: MqttRuntime;
+  let runtime: TelemetryRuntime;
   let port: number;
   let edge: FakeDevice;
   let washer: FakeDevice;
@@ -107,7 +112,12 @@ describe('Sparkplug B on the embedded broker', () => {
   beforeAll(async () => {
     edge = await directory.add(tenant, 'EDGE-1');
     washer = await directory.add(tenant, 'WL-S');
-    runtime = await startMqtt(ctx(), directory, { url: undefined, host: '127.0.0.1', port: 0 }, { batchDelayMs: 5 });
+    runtime = await startTelemetry(
+      ctx(),
+      directory,
+      { url: undefined, host: '127.0.0.1', port: 0 },
+      { batchDelayMs: 5 },
+    );
     await runtime.ready;
     port = runtime.port() ?? 0;
   });
@@ -292,8 +302,8 @@ describe('Sparkplug B births shared by processes', () => {
     const edge = await directory.add(tenant, 'EDGE-2');
     const device = await directory.add(tenant, 'WL-2');
     const config = { url: undefined, host: '127.0.0.1', port: 0 };
-    const one = await startMqtt(ctx(), directory, config, { batchDelayMs: 5 });
-    const two = await startMqtt(ctx(), directory, config, { batchDelayMs: 5 });
+    const one = await startTelemetry(ctx(), directory, config, { batchDelayMs: 5 });
+    const two = await startTelemetry(ctx(), directory, config, { batchDelayMs: 5 });
     try {
       await Promise.all([one.ready, two.ready]);
       const node = `spBv1.0/${tenant}`;
@@ -384,7 +394,7 @@ describe("Sparkplug B through the machine's Mosquitto", () => {
     const directory = new Directory();
     await directory.add(tenant, 'GW-1');
     await directory.add(tenant, 'ST-9');
-    const rt = await startMqtt(
+    const rt = await startTelemetry(
       ctx(),
       directory,
       { url: 'mqtt://127.0.0.1:1883', host: '127.0.0.1', port: 0 },
@@ -465,7 +475,11 @@ describe('acquisition data in the console', () => {
       clientId: string;
       secret: string;
     };
-    const rt = await startMqtt(t.ctx, createDeviceDirectory(t.ctx), { url: undefined, host: '127.0.0.1', port: 0 });
+    const rt = await startTelemetry(t.ctx, createDeviceDirectory(t.ctx), {
+      url: undefined,
+      host: '127.0.0.1',
+      port: 0,
+    });
     try {
       await rt.ready;
       const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${rt.port() ?? 0}`, {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeviceDirectory } from '../src/modules/device';
-import { startMqtt, type MqttRuntime } from '../src/platform/mqtt';
+import { startTelemetry, type TelemetryRuntime } from '../src/modules/telemetry';
 import { DEMO_DEVICES, STERILISER_PRODUCT, WATERLINE_PRODUCT } from '../src/seed/demo-devices';
 import { DEMO_CLINIC_NAME } from '../src/simulator/demo-clinic';
 import { parseOptions } from '../src/simulator/options';
@@ -15,7 +15,7 @@ import { ADMIN_PASSWORD, createTestApp, type TestApp } from './support/test-app'
  */
 
 let t: TestApp;
-let mqtt: MqttRuntime;
+let mqtt: TelemetryRuntime;
 let api: string;
 let broker: string;
 let result: RunResult;
@@ -32,7 +32,7 @@ beforeAll(async () => {
   t = await createTestApp();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   api = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  mqtt = await startMqtt(
+  mqtt = await startTelemetry(
     t.ctx,
     createDeviceDirectory(t.ctx),
     { url: undefined, host: '127.0.0.1', port: 0 },

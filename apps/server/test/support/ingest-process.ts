@@ -1,7 +1,7 @@
 /**
  * A server process reduced to MQTT ingestion, for tests and benchmarks that kill, pause or measure
  * it apart from the rest (apps/server/test/mqtt-durability.test.ts, bench/ingest-bench.ts): it runs
- * `startMqtt` against `DATABASE_URL` with a fixed directory of devices, and reports on stdout, one
+ * `startTelemetry` against `DATABASE_URL` with a fixed directory of devices, and reports on stdout, one
  * JSON line each: `{"ready":…}` once messages can flow, then every `REPORT_MS` its counters and
  * memory. SIGTERM stops it the way the server stops (commit what was read, then disconnect).
  *
@@ -16,8 +16,8 @@ import type {
   DeviceIdentity,
   KnownDevice,
   ModelField,
-} from '../../src/platform/mqtt/device-directory';
-import { startMqtt, type MqttTuning } from '../../src/platform/mqtt/start-mqtt';
+} from '../../src/modules/telemetry/device-directory';
+import { startTelemetry, type MqttTuning } from '../../src/modules/telemetry';
 
 const env = process.env;
 const number = (name: string): number | undefined => (env[name] ? Number(env[name]) : undefined);
@@ -63,7 +63,7 @@ const tuning: MqttTuning = {
     ? { shareGroup: env.SHARE_GROUP, ingestTopic: `mes/${tenant}/+/+`, sparkplugTopic: `spBv1.0/${tenant}/+/+/#` }
     : {}),
 };
-const runtime = await startMqtt(
+const runtime = await startTelemetry(
   {
     database: { pool },
     clock: { now: () => Date.now() },

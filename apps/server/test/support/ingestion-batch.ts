@@ -1,4 +1,4 @@
-import type { Ingestion } from '../../src/platform/mqtt/ingestion';
+import type { Ingestion } from '../../src/modules/telemetry/ingestion';
 
 /** One message of a device, as `mes/{tenant}/{code}/{kind}` carries it. */
 export interface DeviceMessage {

@@ -1,7 +1,7 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll } from 'vitest';
 import { applyMigrations, connectDatabase, type Database } from '../../src/platform/db/database';
-import type { KnownDevice } from '../../src/platform/mqtt/device-directory';
+import type { KnownDevice } from '../../src/modules/telemetry/device-directory';
 import { createTestDatabase } from './test-database';
 
 /** What the MQTT tests share: a migrated database of the file's own, polling, device clients. */

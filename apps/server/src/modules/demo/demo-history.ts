@@ -1,5 +1,5 @@
 import type { AppContext } from '../../app-context';
-import { Ingestion, type IncomingMessage } from '../../platform/mqtt/ingestion';
+import { Ingestion, type IncomingMessage } from '../telemetry/ingestion';
 import { createProcess, type DeviceKind } from '../../simulator/device-model';
 import type { CycleReport, TelemetryValue } from '../../simulator/model';
 import { chance, pick, seededRng, seedOf, uniform, type Rng } from '../../simulator/rng';

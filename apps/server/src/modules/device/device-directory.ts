@@ -9,7 +9,7 @@ import type {
   KnownDevice,
   ModelDataType,
   ModelField,
-} from '../../platform/mqtt/device-directory';
+} from '../telemetry/device-directory';
 import { liveRows, tenantScope } from '../../platform/tenancy/tenant-scope';
 import { deriveScaling, isIdentity } from './scaling';
 import { secretMatches } from './credentials';

@@ -1,5 +1,5 @@
 export * from './device-directory';
-export * from './ingestion';
 export * from './mqtt-broker';
 export * from './start-mqtt';
 export * from './subscriber';
+export * from './topics';

@@ -2,9 +2,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
 import { Aedes, type Client } from 'aedes';
 import { OnOffReason } from '@mes/contracts';
-import type { DeviceDirectory, DeviceIdentity } from './device-directory';
-import type { PresenceEvent } from './ingestion';
-import { TOPIC_KINDS } from './ingestion';
+import type { DeviceAuthenticator, DeviceIdentity } from './device-directory';
+import { TOPIC_KINDS, type PresenceEvent } from './topics';
 import { mayPublishSparkplug, maySubscribeSparkplug } from './sparkplug';
 
 /**
@@ -18,7 +17,7 @@ export interface EmbeddedBrokerOptions {
   host: string;
   /** 0 = any free port. */
   port: number;
-  directory: DeviceDirectory;
+  directory: DeviceAuthenticator;
   warn(message: string, error?: unknown): void;
   /** Connection events of devices (online on connect, offline on a clean disconnect). */
   onPresence(event: PresenceEvent): void;

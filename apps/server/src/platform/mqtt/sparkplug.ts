@@ -2,7 +2,23 @@ import { createRequire } from 'node:module';
 import { get as sparkplugNamespace } from 'sparkplug-payload';
 import type * as SparkplugProto from 'sparkplug-payload/lib/sparkplugPayloadProto';
 import type { DeviceIdentity } from './device-directory';
-import type { BirthMetric, StoredBirth } from './sparkplug-births';
+
+/** A birth's named metric, as data messages are resolved against it. */
+export interface BirthMetric {
+  name: string;
+  alias?: number;
+  type?: string;
+}
+
+export interface StoredBirth {
+  tenantId: string;
+  edgeNode: string;
+  /** '' for the node's own birth. */
+  deviceId: string;
+  bdSeq: number | null;
+  metrics: BirthMetric[];
+  bornAt: Date;
+}
 
 /**
  * Sparkplug B (docs/mqtt.md "Sparkplug B"): topics, payload decoding and the per-edge-node

@@ -5,9 +5,8 @@ import type pg from 'pg';
 import type { MqttConfig } from '../config';
 import { readOrCreateSecret } from '../data-dir';
 import { DeliveryLedger, RECENT, digest } from './delivery-ledger';
-import type { RuleChanges } from './alarm-rules';
-import type { DeviceDirectory } from './device-directory';
-import { Ingestion, type IncomingMessage, type IngestionOptions } from './ingestion';
+import type { DeviceAuthenticator } from './device-directory';
+import type { IncomingMessage, MessageSink } from './topics';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt-broker';
 import { SPARKPLUG_TOPIC } from './sparkplug';
 import { Subscriber } from './subscriber';
@@ -22,15 +21,32 @@ export interface MqttContext {
    * is kept there, so a restarted process resumes its broker session.
    */
   dataDir?: string;
-  /** The change feed (the server's): alarm rules cached per device follow product and device changes. */
-  changes?: RuleChanges;
+}
+
+/**
+ * What the transport gives the sink it makes: flow control of the external subscriber's socket,
+ * and the delivery ledger's write, which must run inside the transaction that stores the batch.
+ */
+export interface SinkHooks {
+  flow: { pause(): void; resume(): void };
+  inTransaction?(client: pg.PoolClient, messages: readonly IncomingMessage[]): Promise<void>;
+}
+
+/** Batching limits the transport shares with its sink (the ledger's slots follow the batch size). */
+export interface BatchTuning {
+  /** Messages per transaction (default 500). */
+  batchSize?: number;
+  /** How long a partial batch waits for more (default 50 ms). */
+  batchDelayMs?: number;
+  /** Queue length at which reading pauses (default 5,000); it resumes at half. */
+  maxQueue?: number;
 }
 
 /** The topics the server reads, and the shared-subscription group several processes split them in. */
 export const INGEST_TOPIC = 'mes/+/+/+';
 export const SHARE_GROUP = 'mes-console';
 
-export interface MqttTuning extends Pick<IngestionOptions, 'batchSize' | 'batchDelayMs' | 'maxQueue'> {
+export interface MqttTuning extends BatchTuning {
   /** Where the console listens, for the busy-port message. */
   consoleAt?: string;
   /** How long to wait before trying a busy MQTT port again (default 30 s). */
@@ -92,8 +108,8 @@ function subscriberIdentity(ctx: MqttContext, tuning: MqttTuning): string | unde
   return `mes-console-${host}-${made}`;
 }
 
-export interface MqttRuntime {
-  ingestion: Ingestion;
+export interface MqttRuntime<S extends MessageSink = MessageSink> {
+  ingestion: S;
   /** The embedded broker's port once bound; undefined with `MQTT_URL` or while the port is busy. */
   port(): number | undefined;
   /**
@@ -118,12 +134,13 @@ export interface MqttRuntime {
  * Never rejects for a broker that is unreachable or a port that is busy: the console keeps
  * running and the reason is logged (docs/mqtt.md).
  */
-export async function startMqtt(
+export async function startMqtt<S extends MessageSink>(
   ctx: MqttContext,
-  directory: DeviceDirectory,
+  directory: DeviceAuthenticator,
   config: MqttConfig,
-  tuning: MqttTuning = {},
-): Promise<MqttRuntime> {
+  tuning: MqttTuning,
+  makeSink: (hooks: SinkHooks) => S,
+): Promise<MqttRuntime<S>> {
   const warn = (message: string, error?: unknown) => ctx.logs.warn(message, error);
   let broker: EmbeddedBroker | undefined;
   let subscriber: Subscriber | undefined;
@@ -137,13 +154,7 @@ export async function startMqtt(
   /** The packet id and digest of each message the external subscriber pushed, for the ledger row. */
   const deliveries = new WeakMap<IncomingMessage, { packetId: number; hash: number; epoch: number }>();
   const redeliveries: RedeliveryCounters = { duplicates: 0, pendingAgain: 0 };
-  const options: IngestionOptions = {
-    pool: ctx.database.pool,
-    directory,
-    warn,
-    now: () => ctx.clock.now(),
-    ...(ctx.changes ? { changes: ctx.changes } : {}),
-    ...tuning,
+  const ingestion = makeSink({
     flow: { pause: () => subscriber?.pause(), resume: () => subscriber?.resume() },
     // The delivery ledger's row goes into each batch's own transaction (delivery-ledger.ts).
     ...(ledger
@@ -158,8 +169,7 @@ export async function startMqtt(
             ),
         }
       : {}),
-  };
-  const ingestion = new Ingestion(options);
+  });
 
   const subscribe = async (make: () => Subscriber): Promise<void> => {
     // The first attempt may fail (broker not up yet): retried every few seconds until stopped.

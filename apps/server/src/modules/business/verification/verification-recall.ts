@@ -12,8 +12,8 @@ import type { Tx } from '../../../platform/audit/operation-audit';
 import { dept, device, disinfectionRecord, recordRecall, verificationRecord } from '../../../platform/db/schema';
 import { nextId } from '../../../platform/db/ids';
 import { txQueryable } from '../../../platform/jobs/transaction-executor';
-import { raiseWarning } from '../../../platform/mqtt/alarm-store';
-import { publishChanges } from '../../../platform/mqtt/publish-changes';
+import { raiseWarning } from '../../telemetry/alarm-store';
+import { publishChanges } from '../../telemetry/publish-changes';
 import { tenantScope, type Queryable } from '../../../platform/tenancy/tenant-scope';
 
 /** The verification record a recall is made from, as stored. */

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { CycleLiveEvent } from '@mes/contracts';
-import { nextId } from '../db/ids';
+import { nextId } from '../../platform/db/ids';
 import type { CycleRow } from './batch-rows';
 
 /**

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { nextId } from '../db/ids';
+import { nextId } from '../../platform/db/ids';
 import type { TelemetryRow } from './batch-rows';
 
 const MINUTE_MS = 60_000;

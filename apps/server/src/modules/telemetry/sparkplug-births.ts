@@ -1,5 +1,8 @@
 import type pg from 'pg';
-import { nextId } from '../db/ids';
+import { nextId } from '../../platform/db/ids';
+import type { BirthMetric, StoredBirth } from '../../platform/mqtt/sparkplug';
+
+export type { BirthMetric, StoredBirth };
 
 /**
  * Sparkplug births kept in PostgreSQL (`mes_sparkplug_birth`, docs/mqtt.md "Sparkplug B"): every
@@ -9,23 +12,6 @@ import { nextId } from '../db/ids';
  * devices an NDEATH ends. Rows are matched by `(tenant_id, edge_node, device_id)`, the table's
  * unique key, across the tenants of a batch.
  */
-
-/** A birth's named metric, as data messages are resolved against it. */
-export interface BirthMetric {
-  name: string;
-  alias?: number;
-  type?: string;
-}
-
-export interface StoredBirth {
-  tenantId: string;
-  edgeNode: string;
-  /** '' for the node's own birth. */
-  deviceId: string;
-  bdSeq: number | null;
-  metrics: BirthMetric[];
-  bornAt: Date;
-}
 
 /** A change to the stored births, applied in the order the batch received them. */
 export type BirthChange =

@@ -5,8 +5,8 @@ import {
   type LiveEvent,
   type LiveEventType,
 } from '@mes/contracts';
-import { announceRowChanges } from '../cache/row-changes';
-import { notifyLive, type LiveQueryable } from '../live/notify-live';
+import { announceRowChanges } from '../../platform/cache/row-changes';
+import { notifyLive, type LiveQueryable } from '../../platform/live/notify-live';
 
 /** The resource whose rows an event of ingestion reports as written. */
 const ROWS_OF: Partial<Record<LiveEventType, string>> = {

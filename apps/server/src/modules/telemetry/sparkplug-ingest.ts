@@ -1,6 +1,7 @@
 import { AcquisitionProtocol, OnOffReason } from '@mes/contracts';
 import { TENANT_ID, clip, errorText, parseTs, printable, type LogRow } from './batch-rows';
-import type { BatchContext, IncomingMessage } from './ingestion';
+import type { IncomingMessage } from '../../platform/mqtt/topics';
+import type { BatchContext } from './batch-context';
 import {
   SparkplugSessions,
   birthMetrics,
@@ -12,7 +13,7 @@ import {
   sparkplugDeviceCode,
   sparkplugLogText,
   type SparkplugMetric,
-} from './sparkplug';
+} from '../../platform/mqtt/sparkplug';
 
 /**
  * One Sparkplug B message of a batch (docs/mqtt.md "Sparkplug B"): births remember their aliases

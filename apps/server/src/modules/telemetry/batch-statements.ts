@@ -1,5 +1,5 @@
 import { MqttDirection, TelemetryQuality } from '@mes/contracts';
-import { nextId } from '../db/ids';
+import { nextId } from '../../platform/db/ids';
 import type { AcquisitionRow, LogRow, TelemetryRow } from './batch-rows';
 
 /** A parameterised statement as `pg`'s `query` takes it. */

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { WARNING_REOPEN_MINUTES, WarningStatus, type WarningAction, type WarningLiveEvent } from '@mes/contracts';
-import { nextId } from '../db/ids';
+import { nextId } from '../../platform/db/ids';
 
 /**
  * The warnings' rows (`mes_warning`, docs/warnings.md), written inside the caller's transaction.

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelField } from './device-directory';
 import { convertValue, parseStatus, parseTelemetry, parseTopic } from './ingestion';
-import { mayPublish, maySubscribe } from './mqtt-broker';
-import { SparkplugSessions, decodeSparkplug, parseSparkplugTopic, type SparkplugMetric } from './sparkplug';
+import { mayPublish, maySubscribe } from '../../platform/mqtt/mqtt-broker';
+import {
+  SparkplugSessions,
+  decodeSparkplug,
+  parseSparkplugTopic,
+  type SparkplugMetric,
+} from '../../platform/mqtt/sparkplug';
 import { get as sparkplugNamespace } from 'sparkplug-payload';
 
 const now = Date.UTC(2026, 10, 24, 12);

@@ -1,9 +1,10 @@
 import type pg from 'pg';
 import { z } from 'zod';
 import { OnOffReason, type DeviceLiveEvent } from '@mes/contracts';
-import type { Db } from '../db/database';
-import { nextId } from '../db/ids';
-import { defineJob } from '../jobs/job-definition';
+import type { Db } from '../../platform/db/database';
+import type { OnOffReasonValue, PresenceEvent } from '../../platform/mqtt/topics';
+import { nextId } from '../../platform/db/ids';
+import { defineJob } from '../../platform/jobs/job-definition';
 import { publishChanges } from './publish-changes';
 import { raiseOfflineWarnings } from './alarm-store';
 
@@ -19,17 +20,11 @@ import { raiseOfflineWarnings } from './alarm-store';
  * a batch holds several tenants' devices, and the sweep runs for all of them.
  */
 
-export type OnOffReasonValue = (typeof OnOffReason)[keyof typeof OnOffReason];
+export type { OnOffReasonValue };
 
 /** One presence change of a device, in the order the batch received them. */
-export interface PresenceChange {
-  tenantId: string;
-  deviceCode: string;
-  /** true: came online or showed activity (any message); false: went offline. */
-  online: boolean;
-  at: Date;
-  reason: OnOffReasonValue;
-}
+/** A change of a device's online state (a connection event, or what a message implies). */
+export type PresenceChange = PresenceEvent;
 
 /**
  * `last_activity_time` is written at most once per this many seconds per device (a busy device

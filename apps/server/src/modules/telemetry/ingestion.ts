@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { AcquisitionProtocol, OnOffReason } from '@mes/contracts';
 import type { DeviceDirectory, KnownDevice } from './device-directory';
-import { applyPresence, type PresenceChange } from './device-presence';
+import { applyPresence } from './device-presence';
 import {
   BatchRows,
   PLATFORM_TENANT,
@@ -13,7 +13,18 @@ import {
   printable,
   type LogRow,
 } from './batch-rows';
-import { SPARKPLUG_NAMESPACE, SparkplugSessions, parseSparkplugTopic } from './sparkplug';
+import { SPARKPLUG_NAMESPACE, SparkplugSessions, parseSparkplugTopic } from '../../platform/mqtt/sparkplug';
+import { parseTopic, type IncomingMessage, type MessageSink, type PresenceEvent } from '../../platform/mqtt/topics';
+import type { BatchContext, IngestionCounters } from './batch-context';
+
+export {
+  parseTopic,
+  TOPIC_KINDS,
+  type IncomingMessage,
+  type PresenceEvent,
+  type TopicKind,
+} from '../../platform/mqtt/topics';
+export type { BatchContext, IngestionCounters } from './batch-context';
 import { applyBirthChanges, loadBirths, type StoredBirth } from './sparkplug-births';
 import { addToRollups } from './rollups';
 import { acquisitionInsert, latestUpsert, messageLogInsert, telemetryInsert } from './batch-statements';
@@ -37,52 +48,7 @@ export { convertValue } from './batch-rows';
  * it committed.
  */
 
-export type TopicKind = 'telemetry' | 'status' | 'cycle';
-export const TOPIC_KINDS: readonly TopicKind[] = ['telemetry', 'status', 'cycle'];
-
-/** `mes/{tenantId}/{deviceCode}/{kind}`, or undefined for any other topic. */
-export function parseTopic(topic: string): { tenantId: string; deviceCode: string; kind: TopicKind } | undefined {
-  const parts = topic.split('/');
-  if (parts.length !== 4 || parts[0] !== 'mes') return undefined;
-  const [, tenantId = '', deviceCode = '', kind = ''] = parts;
-  if (!tenantId || !deviceCode || !(TOPIC_KINDS as readonly string[]).includes(kind)) return undefined;
-  return { tenantId, deviceCode, kind: kind as TopicKind };
-}
-
-export interface IncomingMessage {
-  topic: string;
-  payload: Buffer;
-  qos: number;
-  retain: boolean;
-  /** The publishing client, where the broker says (the embedded one); '' otherwise. */
-  clientId: string;
-  receivedAt: Date;
-}
-
-/** A connection event the embedded broker reports (connect, disconnect). */
-export type PresenceEvent = PresenceChange;
-
 type Item = { message: IncomingMessage; ack: () => void } | { presence: PresenceEvent; ack?: undefined };
-
-export interface IngestionCounters {
-  received: number;
-  stored: number;
-  /** Payload or topic not understood (not JSON, no values, bad time). */
-  malformed: number;
-  unknownDevice: number;
-  unknownField: number;
-  wrongType: number;
-  /** Sparkplug metrics sent by an alias no remembered birth defines (not stored). */
-  unknownAlias: number;
-  /** Sparkplug NDEATHs whose bdSeq is not the current birth's (ignored). */
-  staleDeath: number;
-  batches: number;
-  failedBatches: number;
-  /** The largest number of messages ever waiting at once (the queue's bound holds it below `maxQueue`). */
-  maxQueued: number;
-  /** How often reading from the broker was paused because the queue was full. */
-  pauses: number;
-}
 
 export interface IngestionOptions {
   pool: pg.Pool;
@@ -157,16 +123,7 @@ export function parseStatus(payload: Buffer): { online: boolean; reason?: string
   return { online: status === 'online', ...(typeof reason === 'string' ? { reason } : {}) };
 }
 
-/** Shared by the JSON and Sparkplug readers of one batch. */
-export interface BatchContext {
-  rows: BatchRows;
-  counters: IngestionCounters;
-  sessions: SparkplugSessions;
-  now: number;
-  find(tenantId: string, deviceCode: string): Promise<KnownDevice | undefined>;
-}
-
-export class Ingestion {
+export class Ingestion implements MessageSink {
   readonly counters: IngestionCounters = {
     received: 0,
     stored: 0,

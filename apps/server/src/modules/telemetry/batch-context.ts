@@ -1,0 +1,32 @@
+import type { SparkplugSessions } from '../../platform/mqtt/sparkplug';
+import type { BatchRows } from './batch-rows';
+import type { KnownDevice } from './device-directory';
+
+export interface IngestionCounters {
+  received: number;
+  stored: number;
+  /** Payload or topic not understood (not JSON, no values, bad time). */
+  malformed: number;
+  unknownDevice: number;
+  unknownField: number;
+  wrongType: number;
+  /** Sparkplug metrics sent by an alias no remembered birth defines (not stored). */
+  unknownAlias: number;
+  /** Sparkplug NDEATHs whose bdSeq is not the current birth's (ignored). */
+  staleDeath: number;
+  batches: number;
+  failedBatches: number;
+  /** The largest number of messages ever waiting at once (the queue's bound holds it below `maxQueue`). */
+  maxQueued: number;
+  /** How often reading from the broker was paused because the queue was full. */
+  pauses: number;
+}
+
+/** Shared by the JSON and Sparkplug readers of one batch. */
+export interface BatchContext {
+  rows: BatchRows;
+  counters: IngestionCounters;
+  sessions: SparkplugSessions;
+  now: number;
+  find(tenantId: string, deviceCode: string): Promise<KnownDevice | undefined>;
+}

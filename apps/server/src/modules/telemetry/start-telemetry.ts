@@ -1,0 +1,35 @@
+import type { MqttConfig } from '../../platform/config';
+import { startMqtt, type MqttContext, type MqttRuntime, type MqttTuning } from '../../platform/mqtt/start-mqtt';
+import type { RuleChanges } from './alarm-rules';
+import type { DeviceDirectory } from './device-directory';
+import { Ingestion } from './ingestion';
+
+export interface TelemetryContext extends MqttContext {
+  /** The change feed (the server's): alarm rules cached per device follow product and device changes. */
+  changes?: RuleChanges;
+}
+
+export type TelemetryRuntime = MqttRuntime<Ingestion>;
+
+/** Device telemetry: the MQTT transport (platform/mqtt) handing its messages to ingestion. */
+export function startTelemetry(
+  ctx: TelemetryContext,
+  directory: DeviceDirectory,
+  config: MqttConfig,
+  tuning: MqttTuning = {},
+): Promise<TelemetryRuntime> {
+  return startMqtt(ctx, directory, config, tuning, (hooks) => {
+    const { batchSize, batchDelayMs, maxQueue } = tuning;
+    return new Ingestion({
+      pool: ctx.database.pool,
+      directory,
+      warn: (message, error) => ctx.logs.warn(message, error),
+      now: () => ctx.clock.now(),
+      ...(ctx.changes ? { changes: ctx.changes } : {}),
+      ...(batchSize !== undefined ? { batchSize } : {}),
+      ...(batchDelayMs !== undefined ? { batchDelayMs } : {}),
+      ...(maxQueue !== undefined ? { maxQueue } : {}),
+      ...hooks,
+    });
+  });
+}

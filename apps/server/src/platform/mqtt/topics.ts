@@ -1,0 +1,53 @@
+import type { OnOffReason } from '@mes/contracts';
+
+export type OnOffReasonValue = (typeof OnOffReason)[keyof typeof OnOffReason];
+
+/**
+ * The transport's view of device messages: the topic scheme devices publish on and what a
+ * broker hands on. What a message means (model, storage, warnings) is the telemetry module's.
+ */
+
+export type TopicKind = 'telemetry' | 'status' | 'cycle';
+export const TOPIC_KINDS: readonly TopicKind[] = ['telemetry', 'status', 'cycle'];
+
+/** `mes/{tenantId}/{deviceCode}/{kind}`, or undefined for any other topic. */
+export function parseTopic(topic: string): { tenantId: string; deviceCode: string; kind: TopicKind } | undefined {
+  const parts = topic.split('/');
+  if (parts.length !== 4 || parts[0] !== 'mes') return undefined;
+  const [, tenantId = '', deviceCode = '', kind = ''] = parts;
+  if (!tenantId || !deviceCode || !(TOPIC_KINDS as readonly string[]).includes(kind)) return undefined;
+  return { tenantId, deviceCode, kind: kind as TopicKind };
+}
+
+export interface IncomingMessage {
+  topic: string;
+  payload: Buffer;
+  qos: number;
+  retain: boolean;
+  /** The publishing client, where the broker says (the embedded one); '' otherwise. */
+  clientId: string;
+  receivedAt: Date;
+}
+
+/** A connection event the embedded broker reports (connect, disconnect). */
+export interface PresenceEvent {
+  tenantId: string;
+  deviceCode: string;
+  /** true: came online or showed activity; false: went offline. */
+  online: boolean;
+  at: Date;
+  reason: OnOffReasonValue;
+}
+
+/**
+ * Where the transport hands messages: the telemetry module's ingestion. `ack` releases the
+ * message's PUBACK and must be called only once the message is stored.
+ */
+export interface MessageSink {
+  push(message: IncomingMessage, ack: () => void): void;
+  presence(event: PresenceEvent): void;
+  /** Messages waiting to be stored. */
+  readonly queued: number;
+  /** Stores what is queued (acknowledging it), then takes no more. */
+  stop(): Promise<void>;
+}
