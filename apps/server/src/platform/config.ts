@@ -113,6 +113,14 @@ const ConfigSchema = z.object({
     })
     .transform(Number),
   MQTT_HOST: z.string().default('0.0.0.0'),
+  /** How far ahead of the server's clock a device's point may be (docs/mqtt.md "Times"). */
+  MQTT_MAX_CLOCK_SKEW_SECONDS: z
+    .string()
+    .default('300')
+    .refine((v) => /^\d+$/.test(v) && Number(v) <= 86_400, {
+      message: 'must be a whole number of seconds from 0 to 86400',
+    })
+    .transform(Number),
   /** `true`: the first start of a fresh install fills the demo tenant (docs/demo.md). */
   SEED_DEMO: z
     .string()
@@ -129,15 +137,26 @@ export interface MqttConfig {
   port: number;
   /** `MQTT_HOST` the embedded broker listens on (default 0.0.0.0). */
   host: string;
+  /**
+   * `MQTT_MAX_CLOCK_SKEW_SECONDS` (default 300): a point further ahead of the server's clock is
+   * refused by ingestion. Absent: the default.
+   */
+  maxClockSkewSeconds?: number;
 }
 
 /**
  * The MQTT settings, read apart from {@link loadConfig} (which has already stopped a start with a
- * bad value): the embedded broker's port and host, or the external broker's URL.
+ * bad value): the embedded broker's port and host, or the external broker's URL, and the clock
+ * skew ingestion allows.
  */
 export function mqttConfig(env: NodeJS.ProcessEnv = process.env): MqttConfig {
-  const c = ConfigSchema.pick({ MQTT_URL: true, MQTT_PORT: true, MQTT_HOST: true }).parse(env);
-  return { url: c.MQTT_URL, port: c.MQTT_PORT, host: c.MQTT_HOST };
+  const c = ConfigSchema.pick({
+    MQTT_URL: true,
+    MQTT_PORT: true,
+    MQTT_HOST: true,
+    MQTT_MAX_CLOCK_SKEW_SECONDS: true,
+  }).parse(env);
+  return { url: c.MQTT_URL, port: c.MQTT_PORT, host: c.MQTT_HOST, maxClockSkewSeconds: c.MQTT_MAX_CLOCK_SKEW_SECONDS };
 }
 
 export interface AppConfig {

@@ -10,6 +10,12 @@ export interface IngestionCounters {
   unknownDevice: number;
   unknownField: number;
   wrongType: number;
+  /** Names and texts refused: control characters, lone surrogates, too long (docs/mqtt.md). */
+  badText: number;
+  /** Points further ahead of the server's clock than `MQTT_MAX_CLOCK_SKEW_SECONDS` (not stored). */
+  aheadOfClock: number;
+  /** Numbers the field cannot keep exactly (not stored). */
+  inexact: number;
   /** Sparkplug metrics sent by an alias no remembered birth defines (not stored). */
   unknownAlias: number;
   /** Sparkplug NDEATHs whose bdSeq is not the current birth's (ignored). */

@@ -1,23 +1,41 @@
 import type { KnownDevice, ModelField } from './device-directory';
 import type { PresenceChange } from './device-presence';
 import type { BirthChange } from './sparkplug-births';
+import { clipText, shownName, storableText, textFault } from '../../platform/mqtt/device-text';
 
 /**
  * The rows one ingestion batch writes, collected message by message (JSON topics and Sparkplug
  * alike) before the batch's one transaction: telemetry points, the latest value per field,
- * acquisition data, the message log and the presence changes.
+ * acquisition data, the message log and the presence changes. Every name, text, time and number
+ * is checked here against what its column keeps (docs/mqtt.md "What a value must be"): a value
+ * that cannot be kept as sent is refused with its reason, never changed and never left to fail
+ * the batch's commit.
  */
 
 export const PLATFORM_TENANT = '000000';
 export const TENANT_ID = /^[A-Za-z0-9_-]{1,12}$/;
-/** numeric(24, 6) holds |v| < 10^18; larger values would fail the whole batch's insert. */
-const MAX_ABS_VALUE = 1e17;
+/**
+ * The largest magnitude kept exactly: 2^53 − 1. Beyond it a JSON number (a double) no longer
+ * tells the integer sent (9007199254740993 reads as …992), and scaled values lose integer digits.
+ * numeric(24, 6) itself would hold up to 10^18.
+ */
+export const MAX_EXACT = Number.MAX_SAFE_INTEGER;
+/** numeric(24, 6) keeps 6 decimals: a nonzero value below its least step would be stored as 0. */
+const COLUMN_STEP = 0.000001;
+const COLUMN_SCALE = 6;
+/** varchar(64) of the field key, varchar(255) of a text value. */
+export const FIELD_NAME_MAX = 64;
+export const TEXT_VALUE_MAX = 255;
 const EARLIEST_TS = Date.UTC(2000, 0, 1);
-const LATEST_AHEAD_MS = 24 * 60 * 60 * 1000;
+/** A report more than a day ahead is unreadable as a whole; a point beyond the allowed skew is refused alone. */
+const REPORT_AHEAD_MS = 24 * 60 * 60 * 1000;
+/** `MQTT_MAX_CLOCK_SKEW_SECONDS`' default: how far ahead of the server's clock a point may be. */
+export const DEFAULT_MAX_CLOCK_SKEW_MS = 300_000;
 
-export const clip = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
-/** PostgreSQL text refuses NUL. */
-export const printable = (text: string) => text.replaceAll(String.fromCharCode(0), '\uFFFD');
+/** At most `max` characters, never cutting a surrogate pair. */
+export const clip = clipText;
+/** Text the message log can store (PostgreSQL refuses NUL and lone surrogates): escaped, not dropped. */
+export const printable = storableText;
 
 /** A payload that must be a JSON object: the object, or why it is not one. */
 export function parseJsonObject(payload: Buffer): Record<string, unknown> | string {
@@ -31,49 +49,110 @@ export function parseJsonObject(payload: Buffer): Record<string, unknown> | stri
   return body as Record<string, unknown>;
 }
 
-/** A report time: epoch milliseconds or ISO text, from 2000 to a day ahead; absent → the fallback. */
-export function parseTs(value: unknown, fallback: Date, now: number): Date | string {
+/** `ts is 82800 s (23 h) ahead of the server's clock, more than …`. */
+export function aheadText(aheadMs: number, limit: string): string {
+  const hours = aheadMs >= 3_600_000 ? ` (${Math.round(aheadMs / 3_600_000)} h)` : '';
+  return `ts is ${Math.ceil(aheadMs / 1000)} s${hours} ahead of the server's clock, more than ${limit}`;
+}
+
+const allowed = (maxAheadMs: number) => `the ${Math.round(maxAheadMs / 1000)} s allowed`;
+
+/**
+ * A report time: epoch milliseconds or ISO text, from 2000 to `maxAheadMs` ahead of `now`
+ * (default a day: the points of a report are then held to the clock skew one by one, `addValue`);
+ * absent → the fallback.
+ */
+export function parseTs(value: unknown, fallback: Date, now: number, maxAheadMs = REPORT_AHEAD_MS): Date | string {
   if (value === undefined || value === null) return fallback;
   const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
   if (!Number.isFinite(ms)) return 'ts is neither epoch milliseconds nor an ISO time';
-  if (ms < EARLIEST_TS || ms > now + LATEST_AHEAD_MS) return 'ts is out of range';
+  if (ms < EARLIEST_TS) return 'ts is out of range';
+  if (ms > now + maxAheadMs) return aheadText(ms - now, maxAheadMs === REPORT_AHEAD_MS ? 'a day' : allowed(maxAheadMs));
   return new Date(ms);
 }
 
-const round = (value: number, precision: number) => {
-  const p = 10 ** Math.max(0, Math.min(6, Math.trunc(precision)));
-  return Math.round(value * p) / p;
-};
+/** Why a value was refused, and which counter counts it. */
+interface Refusal {
+  why: string;
+  counter: 'wrongType' | 'inexact' | 'badText';
+}
 
-/** A value checked against its model field: the stored number or text, or why it was refused. */
-export function convertValue(field: ModelField, raw: unknown): { num: string | null; text: string | null } | string {
-  const numeric = (value: number) => {
-    const scaled = field.scaling ? value * field.scaling.multiplier + field.scaling.offset : value;
-    const rounded = round(scaled, field.precision);
-    if (!Number.isFinite(rounded) || Math.abs(rounded) >= MAX_ABS_VALUE) return `${field.field} is out of range`;
-    return { num: String(rounded), text: null };
-  };
+type Stored = { num: string | null; text: string | null };
+
+/** The decimal text of a number rounded to `decimals`: the double's exact value rounded, no exponent. */
+function decimalText(value: number, decimals: number): string {
+  const text = value.toFixed(decimals);
+  const trimmed = text.includes('.') ? text.replace(/\.?0+$/, '') : text;
+  return trimmed === '-0' ? '0' : trimmed;
+}
+
+/**
+ * A number as the field keeps it, or why it cannot be kept as sent. Scaling, then rounding to the
+ * field's precision (0–6 decimals), is the model's declared behaviour; a number the store cannot
+ * keep is refused: beyond ±(2^53 − 1) as sent or after scaling, or nonzero but below the column's
+ * least step (it would become 0 at any precision).
+ */
+function numeric(field: ModelField, raw: number): Stored | Refusal {
+  const f = field.field;
+  if (!Number.isFinite(raw)) return { why: `${f} is not a finite number`, counter: 'wrongType' };
+  if (Math.abs(raw) > MAX_EXACT)
+    return {
+      why: `${f} is beyond ±${MAX_EXACT}, the largest ${field.dataType === 'int' ? 'integer' : 'magnitude'} kept exactly`,
+      counter: 'inexact',
+    };
+  const multiplied = field.scaling ? raw * field.scaling.multiplier : raw;
+  if (multiplied !== 0 && Math.abs(multiplied) < COLUMN_STEP)
+    return {
+      why: `${f} ${String(multiplied)} is smaller than ${COLUMN_STEP.toFixed(COLUMN_SCALE)}, the least the column keeps: it would be stored as 0`,
+      counter: 'inexact',
+    };
+  const scaled = field.scaling ? multiplied + field.scaling.offset : raw;
+  if (!Number.isFinite(scaled) || Math.abs(scaled) > MAX_EXACT)
+    return {
+      why: `${f} is beyond ±${MAX_EXACT} after scaling, the largest magnitude kept exactly`,
+      counter: 'inexact',
+    };
+  const decimals = Math.max(0, Math.min(COLUMN_SCALE, Math.trunc(field.precision)));
+  return { num: decimalText(scaled, decimals), text: null };
+}
+
+function textValue(field: ModelField, raw: string): Stored | Refusal {
+  const fault = textFault(raw, TEXT_VALUE_MAX, 'text');
+  return fault ? { why: `${field.field} ${fault}`, counter: 'badText' } : { num: null, text: raw };
+}
+
+/** A value checked against its model field: what is stored, or why it was refused and how it counts. */
+function checkValue(field: ModelField, raw: unknown): Stored | Refusal {
+  const wrong = (what: string): Refusal => ({ why: `${field.field} is not ${what}`, counter: 'wrongType' });
   switch (field.dataType) {
     case 'int':
-      if (typeof raw !== 'number' || !Number.isInteger(raw)) return `${field.field} is not an integer`;
-      return numeric(raw);
+      if (typeof raw !== 'number' || (Number.isFinite(raw) && !Number.isInteger(raw))) return wrong('an integer');
+      return numeric(field, raw);
     case 'float':
-      if (typeof raw !== 'number') return `${field.field} is not a number`;
-      return numeric(raw);
+      if (typeof raw !== 'number') return wrong('a number');
+      return numeric(field, raw);
     case 'bool':
-      if (typeof raw !== 'boolean') return `${field.field} is not a boolean`;
+      if (typeof raw !== 'boolean') return wrong('a boolean');
       return { num: raw ? '1' : '0', text: null };
     case 'string':
-      if (typeof raw !== 'string') return `${field.field} is not a string`;
-      return { num: null, text: clip(printable(raw), 255) };
+      if (typeof raw !== 'string') return wrong('a string');
+      return textValue(field, raw);
     case 'enum':
-      if (typeof raw === 'number' && Number.isInteger(raw) && Math.abs(raw) < MAX_ABS_VALUE)
-        return { num: String(raw), text: null };
-      if (typeof raw === 'string') return { num: null, text: clip(printable(raw), 255) };
-      return `${field.field} is not an enum value`;
+      if (typeof raw === 'number' && Number.isInteger(raw)) {
+        if (Number.isSafeInteger(raw)) return { num: String(raw), text: null };
+        return { why: `${field.field} is beyond ±${MAX_EXACT}, the largest integer kept exactly`, counter: 'inexact' };
+      }
+      if (typeof raw === 'string') return textValue(field, raw);
+      return wrong('an enum value');
     default:
-      return `${field.field} has an unknown data type`;
+      return { why: `${field.field} has an unknown data type`, counter: 'wrongType' };
   }
+}
+
+/** A value checked against its model field: the stored number or text, or why it was refused. */
+export function convertValue(field: ModelField, raw: unknown): Stored | string {
+  const checked = checkValue(field, raw);
+  return 'why' in checked ? checked.why : checked;
 }
 
 export interface TelemetryRow {
@@ -136,6 +215,18 @@ export interface AcquisitionRow {
 export interface ValueCounters {
   unknownField: number;
   wrongType: number;
+  /** Names and texts refused: control characters, lone surrogates, too long. */
+  badText: number;
+  /** Points further ahead of the server's clock than the allowed skew. */
+  aheadOfClock: number;
+  /** Numbers the field cannot keep exactly. */
+  inexact: number;
+}
+
+/** The server's clock for one batch, and how far ahead of it a point may be. */
+export interface BatchClock {
+  now: number;
+  maxAheadMs: number;
 }
 
 export class BatchRows {
@@ -149,13 +240,17 @@ export class BatchRows {
   /** Finished cycles (`cycle` topic). */
   readonly cycles: CycleRow[] = [];
 
+  constructor(readonly clock: BatchClock) {}
+
   get latest(): TelemetryRow[] {
     return [...this.latestByKey.values()];
   }
 
   /**
-   * Checks one reported value against the device's model and keeps it for the series and the
-   * latest values; answers the stored value, or why it was refused (counted).
+   * Checks one reported value — its name, its time against the clock skew, its value against the
+   * device's model — and keeps it for the series and the latest values; answers the stored value,
+   * or why it was refused (counted). A point too far ahead is never stored: it would stay the
+   * latest value until the device's clock caught up.
    */
   addValue(
     device: KnownDevice,
@@ -164,15 +259,25 @@ export class BatchRows {
     ts: Date,
     counters: ValueCounters,
   ): { field: string; value: number | string } | string {
+    const nameFault = textFault(name, FIELD_NAME_MAX);
+    if (nameFault) {
+      counters.badText++;
+      return `field name ${shownName(name)} ${nameFault}`;
+    }
     const field = device.fields.get(name);
     if (!field) {
       counters.unknownField++;
-      return `unknown field ${clip(name, 64)}`;
+      return `unknown field ${shownName(name)}`;
     }
-    const value = convertValue(field, raw);
-    if (typeof value === 'string') {
-      counters.wrongType++;
-      return value;
+    const ahead = ts.getTime() - this.clock.now;
+    if (ahead > this.clock.maxAheadMs) {
+      counters.aheadOfClock++;
+      return `${field.field}: ${aheadText(ahead, allowed(this.clock.maxAheadMs))}`;
+    }
+    const value = checkValue(field, raw);
+    if ('why' in value) {
+      counters[value.counter]++;
+      return value.why;
     }
     const row: TelemetryRow = {
       tenantId: device.tenantId,

@@ -26,6 +26,9 @@ describe('topics', () => {
     expect(parseTopic('mes/000000/WL-1/telemetry/x')).toBeUndefined();
     expect(parseTopic('mes//WL-1/telemetry')).toBeUndefined();
     expect(parseTopic('other/000000/WL-1/telemetry')).toBeUndefined();
+    // A control character in a level would fail the device look-up's query: not a device topic.
+    expect(parseTopic('mes/000000/WL\u00001/telemetry')).toBeUndefined();
+    expect(parseTopic('mes/000\u001b00/WL-1/telemetry')).toBeUndefined();
   });
 
   it('lets a device publish and subscribe under its own prefix only', () => {
@@ -70,7 +73,10 @@ describe('telemetry payloads', () => {
     expect(parseTelemetry(json({ ts: 'soon', a: 1 }), received, now)).toBe(
       'ts is neither epoch milliseconds nor an ISO time',
     );
-    expect(parseTelemetry(json({ ts: now + 2 * 86_400_000, a: 1 }), received, now)).toBe('ts is out of range');
+    expect(parseTelemetry(json({ ts: now + 2 * 86_400_000, a: 1 }), received, now)).toBe(
+      "ts is 172800 s (48 h) ahead of the server's clock, more than a day",
+    );
+    expect(parseTelemetry(json({ ts: '1999-12-31T23:59:59Z', a: 1 }), received, now)).toBe('ts is out of range');
     expect(parseTelemetry(json({ values: 3 }), received, now)).toBe('values is not an object');
     expect(parseTelemetry(json({ ts: now }), received, now)).toBe('no values');
   });
@@ -80,6 +86,26 @@ describe('telemetry payloads', () => {
     expect(parseStatus(Buffer.from('"offline"'))).toEqual({ online: false });
     expect(parseStatus(json({ status: 'offline', reason: 'normal' }))).toEqual({ online: false, reason: 'normal' });
     expect(parseStatus(Buffer.from('maybe'))).toBe('status is neither online nor offline');
+  });
+
+  it('refuses a status reason PostgreSQL or a reader could not take', () => {
+    expect(parseStatus(Buffer.from(String.raw`{"status":"offline","reason":"nor\u0000mal"}`))).toBe(
+      'status reason contains the control character U+0000',
+    );
+    expect(parseStatus(Buffer.from(String.raw`{"status":"offline","reason":"\udc00"}`))).toBe(
+      'status reason contains a lone surrogate U+DC00 (broken UTF-16)',
+    );
+    expect(parseStatus(json({ status: 'offline', reason: 'r'.repeat(65) }))).toBe(
+      'status reason is longer than 64 characters (65)',
+    );
+    expect(parseStatus(json({ status: 'offline', reason: 7 }))).toEqual({ online: false });
+  });
+
+  it('leaves a ts a day ahead to the per-field clock check (BatchRows.addValue)', () => {
+    expect(parseTelemetry(json({ ts: now + 23 * 3_600_000, a: 1 }), received, now)).toEqual({
+      ts: new Date(now + 23 * 3_600_000),
+      values: { a: 1 },
+    });
   });
 });
 
@@ -106,7 +132,7 @@ describe('values against the model', () => {
     expect(convertValue(field({ dataType: 'int' }), 1.5)).toBe('x is not an integer');
     expect(convertValue(field({ dataType: 'bool' }), 1)).toBe('x is not a boolean');
     expect(convertValue(field({ dataType: 'string' }), 1)).toBe('x is not a string');
-    expect(convertValue(field({}), 1e20)).toBe('x is out of range');
+    expect(convertValue(field({}), 1e20)).toBe('x is beyond ±9007199254740991, the largest magnitude kept exactly');
   });
 
   it('stores booleans as 1/0, strings and enums as given', () => {

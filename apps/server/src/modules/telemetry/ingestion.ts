@@ -4,6 +4,7 @@ import type { DeviceDirectory, KnownDevice } from './device-directory';
 import { applyPresence } from './device-presence';
 import {
   BatchRows,
+  DEFAULT_MAX_CLOCK_SKEW_MS,
   PLATFORM_TENANT,
   TENANT_ID,
   clip,
@@ -14,6 +15,7 @@ import {
   type LogRow,
 } from './batch-rows';
 import { SPARKPLUG_NAMESPACE, SparkplugSessions, parseSparkplugTopic } from '../../platform/mqtt/sparkplug';
+import { textFault } from '../../platform/mqtt/device-text';
 import { parseTopic, type IncomingMessage, type MessageSink, type PresenceEvent } from '../../platform/mqtt/topics';
 import type { BatchContext, IngestionCounters } from './batch-context';
 
@@ -71,6 +73,8 @@ export interface IngestionOptions {
   inTransaction?(client: pg.PoolClient, messages: readonly IncomingMessage[]): Promise<void>;
   /** The change feed: alarm rules cached per device are dropped when products, devices or PLC variables change. */
   changes?: RuleChanges;
+  /** How far ahead of the server's clock a point may be (`MQTT_MAX_CLOCK_SKEW_SECONDS`; default 5 min). */
+  maxClockSkewMs?: number;
 }
 
 const RETRY_MS = 1000;
@@ -106,7 +110,10 @@ export function parseTelemetry(
   return seq === undefined ? { ts, values } : { ts, values, seq };
 }
 
-/** `online` / `offline`, as text, a JSON string or `{status, reason?}`. */
+/** Longer than any reason a device means (`normal`), short enough to show. */
+const STATUS_REASON_MAX = 64;
+
+/** `online` / `offline`, as text, a JSON string or `{status, reason?}`; a reason must be a clean name. */
 export function parseStatus(payload: Buffer): { online: boolean; reason?: string } | string {
   const text = payload.toString('utf8').trim();
   let value: unknown = text;
@@ -120,7 +127,9 @@ export function parseStatus(payload: Buffer): { online: boolean; reason?: string
   const status = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).status : value;
   const reason = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).reason : undefined;
   if (status !== 'online' && status !== 'offline') return 'status is neither online nor offline';
-  return { online: status === 'online', ...(typeof reason === 'string' ? { reason } : {}) };
+  if (typeof reason !== 'string') return { online: status === 'online' };
+  const fault = textFault(reason, STATUS_REASON_MAX);
+  return fault ? `status reason ${fault}` : { online: status === 'online', reason };
 }
 
 export class Ingestion implements MessageSink {
@@ -131,6 +140,9 @@ export class Ingestion implements MessageSink {
     unknownDevice: 0,
     unknownField: 0,
     wrongType: 0,
+    badText: 0,
+    aheadOfClock: 0,
+    inexact: 0,
     unknownAlias: 0,
     staleDeath: 0,
     batches: 0,
@@ -257,13 +269,14 @@ export class Ingestion implements MessageSink {
       }
       return found;
     };
-    const rows = new BatchRows();
+    const now = this.options.now();
+    const rows = new BatchRows({ now, maxAheadMs: this.options.maxClockSkewMs ?? DEFAULT_MAX_CLOCK_SKEW_MS });
     const messages = batch.flatMap((item) => ('message' in item ? [item.message] : []));
     const ctx: BatchContext = {
       rows,
       counters: this.counters,
       sessions: this.sparkplug,
-      now: this.options.now(),
+      now,
       find,
     };
 
@@ -400,7 +413,7 @@ export class Ingestion implements MessageSink {
           : OnOffReason.lastWill;
       ctx.rows.presence.push({ tenantId, deviceCode, online: status.online, at: m.receivedAt, reason });
     } else {
-      const cycle = parseCycle(m.payload, m.receivedAt, ctx.now, device);
+      const cycle = parseCycle(m.payload, m.receivedAt, ctx.rows.clock, device);
       if (typeof cycle === 'string') {
         this.counters.malformed++;
         log.error = `cycle not stored: ${cycle}`;

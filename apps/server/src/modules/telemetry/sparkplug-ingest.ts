@@ -1,6 +1,7 @@
 import { AcquisitionProtocol, OnOffReason } from '@mes/contracts';
 import { TENANT_ID, clip, errorText, parseTs, printable, type LogRow } from './batch-rows';
 import type { IncomingMessage } from '../../platform/mqtt/topics';
+import { shownName } from '../../platform/mqtt/device-text';
 import type { BatchContext } from './batch-context';
 import {
   SparkplugSessions,
@@ -124,6 +125,11 @@ export async function ingestSparkplug(m: IncomingMessage, log: LogRow, ctx: Batc
   const values: Record<string, number | string> = {};
   let raw: ((type: string) => unknown)[] | undefined;
   payload.metrics.forEach((metric: SparkplugMetric, index: number) => {
+    if (metric.nameFault !== undefined) {
+      counters.badText++;
+      errors.push(metric.nameFault);
+      return;
+    }
     const defined = metric.alias === undefined ? undefined : sessions.resolve(group, edge, device, metric.alias);
     const name = metric.name ?? defined?.name;
     if (name === undefined) {
@@ -149,13 +155,13 @@ export async function ingestSparkplug(m: IncomingMessage, log: LogRow, ctx: Batc
     }
     if (value === undefined || value === null) {
       counters.wrongType++;
-      errors.push(`${clip(name, 64)} has a Sparkplug type no model field holds`);
+      errors.push(`${shownName(name)} has a Sparkplug type no model field holds`);
       return;
     }
     const ts = parseTs(metric.timestamp, collectTime, ctx.now);
     if (typeof ts === 'string') {
       counters.wrongType++;
-      errors.push(`${clip(name, 64)}: ${ts}`);
+      errors.push(`${shownName(name)}: ${ts}`);
       return;
     }
     const added = rows.addValue(known, name, value, ts, counters);

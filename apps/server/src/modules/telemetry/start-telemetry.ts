@@ -29,6 +29,7 @@ export function startTelemetry(
       ...(batchSize !== undefined ? { batchSize } : {}),
       ...(batchDelayMs !== undefined ? { batchDelayMs } : {}),
       ...(maxQueue !== undefined ? { maxQueue } : {}),
+      ...(config.maxClockSkewSeconds !== undefined ? { maxClockSkewMs: config.maxClockSkewSeconds * 1000 } : {}),
       ...hooks,
     });
   });

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { get as sparkplugNamespace } from 'sparkplug-payload';
 import type * as SparkplugProto from 'sparkplug-payload/lib/sparkplugPayloadProto';
 import type { DeviceIdentity } from './device-directory';
+import { shownName, textFault } from './device-text';
 
 /** A birth's named metric, as data messages are resolved against it. */
 export interface BirthMetric {
@@ -45,9 +46,16 @@ export interface SparkplugTopic {
 }
 
 const isNodeType = (type: SparkplugType) => type.startsWith('N');
-/** MQTT topic levels must not be wildcards or empty in a published topic. */
+/**
+ * MQTT topic levels must not be wildcards or empty in a published topic; a control character
+ * would fail the device look-up's query, so such a topic is malformed.
+ */
 const plainLevel = (level: string | undefined): level is string =>
-  level !== undefined && level !== '' && !level.includes('+') && !level.includes('#');
+  level !== undefined &&
+  level !== '' &&
+  !level.includes('+') &&
+  !level.includes('#') &&
+  textFault(level, Infinity) === undefined;
 
 /** `spBv1.0/{group}/{type}/{edge}[/{device}]` with one of the six report types, or undefined. */
 export function parseSparkplugTopic(topic: string): SparkplugTopic | undefined {
@@ -89,9 +97,15 @@ export function maySubscribeSparkplug(device: DeviceIdentity, filter: string): b
   return false;
 }
 
-/** A metric as ingestion reads it: numbers as numbers (64-bit values above 2^53 lose precision). */
+/**
+ * A metric as ingestion reads it: numbers as numbers (64-bit values above 2^53 lose precision, and
+ * the model check refuses them).
+ */
 export interface SparkplugMetric {
+  /** Undefined when not sent, or when it cannot be stored (`nameFault` says why). */
   name: string | undefined;
+  /** Why the metric's name was refused (control character, lone surrogate, too long): the metric is not used. */
+  nameFault?: string;
   alias: number | undefined;
   /** The Sparkplug data type name (`Int32`, `Float`, `Boolean`…); undefined when not sent. */
   type: string | undefined;
@@ -127,6 +141,19 @@ const optionalNumber = (value: unknown): number | undefined => {
   return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
 };
 
+/** Longer than any tag path a PLC gives a metric; births keep every name in PostgreSQL. */
+export const METRIC_NAME_MAX = 255;
+
+/**
+ * A metric's name, or why it cannot be used: a NUL in a name used to fail the batch's commit (the
+ * births keep names in jsonb), so a bad name takes its metric out of births, aliases and data.
+ */
+function metricName(name: unknown): { name: string | undefined; nameFault?: string } {
+  if (typeof name !== 'string' || name === '') return { name: undefined };
+  const fault = textFault(name, METRIC_NAME_MAX);
+  return fault ? { name: undefined, nameFault: `metric name ${shownName(name)} ${fault}` } : { name };
+}
+
 /**
  * The protobuf payload of a Sparkplug B message (via `sparkplug-payload`), or why it cannot be
  * read. Strings from the device are kept as sent; values of composite types (DataSet, Template,
@@ -140,7 +167,7 @@ export function decodeSparkplug(payload: Buffer): SparkplugPayload | string {
     return 'payload is not a Sparkplug B protobuf';
   }
   const metrics = (decoded.metrics ?? []).map((m): SparkplugMetric => ({
-    name: typeof m.name === 'string' && m.name !== '' ? m.name : undefined,
+    ...metricName(m.name),
     alias: optionalNumber(m.alias),
     // decodePayload names the type from `datatype`; an absent datatype (allowed in data
     // messages) leaves it undefined and the value null — the birth's type is used then.

@@ -1,4 +1,5 @@
 import type { OnOffReason } from '@mes/contracts';
+import { textFault } from './device-text';
 
 export type OnOffReasonValue = (typeof OnOffReason)[keyof typeof OnOffReason];
 
@@ -16,6 +17,8 @@ export function parseTopic(topic: string): { tenantId: string; deviceCode: strin
   if (parts.length !== 4 || parts[0] !== 'mes') return undefined;
   const [, tenantId = '', deviceCode = '', kind = ''] = parts;
   if (!tenantId || !deviceCode || !(TOPIC_KINDS as readonly string[]).includes(kind)) return undefined;
+  // A NUL would fail the device look-up's query: the topic is malformed, not the database down.
+  if (textFault(tenantId, Infinity) || textFault(deviceCode, Infinity)) return undefined;
   return { tenantId, deviceCode, kind: kind as TopicKind };
 }
 
