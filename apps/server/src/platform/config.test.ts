@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { apiLogEnabled, ConfigError, loadConfig } from './config';
+import { apiLogEnabled, ConfigError, loadConfig, mqttConfig } from './config';
 
 describe('loadConfig', () => {
   it('has working defaults for an empty environment', () => {
@@ -61,6 +61,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ API_LOG: 'no' })).toThrow(/API_LOG: must be one of on, off/);
     expect(apiLogEnabled({ API_LOG: 'off' })).toBe(false);
     expect(apiLogEnabled({})).toBe(true);
+  });
+
+  it('allows devices 300 s of clock skew unless MQTT_MAX_CLOCK_SKEW_SECONDS says otherwise, and names a bad one', () => {
+    expect(mqttConfig({}).maxClockSkewSeconds).toBe(300);
+    expect(mqttConfig({ MQTT_MAX_CLOCK_SKEW_SECONDS: '0' }).maxClockSkewSeconds).toBe(0);
+    expect(mqttConfig({ MQTT_MAX_CLOCK_SKEW_SECONDS: '86400' }).maxClockSkewSeconds).toBe(86_400);
+    for (const bad of ['-1', '1.5', '5m', '86401', ''])
+      expect(() => loadConfig({ MQTT_MAX_CLOCK_SKEW_SECONDS: bad })).toThrow(
+        /MQTT_MAX_CLOCK_SKEW_SECONDS: must be a whole number of seconds from 0 to 86400/,
+      );
   });
 
   it('treats blank values as unset', () => {
