@@ -220,7 +220,7 @@ describe('values a field cannot keep, through the embedded broker', () => {
     expect((await latest()).map((r) => r.num_value)).toEqual(['21.000000']);
   });
 
-  it('refuses a Sparkplug metric named with NUL and a metric 23 h ahead; the other metrics and the birth are stored', async () => {
+  it('refuses a Sparkplug metric named with NUL and a metric 23 h ahead, and drops a seq beyond int4; the other metrics and the birth are stored', async () => {
     const topic = `spBv1.0/${tenant}`;
     const now = Date.now();
     const metrics: Metric[] = [
@@ -248,12 +248,20 @@ describe('values a field cannot keep, through the embedded broker', () => {
         }),
       ),
     );
-    const acq = await rows<{ seq: number; errors: string | null; data_values: Record<string, unknown> }>(
-      `select seq, errors, data_values from mes_acqdata where tenant_id = $1 and device_code = 'V-SP' order by seq`,
+    // A seq beyond int4 (the protobuf field is a uint64) would fail the acquisition insert.
+    const wide = await send(
+      node,
+      `${topic}/NDATA/V-SP`,
+      Buffer.from(
+        spB.encodePayload({ timestamp: now, seq: 2 ** 33, metrics: [{ alias: 3, type: 'Float', value: 3.5 }] }),
+      ),
+    );
+    const acq = await rows<{ seq: number | null; errors: string | null; data_values: Record<string, unknown> }>(
+      `select seq, errors, data_values from mes_acqdata where tenant_id = $1 and device_code = 'V-SP' order by seq nulls last`,
       [tenant],
     );
     console.log(
-      `[mqtt-values] Sparkplug NUL metric name + metric 23 h ahead: sent 2, acked 2 (${ms} ms, ${data} ms); stored ${JSON.stringify(acq.map((r) => r.data_values))}; refused: ${acq.map((r) => r.errors).join(' | ')}`,
+      `[mqtt-values] Sparkplug NUL metric name + metric 23 h ahead + seq 2^33: sent 3, acked 3 (${ms} ms, ${data} ms, ${wide} ms); stored ${JSON.stringify(acq.map((r) => r.data_values))}; refused: ${acq.map((r) => r.errors).join(' | ')}`,
     );
     expect(acq).toEqual([
       {
@@ -266,6 +274,7 @@ describe('values a field cannot keep, through the embedded broker', () => {
         errors: `count: ts is 82800 s (23 h) ahead of the server's clock, more than the 300 s allowed`,
         data_values: { level: 2.5 },
       },
+      { seq: null, errors: null, data_values: { level: 3.5 } },
     ]);
     const [birth] = await rows<{ metrics: { name: string }[] }>(
       `select metrics from mes_sparkplug_birth where tenant_id = $1 and edge_node = 'V-SP'`,
@@ -276,7 +285,7 @@ describe('values a field cannot keep, through the embedded broker', () => {
       `select parsed_ok, payload from mes_mqtt_message where tenant_id = $1 and device_code = 'V-SP'`,
       [tenant],
     );
-    expect(logged.map((r) => r.parsed_ok)).toEqual([true, true]);
+    expect(logged.map((r) => r.parsed_ok)).toEqual([true, true, true]);
   });
 
   it('logs a payload with a raw NUL escaped, and refuses a cycle whose figure name PostgreSQL cannot store, saying why', async () => {

@@ -17,6 +17,13 @@ import {
 } from '../../platform/mqtt/sparkplug';
 
 /**
+ * The payload's seq as acquisition data keeps it (an int4): Sparkplug's is 0–255, but the protobuf
+ * field is a uint64, and one beyond int4 would fail the batch's insert.
+ */
+const sequenceOf = (seq: number | undefined) =>
+  seq !== undefined && Number.isInteger(seq) && seq >= 0 && seq <= 2_147_483_647 ? seq : null;
+
+/**
  * One Sparkplug B message of a batch (docs/mqtt.md "Sparkplug B"): births remember their aliases
  * and go online, data is resolved by alias and stored like JSON telemetry, deaths go offline
  * with reason last-will. Answers true when the message was understood.
@@ -178,7 +185,7 @@ export async function ingestSparkplug(m: IncomingMessage, log: LogRow, ctx: Batc
     errors: errorText(errors),
     topic: log.topic,
     protocol: AcquisitionProtocol.sparkplug,
-    seq: payload.seq ?? null,
+    seq: sequenceOf(payload.seq),
   });
   rows.presence.push({
     tenantId: known.tenantId,
