@@ -118,6 +118,11 @@ const isUniqueViolation = (error: unknown) => {
  * one commit for all its new cycles), a savepoint per cycle so that a cycle another run has just
  * recorded is skipped without undoing the others. `lookbackMs` widens the window for a backfill
  * (the demo tenant's month of cycles, docs/demo.md); the job keeps its week.
+ *
+ * A cycle whose record was deleted behind the application's back looks like a new one here and
+ * gets its record again, from the stored cycle: the chain appends it after its head, not in the
+ * deleted row's position, so the gap stays and `verify` keeps naming the deletion (docs/records.md
+ * "Records from cycles after a deletion"). Nothing here reads the rows to decide a position.
  */
 export async function recordsFromCycles(
   ctx: AppContext,
