@@ -241,29 +241,7 @@ describe('the head itself', () => {
 describe('records from cycles after a deletion', () => {
   it('does not mend the chain: a re-made record takes a new position and the deletion stays reported', async () => {
     const d = await device(1);
-    const ingestion = new Ingestion({
-      pool: t.database.pool,
-      directory: createDeviceDirectory(t.ctx),
-      warn: () => undefined,
-      now: () => Date.now(),
-      batchDelayMs: 5,
-      changes: t.ctx.changes,
-    });
-    const start = Date.now() - 5 * HOUR;
-    const cycle = (i: number) => ({
-      code: d.code,
-      kind: 'cycle',
-      payload: {
-        program: 1,
-        programName: '标准',
-        start: new Date(start + i * HOUR).toISOString(),
-        end: new Date(start + i * HOUR + 600_000).toISOString(),
-        durationSeconds: 600,
-        result: 'pass',
-      },
-    });
-    await sendBatch(ingestion, TENANT, [cycle(0), cycle(1), cycle(2)]);
-    await ingestion.stop();
+    await sendCycles([0, 1, 2].map(cyclesOf(d.code)));
     const chain = disinfectionRecordChain();
     await recordsFromCycles(t.ctx, chain, TENANT);
     const before = await rows<{ id: string; cycle_id: string; chain_seq: number }>(
@@ -287,6 +265,30 @@ describe('records from cycles after a deletion', () => {
       [4, before[2]?.cycle_id],
     ]);
     await expectBroken(d.code, 3, '第 3 条记录缺失');
+  }, 30_000);
+});
+
+describe('records from cycles after a row forged past the head', () => {
+  it('does not take the forged position: the cycle waits, the forged row is named', async () => {
+    const d = await device(1);
+    const cycles = cyclesOf(d.code);
+    await sendCycles([cycles(0)]);
+    const chain = disinfectionRecordChain();
+    await recordsFromCycles(t.ctx, chain, TENANT);
+    const [first] = await t.ctx.db.select().from(disinfectionRecord).where(eq(disinfectionRecord.deviceCode, d.code));
+    expect(first?.chainSeq).toBe(1);
+    await t.ctx.db
+      .insert(disinfectionRecord)
+      .values({ ...first, id: nextId(), recordNo: `XD${nextId()}`, cycleId: null, chainSeq: 2 } as never);
+    await sendCycles([cycles(1)]);
+    await recordsFromCycles(t.ctx, chain, TENANT);
+    const seqs = await rows<{ chain_seq: number; cycle_id: string | null }>(
+      `select chain_seq, cycle_id::text from mes_disinfection_record where device_code = $1 order by chain_seq`,
+      [d.code],
+    );
+    console.log(`[chain-tamper] forged past the head: ${JSON.stringify(seqs)}`);
+    expect(seqs.map((r) => r.chain_seq)).toEqual([1, 2]);
+    await expectBroken(d.code, 2, '之后,是在应用之外写入的');
   }, 30_000);
 });
 
@@ -338,6 +340,37 @@ describe('a tenant-wide verify', () => {
     expect(en.data.brokenChains?.every((b) => /[a-z]/.test(b.reasonEn ?? ''))).toBe(true);
   });
 });
+
+/** Cycle messages of a device, an hour apart, from five hours ago. */
+function cyclesOf(code: string) {
+  const start = Date.now() - 5 * HOUR;
+  return (i: number) => ({
+    code,
+    kind: 'cycle',
+    payload: {
+      program: 1,
+      programName: '标准',
+      start: new Date(start + i * HOUR).toISOString(),
+      end: new Date(start + i * HOUR + 600_000).toISOString(),
+      durationSeconds: 600,
+      result: 'pass',
+    },
+  });
+}
+
+/** Stores cycles through the real ingestion, committed when it answers. */
+async function sendCycles(messages: { code: string; kind: string; payload: unknown }[]) {
+  const ingestion = new Ingestion({
+    pool: t.database.pool,
+    directory: createDeviceDirectory(t.ctx),
+    warn: () => undefined,
+    now: () => Date.now(),
+    batchDelayMs: 5,
+    changes: t.ctx.changes,
+  });
+  await sendBatch(ingestion, TENANT, messages);
+  await ingestion.stop();
+}
 
 /** Re-hashes a row as the engine would (content and state), the way a forger who read the code would. */
 async function rehash(id: string) {

@@ -45,7 +45,9 @@ const VERIFY_BATCH = 1000;
  * The hash chain of a record definition: each row holds the SHA-256 of its content and of the
  * previous row of its tenant and partition (`records.chainBy`). Appends to one chain are
  * serialised by a transaction-level advisory lock on (table, tenant, partition), so two writers
- * never take the same position; other chains are not held up.
+ * never take the same position; other chains are not held up. Each chain's head
+ * (record-chain-head.ts), outside the rows, says where the chain starts and ends: positions are
+ * taken from it and `verify` reads the rows against it.
  */
 export class RecordChain {
   private readonly rules: RecordRules;

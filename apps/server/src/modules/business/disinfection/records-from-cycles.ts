@@ -108,9 +108,19 @@ function recordOf(cycle: Pending): Record<string, unknown> {
   };
 }
 
+interface PgError {
+  code?: string;
+  constraint?: string;
+  cause?: { code?: string; constraint?: string };
+}
 const isUniqueViolation = (error: unknown) => {
-  const e = error as { code?: string; cause?: { code?: string } };
+  const e = error as PgError;
   return (e.code ?? e.cause?.code) === PG_UNIQUE_VIOLATION;
+};
+/** The unique index a violation hit (drizzle wraps the driver's error in `cause`). */
+const constraintOf = (error: unknown) => {
+  const e = error as PgError;
+  return e.constraint ?? e.cause?.constraint ?? '';
 };
 
 /**
@@ -147,8 +157,15 @@ export async function recordsFromCycles(
             made += 1;
             tenants.add(String(row.tenantId));
           } catch (error) {
-            // Another run made this cycle's record first.
             if (!isUniqueViolation(error)) throw error;
+            // On the cycle's index: another run made this cycle's record first. On the chain's
+            // position: a row sits after the chain's head, written outside the application —
+            // `verify` names it; the cycle waits, said in the log, and the other devices go on.
+            if (!constraintOf(error).includes('cycle_id'))
+              ctx.logs.warn(
+                `records.from-cycles: cycle ${row.id} of device ${row.deviceCode} (tenant ${row.tenantId}) not recorded: ${constraintOf(error)}`,
+                error,
+              );
           }
         }
       });
