@@ -42,8 +42,9 @@ export const ReviewStatus = { pending: 0, reviewed: 1 } as const;
 
 /**
  * The fields every record carries besides its content, set by the engine only: shown read-only in
- * the dialogs (`readonly`) or not at all (the ids). The hash covers them all but the two hashes
- * and the review and supersession states, which a record goes through later.
+ * the dialogs (`readonly`) or not at all (the ids and hashes). The content hash covers them all but
+ * the hashes and the review and supersession states, which a record goes through later and which
+ * `stateHash` covers.
  */
 export const RECORD_FIELDS = {
   operatorId: { kind: 'id', label: { zh: '操作人编号', en: 'Operator id' }, form: false, list: false },
@@ -101,18 +102,33 @@ export const RECORD_FIELDS = {
     search: true,
     width: 80,
   },
+  // The hash scheme of the row (1: rows written before the review state was covered).
+  hashVersion: { kind: 'int', label: { zh: '哈希版本', en: 'Hash version' }, default: 1, form: false, list: false },
+  stateHash: { kind: 'string', label: { zh: '状态哈希', en: 'State hash' }, max: 64, form: false, list: false },
 } as const satisfies Record<string, FieldDef>;
 
-/** Fields left out of a row's hash: the states a record moves through after it is written. */
-export const UNHASHED_RECORD_FIELDS: readonly string[] = [
-  'prevHash',
-  'rowHash',
+/** The hash scheme new rows are written with (docs/records.md "Hash versions"). */
+export const RECORD_HASH_VERSION = 2;
+
+/**
+ * The states a record moves through after it is written (review, supersession): outside the
+ * chained content hash, covered from hash version 2 on by the row's own `stateHash`, recomputed
+ * by the engine whenever it changes them.
+ */
+export const RECORD_STATE_FIELDS: readonly string[] = [
   'reviewStatus',
   'reviewerId',
   'reviewerName',
   'reviewTime',
   'superseded',
 ];
+
+/**
+ * Fields left out of a row's content hash: the hashes themselves and the later states (covered by
+ * `stateHash` instead). `hashVersion` is content from version 2 on (so a row cannot be passed off
+ * as an older scheme) and left out of version 1, whose rows were written before it existed.
+ */
+export const UNHASHED_RECORD_FIELDS: readonly string[] = ['prevHash', 'rowHash', 'stateHash', ...RECORD_STATE_FIELDS];
 
 /** The actions every record screen has beyond the generic ones. */
 const RECORD_ACTIONS = [

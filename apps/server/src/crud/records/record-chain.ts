@@ -1,23 +1,26 @@
-import { and, asc, desc, eq, getTableColumns, gt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { RecordRules, ResourceDef } from '@mes/contracts';
-import { tenantRows, type Queryable, type TenantOwnedTable } from '../../platform/tenancy/tenant-scope';
+import { RECORD_HASH_VERSION, type RecordRules, type ResourceDef } from '@mes/contracts';
+import { liveRows, tenantRows, type Queryable, type TenantOwnedTable } from '../../platform/tenancy/tenant-scope';
 import { nextId } from '../../platform/db/ids';
 import type { AnyResourceTable } from '../resource-access';
-import { GENESIS_HASH, hashedFields, recordHash, type RecordRow } from './record-hash';
+import { ChainHeads, type ChainHead, type TenantChainHead } from './record-chain-head';
+import { ChainWalk, type ChainProblem } from './record-chain-walk';
+import { GENESIS_HASH, hashedFields, recordHash, stateHash, type RecordRow } from './record-hash';
 
 /** Where a new row goes in its chain. */
 export interface ChainPosition {
   chainSeq: number;
   prevHash: string;
+  hashVersion: number;
 }
 
-/** The first row whose hash or link does not hold, as `verify` reports it. */
-export interface BrokenLink {
-  id: string;
+/**
+ * The first fault of a broken chain, as `verify` reports it: the row (`id`, '' when the fault is
+ * a row that is not there), the chain, the position, and why (`reason` Chinese, `reasonEn`).
+ */
+export interface BrokenLink extends ChainProblem {
   partition: string;
-  chainSeq: number;
-  reason: string;
 }
 
 export interface ChainReport {
@@ -25,8 +28,16 @@ export interface ChainReport {
   checked: number;
   /** Chains (partitions) checked. */
   chains: number;
+  /** The first broken chain (kept for clients that read one). */
   broken: BrokenLink | null;
+  /** Every broken chain, each with its first fault, in chain order (at most `BROKEN_LISTED`). */
+  brokenChains: BrokenLink[];
+  /** How many chains are broken (also those past the list's limit). */
+  brokenCount: number;
 }
+
+/** Broken chains listed in one reply; the count says how many there are in all. */
+export const BROKEN_LISTED = 1000;
 
 const VERIFY_BATCH = 1000;
 
@@ -34,13 +45,18 @@ const VERIFY_BATCH = 1000;
  * The hash chain of a record definition: each row holds the SHA-256 of its content and of the
  * previous row of its tenant and partition (`records.chainBy`). Appends to one chain are
  * serialised by a transaction-level advisory lock on (table, tenant, partition), so two writers
- * never take the same position; other chains are not held up.
+ * never take the same position; other chains are not held up. Each chain's head
+ * (record-chain-head.ts), outside the rows, says where the chain starts and ends: positions are
+ * taken from it and `verify` reads the rows against it.
  */
 export class RecordChain {
   private readonly rules: RecordRules;
   private readonly cols: Record<string, PgColumn>;
   private readonly partitionColumn: PgColumn;
-  private readonly fields: string[];
+  private readonly fieldsByVersion = new Map<number, string[]>();
+  private readonly heads: ChainHeads;
+  /** Set once the table's adoption marker has been read back committed. */
+  private adopted = false;
 
   constructor(
     readonly def: ResourceDef,
@@ -53,7 +69,70 @@ export class RecordChain {
     const partition = this.cols[this.rules.chainBy];
     if (!partition) throw new Error(`records: ${def.code}.${this.rules.chainBy} is not a column`);
     this.partitionColumn = partition;
-    this.fields = hashedFields(def);
+    this.heads = new ChainHeads(def.table);
+  }
+
+  private fieldsOf(version: number): string[] {
+    let fields = this.fieldsByVersion.get(version);
+    if (!fields) this.fieldsByVersion.set(version, (fields = hashedFields(this.def, version)));
+    return fields;
+  }
+
+  private lockKey(tenantId: string, partition: string) {
+    return sql`select pg_advisory_xact_lock(hashtextextended(${`${this.def.table}:${tenantId}:${partition}`}, 0))`;
+  }
+
+  /**
+   * The heads of the chains written before heads existed, once per table: each chain is taken as
+   * its rows stand at that moment (the oldest row left is its start, as before heads), and a
+   * marker says it is done. Runs in the caller's transaction under a lock of its own; the flag
+   * is set only once the marker is read back, so a rolled-back adoption is done again.
+   */
+  async ensureAdopted(tx: Queryable): Promise<void> {
+    if (this.adopted) return;
+    if (await this.heads.adopted(tx)) {
+      this.adopted = true;
+      return;
+    }
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${this.def.table}:adopt`}, 0))`);
+    if (await this.heads.adopted(tx)) return;
+    await this.heads.adopt(tx, await this.headsFromRows(tx));
+  }
+
+  /** The heads the rows of every chain (or one) imply, as they stand. */
+  private async headsFromRows(tx: Queryable, tenantId?: string, partition?: string): Promise<TenantChainHead[]> {
+    const seq = this.column('chainSeq');
+    const prevHash = this.column('prevHash');
+    const rowHash = this.column('rowHash');
+    const only =
+      tenantId === undefined || partition === undefined
+        ? liveRows(this.table)
+        : tenantRows(this.owned, tenantId, eq(this.partitionColumn, partition));
+    // tenancy: every tenant's chains when adopting a table, one chain when re-anchoring it
+    const rows = await tx
+      .select({
+        tenantId: this.owned.tenantId,
+        chainKey: this.partitionColumn,
+        firstSeq: sql<number>`min(${seq})::int`,
+        firstPrevHash: sql<string>`(array_agg(${prevHash} order by ${seq}))[1]`,
+        lastSeq: sql<number>`max(${seq})::int`,
+        lastHash: sql<string>`(array_agg(${rowHash} order by ${seq} desc))[1]`,
+        rowCount: sql<number>`count(*)::int`,
+      })
+      .from(this.table)
+      .where(only)
+      .groupBy(this.owned.tenantId, this.partitionColumn);
+    return rows.map((r) => ({
+      tenantId: String(r.tenantId),
+      chainKey: String(r.chainKey),
+      firstSeq: Number(r.firstSeq),
+      firstPrevHash: String(r.firstPrevHash),
+      lastSeq: Number(r.lastSeq),
+      lastHash: String(r.lastHash),
+      rowCount: Number(r.rowCount),
+      removed: [],
+      reanchoredAt: null,
+    }));
   }
 
   private get owned(): TenantOwnedTable {
@@ -68,33 +147,76 @@ export class RecordChain {
   }
 
   /**
-   * Takes the chain's lock (held until the transaction ends) and answers the position after its
-   * last row. Call it in the inserting transaction, before the insert.
+   * Takes the chain's lock (held until the transaction ends) and answers the position after the
+   * last row its head records — never after the last row found: a deleted newest row leaves a
+   * gap that `verify` reports, it is not refilled. A head found missing while rows are there (it
+   * was deleted) is set up again from those rows, marked so that `verify` reports it for good.
+   * Call it in the inserting transaction, before the insert.
    */
   async prepare(tx: Queryable, tenantId: string, partition: string): Promise<ChainPosition> {
-    const key = `${this.def.table}:${tenantId}:${partition}`;
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
-    const seq = this.column('chainSeq');
-    const [last] = await tx
-      .select({ seq, hash: this.column('rowHash') })
-      .from(this.table)
-      .where(tenantRows(this.owned, tenantId, eq(this.partitionColumn, partition)))
-      .orderBy(desc(seq))
-      .limit(1);
+    await this.ensureAdopted(tx);
+    await tx.execute(this.lockKey(tenantId, partition));
+    let head: ChainHead | undefined = await this.heads.read(tx, tenantId, partition);
+    if (!head) {
+      const [found] = await this.headsFromRows(tx, tenantId, partition);
+      if (found) {
+        await this.heads.reanchor(tx, found, new Date());
+        head = found;
+      }
+    }
     return {
-      chainSeq: Number(last?.seq ?? 0) + 1,
-      prevHash: typeof last?.hash === 'string' ? last.hash : GENESIS_HASH,
+      chainSeq: (head?.lastSeq ?? 0) + 1,
+      prevHash: head?.lastHash ?? GENESIS_HASH,
+      hashVersion: RECORD_HASH_VERSION,
     };
   }
 
-  /** Hashes the row just inserted (read back, so the stored values are what is hashed). */
+  /**
+   * Hashes the row just inserted (read back, so the stored values are what is hashed), seals its
+   * review state, and moves the chain's head onto it, in the inserting transaction.
+   */
   async seal(tx: Queryable, tenantId: string, id: string): Promise<string> {
     const where = tenantRows(this.owned, tenantId, eq(this.table.id, id));
     const [row] = await tx.select(this.cols).from(this.table).where(where);
     if (!row) throw new Error(`records: ${this.def.code} row ${id} vanished before it was sealed`);
-    const hash = recordHash(this.fields, row, String(row.prevHash));
-    await tx.update(this.table).set({ rowHash: hash }).where(where);
+    const hash = recordHash(this.fieldsOf(Number(row.hashVersion)), row, String(row.prevHash));
+    await tx
+      .update(this.table)
+      .set({ rowHash: hash, stateHash: stateHash({ ...row, rowHash: hash }) })
+      .where(where);
+    await this.heads.appended(tx, tenantId, String(row[this.rules.chainBy]), Number(row.chainSeq), hash);
     return hash;
+  }
+
+  /**
+   * Seals the review and supersession state of rows the engine has just changed (review,
+   * correction), as read back, in the changing transaction.
+   */
+  async restate(tx: Queryable, tenantId: string, ids: readonly string[]): Promise<void> {
+    if (!ids.length) return;
+    const rows = await tx
+      .select(this.cols)
+      .from(this.table)
+      .where(tenantRows(this.owned, tenantId, inArray(this.table.id, [...ids])));
+    for (const row of rows)
+      await tx
+        .update(this.table)
+        .set({ stateHash: stateHash(row) })
+        .where(tenantRows(this.owned, tenantId, eq(this.table.id, String(row.id))));
+  }
+
+  /**
+   * Records rows the retention job has just removed from one chain in the chain's head, under
+   * the chain's lock, in the removing transaction.
+   */
+  async retired(
+    tx: Queryable,
+    tenantId: string,
+    partition: string,
+    rows: readonly { seq: number; hash: string }[],
+  ): Promise<void> {
+    await tx.execute(this.lockKey(tenantId, partition));
+    await this.heads.retired(tx, tenantId, partition, rows);
   }
 
   /**
@@ -112,20 +234,31 @@ export class RecordChain {
   }
 
   /**
-   * Recomputes every chain of the tenant (or one partition) in chain order and names the first
-   * row that does not hold: content changed since it was hashed, a link to a previous row that
-   * is not there, or a gap in the numbering. The oldest row left of a chain whose head the
-   * retention job removed is taken as its start.
+   * Recomputes every chain of the tenant (or one partition) in chain order against its head
+   * (record-chain-walk.ts) and names the first fault of every broken chain: a row missing at the
+   * start, in the middle or at the end, content or review state changed since it was hashed, a
+   * row the head does not record, a chain without a head. Chains whose rows are all gone are
+   * found from their heads.
    */
   async verify(db: Queryable, tenantId: string, scope?: SQL, partition?: string): Promise<ChainReport> {
+    await db.transaction((tx) => this.ensureAdopted(tx));
+    const heads = await this.heads.ofTenant(db, tenantId, partition);
     const seq = this.column('chainSeq');
     const base = and(
       tenantRows(this.owned, tenantId, partition === undefined ? undefined : eq(this.partitionColumn, partition)),
       scope,
     );
-    let checked = 0;
-    let chains = 0;
-    let prev: RecordRow | undefined;
+    const report: ChainReport = { checked: 0, chains: 0, broken: null, brokenChains: [], brokenCount: 0 };
+    const fieldsOf = (version: number) => this.fieldsOf(version);
+    const close = (key: string, walk: ChainWalk) => {
+      const fault = walk.finish();
+      if (!fault) return;
+      const link = { ...fault, partition: key };
+      report.broken ??= link;
+      report.brokenCount += 1;
+      if (report.brokenChains.length < BROKEN_LISTED) report.brokenChains.push(link);
+    };
+    let current: { key: string; walk: ChainWalk } | undefined;
     let after: { partition: string; seq: number } | undefined;
     for (;;) {
       const keyset = after
@@ -141,39 +274,27 @@ export class RecordChain {
         .orderBy(asc(this.partitionColumn), asc(seq))
         .limit(VERIFY_BATCH);
       for (const row of rows) {
-        const samePartition = prev !== undefined && prev[this.rules.chainBy] === row[this.rules.chainBy];
-        if (!samePartition) chains += 1;
-        const problem = this.problemOf(row, samePartition ? prev : undefined);
-        checked += 1;
-        if (problem)
-          return {
-            checked,
-            chains,
-            broken: {
-              id: String(row.id),
-              partition: String(row[this.rules.chainBy]),
-              chainSeq: Number(row.chainSeq),
-              reason: problem,
-            },
-          };
-        prev = row;
+        const key = String(row[this.rules.chainBy]);
+        if (current?.key !== key) {
+          if (current) close(current.key, current.walk);
+          current = { key, walk: new ChainWalk(heads.get(key), fieldsOf) };
+          heads.delete(key);
+          report.chains += 1;
+        }
+        current.walk.step(row);
+        report.checked += 1;
       }
       const last = rows.at(-1);
-      if (!last || rows.length < VERIFY_BATCH) return { checked, chains, broken: null };
+      if (!last || rows.length < VERIFY_BATCH) break;
       after = { partition: String(last[this.rules.chainBy]), seq: Number(last.chainSeq) };
     }
-  }
-
-  private problemOf(row: RecordRow, prev: RecordRow | undefined): string | undefined {
-    const seq = Number(row.chainSeq);
-    const prevHash = String(row.prevHash);
-    if (prev) {
-      if (seq !== Number(prev.chainSeq) + 1) return `链序号不连续: 第 ${Number(prev.chainSeq) + 1} 条缺失`;
-      if (prevHash !== prev.rowHash) return '与前一条记录的哈希不符(前一条记录被改动)';
-    } else if (seq === 1 && prevHash !== GENESIS_HASH) {
-      return '链首记录的前一哈希不符';
+    if (current) close(current.key, current.walk);
+    // Heads whose chains have no row left: all removed by the retention job, or deleted.
+    const emptied = [...heads].filter(([, head]) => new ChainWalk(head, fieldsOf).expectsRows);
+    for (const [key, head] of emptied.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      report.chains += 1;
+      close(key, new ChainWalk(head, fieldsOf));
     }
-    if (recordHash(this.fields, row, prevHash) !== row.rowHash) return '记录内容与其哈希不符(记录被改动)';
-    return undefined;
+    return report;
   }
 }

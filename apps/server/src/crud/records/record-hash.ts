@@ -1,17 +1,23 @@
 import { createHash } from 'node:crypto';
-import { UNHASHED_RECORD_FIELDS, type ResourceDef } from '@mes/contracts';
+import { RECORD_HASH_VERSION, RECORD_STATE_FIELDS, UNHASHED_RECORD_FIELDS, type ResourceDef } from '@mes/contracts';
 
 export type RecordRow = Record<string, unknown>;
 
 /** The hash before a chain's first row. */
 export const GENESIS_HASH = '0'.repeat(64);
 
+/** The hash scheme of a stored row: 1 for rows written before `hashVersion` existed. */
+export const hashVersionOf = (row: RecordRow): number => (Number(row.hashVersion) >= 2 ? Number(row.hashVersion) : 1);
+
 /**
- * The names a record's hash covers, sorted: its id and tenant, and every field but the states it
- * moves through later (review, supersession) and the hashes themselves.
+ * The names a record's content hash covers under a hash version, sorted: its id and tenant, and
+ * every field but the hashes and the later states. Version 1 (rows written before version 2)
+ * also leaves out `hashVersion`, which did not exist; version 2 covers it, so a row cannot be
+ * made to pass as version 1.
  */
-export function hashedFields(def: ResourceDef): string[] {
+export function hashedFields(def: ResourceDef, version: number = RECORD_HASH_VERSION): string[] {
   const skip = new Set(UNHASHED_RECORD_FIELDS);
+  if (version < 2) skip.add('hashVersion');
   const names = Object.entries(def.fields)
     .filter(([name, field]) => !skip.has(name) && field.kind !== 'secret')
     .map(([name]) => name);
@@ -41,4 +47,13 @@ function canonical(value: unknown): unknown {
 export function recordHash(fields: readonly string[], row: RecordRow, prevHash: string): string {
   const content = JSON.stringify(fields.map((name) => [name, canonical(row[name])]));
   return createHash('sha256').update(content).update('\n').update(prevHash).digest('hex');
+}
+
+/**
+ * SHA-256 (hex) of the row's review and supersession state, bound to its content hash: a change
+ * of review fields or of `superseded` made behind the engine's back no longer matches.
+ */
+export function stateHash(row: RecordRow): string {
+  const content = JSON.stringify(RECORD_STATE_FIELDS.map((name) => [name, canonical(row[name])]));
+  return createHash('sha256').update('state\n').update(content).update('\n').update(String(row.rowHash)).digest('hex');
 }

@@ -49,7 +49,7 @@ export function recordHooks(
       args.values.operatorId = args.auth.userId;
       args.values.operatorName = personOf(args.auth);
       const corrects = corrections.get(args.body);
-      if (corrects !== undefined) await supersede(args, corrects, def, table);
+      if (corrects !== undefined) await supersede(args, corrects, def, table, chain);
       await own?.beforeChange?.(args);
       const partition = args.values[rules.chainBy];
       if (typeof partition !== 'string' || !partition) throw badRequest(RecordMessages.noPartition);
@@ -70,9 +70,15 @@ export function recordHooks(
 /**
  * A correction: the named version must be the caller's tenant's latest; the new row takes the next
  * version number, the same origin, and what the form does not carry (number, source, cycle); the
- * old row is marked superseded and stays, hash and all.
+ * old row is marked superseded (its state hash sealed again) and stays, content hash and all.
  */
-async function supersede(args: ChangeArgs, corrects: string, def: ResourceDef, table: AnyResourceTable) {
+async function supersede(
+  args: ChangeArgs,
+  corrects: string,
+  def: ResourceDef,
+  table: AnyResourceTable,
+  chain: RecordChain,
+) {
   const tx: Queryable = args.tx;
   const scope = rowScope(def, table, args.auth);
   const [old] = await tx
@@ -97,4 +103,5 @@ async function supersede(args: ChangeArgs, corrects: string, def: ResourceDef, t
     .update(table)
     .set({ superseded: true })
     .where(and(scope, eq(table.id, corrects)));
+  await chain.restate(tx, args.auth.tenantId, [corrects]);
 }

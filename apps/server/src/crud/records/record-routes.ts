@@ -1,9 +1,10 @@
 import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Messages, ReviewStatus, type RecordRules } from '@mes/contracts';
+import { Messages, ReviewStatus, type LocalText, type RecordRules } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { requireAuth, type AuthContext } from '../../platform/auth/request-auth';
 import { ok } from '../../platform/http/envelope';
+import { requestLanguage, type ReplyLanguage } from '../../platform/http/request-language';
 import { badRequest, notFound } from '../../platform/http/errors';
 import { idsValue, idValue, paramsOf, textParam } from '../../platform/http/request-params';
 import { recordOperation } from '../../platform/audit/operation-audit';
@@ -12,11 +13,29 @@ import type { ResourceService } from '../resource-routes';
 import type { ChainReport, RecordChain } from './record-chain';
 import { corrections, personOf, RecordMessages } from './record-hooks';
 
-/** `verify`'s answer: the report and one sentence for the screen. */
-function verifyMessage(report: ChainReport, chainLabel: string): string {
-  const b = report.broken;
-  if (!b) return `记录链完整:已校验 ${report.chains} 条链、${report.checked} 条记录`;
-  return `记录链在${chainLabel} ${b.partition} 的第 ${b.chainSeq} 条记录(编号 ${b.id})处断裂:${b.reason}`;
+/** Broken chains named in `verify`'s message; the report lists them all. */
+const NAMED_IN_MESSAGE = 20;
+
+/** `verify`'s answer: the report and one sentence per broken chain for the screen, in the caller's language. */
+export function verifyMessage(report: ChainReport, chainLabel: LocalText, language: ReplyLanguage): string {
+  const en = language === 'en';
+  if (!report.brokenCount)
+    return en
+      ? `Record chains intact: ${report.chains} chains, ${report.checked} records checked`
+      : `记录链完整:已校验 ${report.chains} 条链、${report.checked} 条记录`;
+  const named = report.brokenChains
+    .slice(0, NAMED_IN_MESSAGE)
+    .map((b) =>
+      en
+        ? `${chainLabel.en} ${b.partition}, record no. ${b.chainSeq}${b.id ? ` (id ${b.id})` : ''}: ${b.reasonEn}`
+        : `记录链在${chainLabel.zh} ${b.partition} 的第 ${b.chainSeq} 条记录${b.id ? `(编号 ${b.id})` : ''}处断裂:${b.reason}`,
+    );
+  const more = report.brokenCount - named.length;
+  const tail = more > 0 ? (en ? `; and ${more} more` : `;另有 ${more} 条链断裂`) : '';
+  const lead = en
+    ? `${report.brokenCount} of ${report.chains} record chains broken: `
+    : `${report.chains} 条记录链中 ${report.brokenCount} 条断裂:`;
+  return lead + named.join(en ? '; ' : ';') + tail;
 }
 
 /**
@@ -87,7 +106,8 @@ export function registerRecordRoutes(
     // would show gaps that are not there.
     const report = await chain.verify(ctx.db, caller.tenantId, undefined, partition || undefined);
     // The chain named as the screen labels it (设备编号), not by its field key.
-    return ok(report, verifyMessage(report, def.fields[rules.chainBy]?.label.zh ?? rules.chainBy));
+    const label = def.fields[rules.chainBy]?.label ?? { zh: rules.chainBy, en: rules.chainBy };
+    return ok(report, verifyMessage(report, label, requestLanguage(request)));
   });
 }
 
@@ -134,6 +154,7 @@ async function review(
         reviewTime: at,
       })
       .where(and(rowScope(def, table, caller), inArray(table.id, ids)));
+    await chain.restate(tx, caller.tenantId, ids);
     const changes = [{ field: 'reviewStatus', label: '审核状态', before: '待审核', after: '已审核' }];
     await recordOperation(tx, { def, auth: caller, operation: 'update', ids, changes, at });
   });

@@ -108,9 +108,19 @@ function recordOf(cycle: Pending): Record<string, unknown> {
   };
 }
 
+interface PgError {
+  code?: string;
+  constraint?: string;
+  cause?: { code?: string; constraint?: string };
+}
 const isUniqueViolation = (error: unknown) => {
-  const e = error as { code?: string; cause?: { code?: string } };
+  const e = error as PgError;
   return (e.code ?? e.cause?.code) === PG_UNIQUE_VIOLATION;
+};
+/** The unique index a violation hit (drizzle wraps the driver's error in `cause`). */
+const constraintOf = (error: unknown) => {
+  const e = error as PgError;
+  return e.constraint ?? e.cause?.constraint ?? '';
 };
 
 /**
@@ -118,6 +128,11 @@ const isUniqueViolation = (error: unknown) => {
  * one commit for all its new cycles), a savepoint per cycle so that a cycle another run has just
  * recorded is skipped without undoing the others. `lookbackMs` widens the window for a backfill
  * (the demo tenant's month of cycles, docs/demo.md); the job keeps its week.
+ *
+ * A cycle whose record was deleted behind the application's back looks like a new one here and
+ * gets its record again, from the stored cycle: the chain appends it after its head, not in the
+ * deleted row's position, so the gap stays and `verify` keeps naming the deletion (docs/records.md
+ * "Records from cycles after a deletion"). Nothing here reads the rows to decide a position.
  */
 export async function recordsFromCycles(
   ctx: AppContext,
@@ -142,8 +157,15 @@ export async function recordsFromCycles(
             made += 1;
             tenants.add(String(row.tenantId));
           } catch (error) {
-            // Another run made this cycle's record first.
             if (!isUniqueViolation(error)) throw error;
+            // On the cycle's index: another run made this cycle's record first. On the chain's
+            // position: a row sits after the chain's head, written outside the application —
+            // `verify` names it; the cycle waits, said in the log, and the other devices go on.
+            if (!constraintOf(error).includes('cycle_id'))
+              ctx.logs.warn(
+                `records.from-cycles: cycle ${row.id} of device ${row.deviceCode} (tenant ${row.tenantId}) not recorded: ${constraintOf(error)}`,
+                error,
+              );
           }
         }
       });
