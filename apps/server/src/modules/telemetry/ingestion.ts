@@ -52,6 +52,8 @@ export { convertValue } from './batch-rows';
  */
 
 type Item = { message: IncomingMessage; ack: () => void } | { presence: PresenceEvent; ack?: undefined };
+/** The device look-ups of one batch, shared by its tries and the halves it is split into. */
+type DeviceLookups = Map<string, Promise<KnownDevice | undefined>>;
 
 export interface IngestionOptions {
   pool: pg.Pool;
@@ -262,12 +264,11 @@ export class Ingestion implements MessageSink {
    * halves, each stored the same way, down to the message that fails alone: a dead letter. Only
    * while stopping is a batch given up unacknowledged (the broker keeps it).
    */
-  private async store(batch: Item[]): Promise<void> {
+  private async store(batch: Item[], devices: DeviceLookups = new Map()): Promise<void> {
     let wait = RETRY_FIRST_MS;
     let warnedAt = -Infinity;
-    let failedAlone = 0;
     for (;;) {
-      const error = await this.attempt(batch);
+      const error = await this.attempt(batch, devices);
       if (error === undefined) return;
       this.counters.failedBatches++;
       if (await this.unavailable(error)) {
@@ -284,16 +285,17 @@ export class Ingestion implements MessageSink {
         }
         await new Promise((r) => setTimeout(r, wait));
         wait = Math.min(wait * 2, RETRY_LONGEST_MS);
+        // Devices are looked up again after an outage; the halves of a split reuse what was found.
+        devices.clear();
         continue;
       }
       if (batch.length > 1) {
         const half = Math.ceil(batch.length / 2);
-        await this.store(batch.slice(0, half));
-        await this.store(batch.slice(half));
+        await this.store(batch.slice(0, half), devices);
+        await this.store(batch.slice(half), devices);
         return;
       }
-      // One message: tried once more, then set aside.
-      if (failedAlone++ < 1) continue;
+      // One message, which failed in every batch that held it and now alone: set aside.
       await this.deadLetter(batch[0]!, error);
       return;
     }
@@ -318,11 +320,11 @@ export class Ingestion implements MessageSink {
    * the failure, or undefined once stored. A report found stored already (same device, `ts` and
    * `seq`) is marked and the batch built again without it.
    */
-  private async attempt(batch: Item[]): Promise<unknown> {
+  private async attempt(batch: Item[], devices: DeviceLookups): Promise<unknown> {
     for (;;) {
       let alarms: AlarmWork | undefined;
       try {
-        const built = await this.build(batch);
+        const built = await this.build(batch, devices);
         alarms = await this.alarms.evaluate(built.rows.telemetry, built.rows.cycles);
         await this.commit(built.rows, built.messages, alarms, built.keyed);
         this.counters.batches++;
@@ -349,14 +351,17 @@ export class Ingestion implements MessageSink {
   }
 
   /** The rows of a batch. A look-up that fails fails the batch (it is retried): only "no such device" is a verdict. */
-  private async build(batch: readonly Item[]) {
-    const devices = new Map<string, Promise<KnownDevice | undefined>>();
+  private async build(batch: readonly Item[], devices: DeviceLookups) {
     const find = (tenantId: string, deviceCode: string) => {
       const key = `${tenantId}/${deviceCode}`;
       let found = devices.get(key);
       if (!found) {
-        found = this.options.directory.find(tenantId, deviceCode);
-        devices.set(key, found);
+        const looking = this.options.directory.find(tenantId, deviceCode);
+        // A look-up that failed is not kept: the next try asks again.
+        looking.catch(() => {
+          if (devices.get(key) === looking) devices.delete(key);
+        });
+        devices.set(key, (found = looking));
       }
       return found;
     };
