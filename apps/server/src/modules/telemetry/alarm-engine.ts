@@ -44,6 +44,8 @@ const HISTORY_POINTS = 1000;
 export interface AlarmWork {
   transitions: { profile: DeviceProfile; transition: Transition; program: number | undefined }[];
   profiles: ReadonlyMap<string, DeviceProfile | undefined>;
+  /** The devices' memory before this evaluation (undefined: none), for `undo` when the batch is not stored. */
+  before: Map<string, DeviceAlarmState | undefined>;
 }
 
 export interface AlarmEngineOptions {
@@ -91,7 +93,7 @@ export class AlarmEngine {
       list.push(row);
     }
     for (const d of others) devices.set(deviceKey(d.tenantId, d.deviceCode), d);
-    const work: AlarmWork = { transitions: [], profiles: new Map() };
+    const work: AlarmWork = { transitions: [], profiles: new Map(), before: new Map() };
     if (!devices.size) return work;
     try {
       const profiles = await this.rules.load(devices);
@@ -104,7 +106,9 @@ export class AlarmEngine {
       if (!watched.length) return work;
       await this.recover(watched.filter((w) => !this.states.has(w.key)));
       for (const { key, profile, rows } of watched) {
-        const state = this.states.get(key) ?? newDeviceState();
+        const held = this.states.get(key);
+        if (!work.before.has(key)) work.before.set(key, held && structuredClone(held));
+        const state = held ?? newDeviceState();
         this.states.set(key, state);
         const samples: Sample[] = [];
         let sorted = true;
@@ -122,6 +126,18 @@ export class AlarmEngine {
       this.options.warn('MQTT ingestion: alarm rules could not be evaluated for a batch', error);
     }
     return work;
+  }
+
+  /**
+   * Forgets what `evaluate` did for a batch that was not stored (it is evaluated again, maybe split):
+   * each device's memory is put back as it was, so no sample counts twice.
+   */
+  undo(work: AlarmWork): void {
+    for (const [key, state] of work.before) {
+      if (state) this.states.set(key, state);
+      else this.states.delete(key);
+    }
+    work.before.clear();
   }
 
   /** Open warnings and the recent telemetry of devices this process has not evaluated yet. */

@@ -21,7 +21,12 @@ export interface IngestionCounters {
   /** Sparkplug NDEATHs whose bdSeq is not the current birth's (ignored). */
   staleDeath: number;
   batches: number;
+  /** Attempts to store a batch that failed (each retry, each half of a split counts). */
   failedBatches: number;
+  /** Messages set aside as dead letters: they failed alone, the database being up (docs/mqtt.md). */
+  deadLetters: number;
+  /** Reports a device sent again with the same `ts` and `seq`: logged, not stored again. */
+  duplicateReports: number;
   /** The largest number of messages ever waiting at once (the queue's bound holds it below `maxQueue`). */
   maxQueued: number;
   /** How often reading from the broker was paused because the queue was full. */

@@ -37,6 +37,9 @@ import { parseCycle } from './cycle-report';
 import { cycleLiveEvent, storeCycles } from './cycle-store';
 import { deviceLiveEvent } from './device-presence';
 import { publishChanges } from './publish-changes';
+import { isDatabaseUnavailable } from './database-unavailable';
+import { deadLetterRow, failureReason, safeText } from './dead-letters';
+import { DUPLICATE_TEXT, DuplicateReports, reportKey, storedReports } from './report-keys';
 
 export { convertValue } from './batch-rows';
 
@@ -51,6 +54,8 @@ export { convertValue } from './batch-rows';
  */
 
 type Item = { message: IncomingMessage; ack: () => void } | { presence: PresenceEvent; ack?: undefined };
+/** The device look-ups of one batch, shared by its tries and the halves it is split into. */
+type DeviceLookups = Map<string, Promise<KnownDevice | undefined>>;
 
 export interface IngestionOptions {
   pool: pg.Pool;
@@ -77,7 +82,11 @@ export interface IngestionOptions {
   maxClockSkewMs?: number;
 }
 
-const RETRY_MS = 1000;
+/** Backoff of a batch while the database is unavailable: from the first to the longest wait. */
+const RETRY_FIRST_MS = 200;
+const RETRY_LONGEST_MS = 2000;
+/** While a batch keeps failing, its warning is repeated at most this often. */
+const RETRY_WARN_MS = 10_000;
 /** Malformed cycle reports are logged at most this often (the message log keeps each one's error). */
 const CYCLE_WARN_MS = 60_000;
 
@@ -147,6 +156,8 @@ export class Ingestion implements MessageSink {
     staleDeath: 0,
     batches: 0,
     failedBatches: 0,
+    deadLetters: 0,
+    duplicateReports: 0,
     maxQueued: 0,
     pauses: 0,
   };
@@ -223,13 +234,16 @@ export class Ingestion implements MessageSink {
     try {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, this.batchSize);
-        await this.writeBatch(batch);
+        await this.store(batch);
         if (this.paused && this.queue.length <= this.maxQueue / 2) {
           this.paused = false;
           this.flow?.resume();
         }
         if (this.queue.length < this.batchSize) break;
       }
+    } catch (error) {
+      // `store` settles every message it was given; this only keeps a bug from becoming an unhandled rejection.
+      this.options.warn('MQTT ingestion: the batch loop failed', error);
     } finally {
       this.flushing = undefined;
       if (!this.stopped) this.schedule();
@@ -255,40 +269,133 @@ export class Ingestion implements MessageSink {
     this.stopped = true;
   }
 
-  private async writeBatch(batch: Item[]): Promise<void> {
-    const devices = new Map<string, Promise<KnownDevice | undefined>>();
+  /**
+   * Stores a batch, or parts of it, until every message of it is stored (and acknowledged) or set
+   * aside as a dead letter (and acknowledged); never rejects. While the database is unavailable the
+   * whole batch is tried again with backoff, never judged. Any other failure splits the batch in
+   * halves, each stored the same way, down to the message that fails alone: a dead letter. Only
+   * while stopping is a batch given up unacknowledged (the broker keeps it).
+   */
+  private async store(batch: Item[], devices: DeviceLookups = new Map()): Promise<void> {
+    let wait = RETRY_FIRST_MS;
+    let warnedAt = -Infinity;
+    for (;;) {
+      const error = await this.attempt(batch, devices);
+      if (error === undefined) return;
+      this.counters.failedBatches++;
+      if (await this.unavailable(error)) {
+        if (this.stopping) {
+          this.options.warn(`MQTT ingestion: stopping; a batch of ${batch.length} is left to the broker`, error);
+          return;
+        }
+        if (Date.now() - warnedAt >= RETRY_WARN_MS) {
+          warnedAt = Date.now();
+          this.options.warn(
+            `MQTT ingestion: the database is unavailable; a batch of ${batch.length} is kept and retried`,
+            error,
+          );
+        }
+        await new Promise((r) => setTimeout(r, wait));
+        wait = Math.min(wait * 2, RETRY_LONGEST_MS);
+        // Devices are looked up again after an outage; the halves of a split reuse what was found.
+        devices.clear();
+        continue;
+      }
+      if (batch.length > 1) {
+        const half = Math.ceil(batch.length / 2);
+        await this.store(batch.slice(0, half), devices);
+        await this.store(batch.slice(half), devices);
+        return;
+      }
+      // One message, which failed in every batch that held it and now alone: set aside.
+      await this.deadLetter(batch[0]!, error);
+      return;
+    }
+  }
+
+  /**
+   * Whether a failure is the database's (retry) rather than the batch's (split). An error that
+   * does not say so itself is checked by asking the database: an outage is never a verdict.
+   */
+  private async unavailable(error: unknown): Promise<boolean> {
+    if (isDatabaseUnavailable(error)) return true;
+    try {
+      await this.options.pool.query('select 1');
+      return false;
+    } catch {
+      return true;
+    }
+  }
+
+  /**
+   * One try at storing a batch: look-ups, parsing, alarm evaluation, commit, then the acks. Answers
+   * the failure, or undefined once stored. A report found stored already (same device, `ts` and
+   * `seq`) is marked and the batch built again without it.
+   */
+  private async attempt(batch: Item[], devices: DeviceLookups): Promise<unknown> {
+    for (;;) {
+      let alarms: AlarmWork | undefined;
+      try {
+        const built = await this.build(batch, devices);
+        alarms = await this.alarms.evaluate(built.rows.telemetry, built.rows.cycles);
+        await this.commit(built.rows, built.messages, alarms, built.keyed);
+        this.counters.batches++;
+        this.counters.stored += built.stored;
+        for (const item of batch) this.ackOne(item);
+        return undefined;
+      } catch (error) {
+        if (alarms) this.alarms.undo(alarms);
+        if (error instanceof DuplicateReports) {
+          for (const m of error.messages) this.markDuplicate(m);
+          continue;
+        }
+        return error ?? new Error('a batch failed without an error');
+      }
+    }
+  }
+
+  private readonly duplicates = new WeakSet<IncomingMessage>();
+
+  private markDuplicate(m: IncomingMessage): void {
+    if (this.duplicates.has(m)) return;
+    this.duplicates.add(m);
+    this.counters.duplicateReports++;
+  }
+
+  /** The rows of a batch. A look-up that fails fails the batch (it is retried): only "no such device" is a verdict. */
+  private async build(batch: readonly Item[], devices: DeviceLookups) {
     const find = (tenantId: string, deviceCode: string) => {
       const key = `${tenantId}/${deviceCode}`;
       let found = devices.get(key);
       if (!found) {
-        found = this.options.directory.find(tenantId, deviceCode).catch((error: unknown) => {
-          this.options.warn(`MQTT ingestion: device lookup failed for ${key}`, error);
-          return undefined;
+        const looking = this.options.directory.find(tenantId, deviceCode);
+        // A look-up that failed is not kept: the next try asks again.
+        looking.catch(() => {
+          if (devices.get(key) === looking) devices.delete(key);
         });
-        devices.set(key, found);
+        devices.set(key, (found = looking));
       }
       return found;
     };
     const now = this.options.now();
     const rows = new BatchRows({ now, maxAheadMs: this.options.maxClockSkewMs ?? DEFAULT_MAX_CLOCK_SKEW_MS });
     const messages = batch.flatMap((item) => ('message' in item ? [item.message] : []));
-    const ctx: BatchContext = {
-      rows,
-      counters: this.counters,
-      sessions: this.sparkplug,
-      now,
-      find,
-    };
+    const ctx: BatchContext = { rows, counters: this.counters, sessions: this.sparkplug, now, find };
 
     await this.loadSparkplugBirths(messages);
 
     let stored = 0;
+    /** Reports with the device's own `ts` and a `seq`, by key: what the commit checks against stored ones. */
+    const keyed = new Map<string, IncomingMessage>();
     for (const item of batch) {
       if ('presence' in item) {
         rows.presence.push(item.presence);
         continue;
       }
       const m = item.message;
+      const duplicate = this.duplicates.has(m);
+      // A duplicate is read into rows of its own, of which only its log row is kept.
+      const target = duplicate ? new BatchRows(rows.clock) : rows;
       const log: LogRow = {
         tenantId: PLATFORM_TENANT,
         topic: clip(printable(m.topic), 255),
@@ -302,33 +409,31 @@ export class Ingestion implements MessageSink {
         at: m.receivedAt,
       };
       rows.logs.push(log);
+      const own = duplicate ? { ...ctx, rows: target } : ctx;
+      const reports = target.acquisition.length;
       const ok = m.topic.startsWith(`${SPARKPLUG_NAMESPACE}/`)
-        ? await ingestSparkplug(m, log, ctx)
-        : await this.ingestJson(m, log, ctx);
-      if (ok) stored++;
-    }
-
-    const alarms = await this.alarms.evaluate(rows.telemetry, rows.cycles);
-    for (;;) {
-      try {
-        await this.commit(rows, messages, alarms);
-        break;
-      } catch (error) {
-        this.counters.failedBatches++;
-        this.options.warn(`MQTT ingestion: a batch of ${batch.length} could not be written; retrying`, error);
-        if (this.stopping) return;
-        await new Promise((r) => setTimeout(r, RETRY_MS));
+        ? await ingestSparkplug(m, log, own)
+        : await this.ingestJson(m, log, own);
+      if (duplicate) {
+        log.error = DUPLICATE_TEXT;
+        continue;
       }
+      if (ok) stored++;
+      const report = target.acquisition[reports];
+      const key = report && reportKey(report, m.receivedAt);
+      if (key === undefined) continue;
+      const first = keyed.get(key);
+      if (first === undefined) keyed.set(key, m);
+      // The same report twice in one batch: the first is kept, the batch is built again without the second.
+      else throw new DuplicateReports([m]);
     }
-    this.counters.batches++;
-    this.counters.stored += stored;
-    for (const item of batch) item.ack?.();
+    return { rows, messages, stored, keyed };
   }
 
   /**
    * The stored births of the batch's Sparkplug edge nodes replace what this process remembers of
    * them: every earlier batch, of any process, committed its births, so PostgreSQL is ahead of
-   * this process's memory. If they cannot be read, the batch goes on with the memory.
+   * this process's memory (also of what a failed try of this batch left in it).
    */
   private async loadSparkplugBirths(messages: readonly IncomingMessage[]): Promise<void> {
     const nodes = new Map<string, { tenantId: string; edgeNode: string }>();
@@ -339,16 +444,13 @@ export class Ingestion implements MessageSink {
         nodes.set(`${topic.group}/${topic.edge}`, { tenantId: topic.group, edgeNode: topic.edge });
     }
     if (!nodes.size) return;
-    try {
-      const byNode = new Map<string, StoredBirth[]>([...nodes.keys()].map((key) => [key, []]));
-      for (const birth of await loadBirths(this.options.pool, [...nodes.values()]))
-        byNode.get(`${birth.tenantId}/${birth.edgeNode}`)?.push(birth);
-      for (const [key, births] of byNode) {
-        const node = nodes.get(key)!;
-        this.sparkplug.replaceNode(node.tenantId, node.edgeNode, births);
-      }
-    } catch (error) {
-      this.options.warn('MQTT ingestion: Sparkplug births could not be read; using this process’s own', error);
+    // A failure fails the batch, which is retried: it is built again from the stored births.
+    const byNode = new Map<string, StoredBirth[]>([...nodes.keys()].map((key) => [key, []]));
+    for (const birth of await loadBirths(this.options.pool, [...nodes.values()]))
+      byNode.get(`${birth.tenantId}/${birth.edgeNode}`)?.push(birth);
+    for (const [key, births] of byNode) {
+      const node = nodes.get(key)!;
+      this.sparkplug.replaceNode(node.tenantId, node.edgeNode, births);
     }
   }
 
@@ -450,12 +552,26 @@ export class Ingestion implements MessageSink {
     }
   }
 
-  /** One transaction; each table gets one INSERT of parallel arrays (unnest), parameterised. */
-  private async commit(rows: BatchRows, messages: readonly IncomingMessage[], alarms: AlarmWork) {
+  /**
+   * One transaction; each table gets one INSERT of parallel arrays (unnest), parameterised. The
+   * client is kept from emitting an unhandled `error` while checked out (a connection dropped
+   * mid-batch fails the batch's query instead) and is discarded after a failure.
+   */
+  private async commit(
+    rows: BatchRows,
+    messages: readonly IncomingMessage[],
+    alarms: AlarmWork,
+    keyed: ReadonlyMap<string, IncomingMessage>,
+  ) {
     const { telemetry, latest, logs, acquisition } = rows;
     const client = await this.options.pool.connect();
+    const ignore = () => undefined;
+    client.on('error', ignore);
+    let failure: Error | undefined;
     try {
       await client.query('begin');
+      const stored = await storedReports(client, keyed);
+      if (stored.length) throw new DuplicateReports(stored);
       if (telemetry.length) await client.query(telemetryInsert(telemetry));
       // The rollups (per minute, per quarter hour) `iot/model-list` reads long ranges from: exact, late points included.
       if (telemetry.length) await addToRollups(client, telemetry);
@@ -482,9 +598,77 @@ export class Ingestion implements MessageSink {
       await client.query('commit');
     } catch (error) {
       await client.query('rollback').catch(() => undefined);
+      if (!(error instanceof DuplicateReports)) failure = error instanceof Error ? error : new Error(String(error));
       throw error;
     } finally {
-      client.release();
+      client.removeListener('error', ignore);
+      client.release(failure);
+    }
+  }
+
+  /**
+   * A message that failed alone, the database being up: logged as a dead letter with the reason,
+   * counted, and acknowledged. Its row is escaped and clipped; should even that be refused, a row
+   * without the payload, and last the server's log. While the database is unavailable it waits.
+   */
+  private async deadLetter(item: Item, error: unknown): Promise<void> {
+    const reason = failureReason(error);
+    if (!('message' in item)) {
+      this.options.warn(`MQTT ingestion: a presence change could not be stored and is dropped: ${reason}`);
+      return;
+    }
+    const m = item.message;
+    this.counters.deadLetters++;
+    this.options.warn(
+      `MQTT ingestion: dead letter: a message on ${safeText(m.topic, 255)} from ${safeText(m.clientId, 128)} failed alone and is set aside: ${reason}`,
+    );
+    let wait = RETRY_FIRST_MS;
+    for (const minimal of [false, true]) {
+      for (;;) {
+        try {
+          await this.writeLog(deadLetterRow(m, reason, minimal), m);
+          return this.ackOne(item);
+        } catch (failure) {
+          if (!(await this.unavailable(failure))) {
+            this.options.warn('MQTT ingestion: a dead letter could not be written', failure);
+            break;
+          }
+          if (this.stopping) return;
+          await new Promise((r) => setTimeout(r, wait));
+          wait = Math.min(wait * 2, RETRY_LONGEST_MS);
+        }
+      }
+    }
+    // Nothing could keep it: the warning above is its record.
+    this.ackOne(item);
+  }
+
+  private ackOne(item: Item): void {
+    try {
+      item.ack?.();
+    } catch (error) {
+      this.options.warn('MQTT ingestion: an acknowledgement failed', error);
+    }
+  }
+
+  /** One message-log row in a transaction of its own (with the delivery ledger's row, as a batch has). */
+  private async writeLog(log: LogRow, m: IncomingMessage): Promise<void> {
+    const client = await this.options.pool.connect();
+    const ignore = () => undefined;
+    client.on('error', ignore);
+    let failure: Error | undefined;
+    try {
+      await client.query('begin');
+      await client.query(messageLogInsert([log]));
+      if (this.options.inTransaction) await this.options.inTransaction(client, [m]);
+      await client.query('commit');
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      failure = error instanceof Error ? error : new Error(String(error));
+      throw error;
+    } finally {
+      client.removeListener('error', ignore);
+      client.release(failure);
     }
   }
 }

@@ -115,7 +115,8 @@ export const mqttMessageResource = defineResource({
       search: true,
       width: 90,
     },
-    error: { kind: 'string', label: { zh: '错误', en: 'Error' }, max: 500, nullable: true, width: 200 },
+    // Searchable: "dead letter" / "死信" finds the messages set aside (docs/mqtt.md "Retry or dead letter").
+    error: { kind: 'string', label: { zh: '错误', en: 'Error' }, max: 500, nullable: true, width: 200, search: true },
     createTime: { kind: 'datetime', label: { zh: '接收时间', en: 'Received at' }, sort: true, width: 170 },
   },
   indexes: [
