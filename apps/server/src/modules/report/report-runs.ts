@@ -164,7 +164,7 @@ export async function generateReport(ctx: AppContext, tenantId: string, fileId: 
       state: ReportFileStatus.running,
       progress: 5,
       error: '',
-      objectKey: sql`coalesce(${reportFile.objectKey}, ${newObjectKey(ctx.clock.now(), '')} || '.' || ${reportFile.format})`,
+      objectKey: sql`coalesce(nullif(${reportFile.objectKey}, ''), ${newObjectKey(ctx.clock.now(), '')} || '.' || ${reportFile.format})`,
       updateTime: new Date(ctx.clock.now()),
     })
     .where(
@@ -202,7 +202,7 @@ export async function generateReport(ctx: AppContext, tenantId: string, fileId: 
     );
     await progress(90);
     const storage = await uploadTarget(ctx, tenantId);
-    const key = file.objectKey ?? newObjectKey(ctx.clock.now(), format);
+    const key = file.objectKey || newObjectKey(ctx.clock.now(), format);
     await storage.put({ key, bytes, contentType: MIME[format], contentDisposition: attachmentDisposition(file.name) });
     await setFile(ctx, tenantId, fileId, {
       state: ReportFileStatus.done,

@@ -15,8 +15,7 @@ import type { ProcessRegistry } from '../cluster/process-registry';
 const poolOf = (boss: PgBoss): pg.Pool | undefined => (boss.getDb() as unknown as { pool?: pg.Pool }).pool;
 
 /** Shown as the failed run's error (the failed-jobs screen) and handed to `failed` hooks. */
-export const PROCESS_DIED =
-  '运行该任务的服务进程已停止,任务已交还队列 / The server process running this job stopped; the job was given back';
+export const PROCESS_DIED = '运行该任务的服务进程已停止 / The server process running this job stopped';
 
 export async function recordJobRun(boss: PgBoss, jobId: string, name: string, instanceId: string): Promise<void> {
   await boss.getDb().executeSql(
