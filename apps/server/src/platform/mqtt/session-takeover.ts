@@ -115,7 +115,9 @@ export async function takeOverSession(options: TakeoverOptions, clientId: string
         }),
       ),
   });
-  let lastMessage = options.now();
+  // Wall time, not the context's clock (a test clock may stand still).
+  let lastMessage = Date.now();
+  let pushed = 0;
   let subscribedOff = false;
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   socket.on('error', (error) => options.warn(`MQTT takeover of ${clientId}: connection error`, error));
@@ -142,7 +144,7 @@ export async function takeOverSession(options: TakeoverOptions, clientId: string
         subscribedOff = true;
         return;
       case 'publish': {
-        lastMessage = options.now();
+        lastMessage = Date.now();
         const messageId = packet.messageId;
         const ack = () => {
           if (packet.qos > 0 && messageId !== undefined) send({ cmd: 'puback', messageId, reasonCode: 0 } as Packet);
@@ -164,6 +166,7 @@ export async function takeOverSession(options: TakeoverOptions, clientId: string
         }
         if (seen === 'pending') return;
         deliveries.set(message, { packetId: messageId, hash });
+        pushed++;
         sink.push(message, () => {
           ledger.commit(messageId, hash, ledger.epoch);
           result.stored++;
@@ -198,7 +201,7 @@ export async function takeOverSession(options: TakeoverOptions, clientId: string
       if (socket.destroyed) {
         clearInterval(check);
         resolve(false);
-      } else if (subscribedOff && sink.queued === 0 && options.now() - lastMessage >= idleMs) {
+      } else if (subscribedOff && sink.queued === 0 && Date.now() - lastMessage >= idleMs) {
         clearInterval(check);
         resolve(true);
       }
@@ -207,7 +210,9 @@ export async function takeOverSession(options: TakeoverOptions, clientId: string
   const idle = await drained;
   // What was read is committed (and acknowledged, if the connection is still ours).
   await sink.stop();
-  if (idle && !socket.destroyed) {
+  // Ended only when every message taken was stored: one given up (the database failing while
+  // stopping) stays in the session for the next claim.
+  if (idle && !socket.destroyed && result.stored === pushed) {
     await new Promise<void>((resolve) => {
       socket.end(
         generate(
