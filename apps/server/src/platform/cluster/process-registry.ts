@@ -78,6 +78,8 @@ export class ProcessRegistry {
             `insert into mes_server_process (instance_id, host, pid, data_dir) values ($1, $2, $3, $4)`,
             [this.instanceId, os.hostname().slice(0, 128), process.pid, dataDir],
           );
+          // A row per start: those long finished go (a session is expired by then, a job given back).
+          await this.pool.query(`delete from mes_server_process where stopped_at < now() - interval '7 days'`);
           // The directory allows one process at a time (server.pid): an older row on it is a crash.
           if (dataDir)
             await this.pool.query(
