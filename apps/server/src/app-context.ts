@@ -10,6 +10,7 @@ import type { PageTotals } from './crud/page-totals';
 import type { LogService } from './modules/log/log-service';
 import type { JobQueue } from './platform/jobs/job-queue';
 import type { LiveHub } from './platform/live/live-hub';
+import type { ProcessRegistry } from './platform/cluster/process-registry';
 
 /** What route modules need from the platform; built once per server (or per test file). */
 export interface AppContext {
@@ -33,6 +34,8 @@ export interface AppContext {
   logs: LogService;
   /** The durable job queue: enqueue (also inside a transaction), handlers, cron schedules. */
   jobs: JobQueue;
+  /** This process in the process registry (heartbeat; survivors take over what a dead process leaves). */
+  cluster: ProcessRegistry;
   /** This process's listener for live events (docs/live.md): the live streams subscribe to it. */
   live: LiveHub;
   /** DATA_DIR: uploaded files live under it. */

@@ -10,6 +10,7 @@ import { LOG_DEFINITIONS, LOG_PRUNE_CRON, logPruneJob } from './modules/log/rete
 import { REGISTRY, type ResourceDef } from '@mes/contracts';
 import { SERIES_UPKEEP_CRON, seriesUpkeepJob, upkeepAll } from './platform/series/upkeep';
 import { JobQueue, type JobQueueSettings } from './platform/jobs/job-queue';
+import { ProcessRegistry, type RegistrySettings } from './platform/cluster/process-registry';
 import { postgresLiveHub } from './platform/live/live-hub';
 import { STORE_PURGE_CRON, storePurgeJob } from './platform/jobs/store-purge';
 import { DEVICE_INACTIVITY_CRON, deviceInactivityJob, sweepInactiveDevices } from './modules/telemetry/device-presence';
@@ -36,6 +37,8 @@ export interface ContextOptions {
   apiLog?: boolean;
   /** Job queue intervals (tests poll faster); see `DEFAULT_JOB_SETTINGS`. */
   jobs?: Partial<JobQueueSettings>;
+  /** Heartbeat and dead-after of the process registry (tests shorten them); see `DEFAULT_REGISTRY_SETTINGS`. */
+  cluster?: Partial<RegistrySettings>;
 }
 
 /** How long after a start its first log prune may be shared with other processes starting too. */
@@ -87,11 +90,21 @@ export async function createAppContext(options: ContextOptions): Promise<AppCont
   });
   logs.start();
   const live = await postgresLiveHub(options.databaseUrl, (message, error) => logs.warn(message, error));
+  // This process's row and heartbeat: survivors take over what a dead process leaves (its MQTT
+  // session, its running jobs). Written in the background, retried while the database is away.
+  const cluster = new ProcessRegistry({
+    pool: options.database.pool,
+    dataDir: options.dataDir,
+    settings: options.cluster,
+    warn: (message, error) => logs.warn(message, error),
+  });
+  void cluster.start();
   const jobs = new JobQueue({
     connectionString: options.databaseUrl,
     settings: options.jobs,
     warn: (message, error) => logs.warn(message, error),
     announce: announceJobsOn(changes),
+    cluster,
   });
   wakeJobsFrom(changes, jobs);
   scheduleHousekeeping(jobs, logs, store, options.database.db, clock);
@@ -111,6 +124,7 @@ export async function createAppContext(options: ContextOptions): Promise<AppCont
   const close = async () => {
     // Workers first: a running job (a prune) finishes before the services it uses close.
     await jobs.stop().catch((error: unknown) => logs.warn('job queue: stop failed', error));
+    await cluster.stop();
     await logs.close();
     await live.close();
     await revocations.close();
@@ -131,6 +145,7 @@ export async function createAppContext(options: ContextOptions): Promise<AppCont
     lookups: new NameLookups(options.database.db, changes, caches),
     logs,
     jobs,
+    cluster,
     live,
     dataDir: options.dataDir,
     close,

@@ -8,7 +8,9 @@
  * Environment: `DATABASE_URL`; `MQTT_URL` (external broker) or `MQTT_PORT` (embedded, 0 = free);
  * `TENANT`, `DEVICES` (devices `D0` … `D{n-1}` of that tenant, fields `v` float and `n` int,
  * client id `dev-D{i}`, secret `secret`); optional `CLIENT_ID`, `SHARE_GROUP`, `BATCH_SIZE`,
- * `BATCH_DELAY_MS`, `MAX_QUEUE`, `RECEIVE_MAXIMUM`, `SESSION_EXPIRY`, `REPORT_MS`.
+ * `BATCH_DELAY_MS`, `MAX_QUEUE`, `RECEIVE_MAXIMUM`, `SESSION_EXPIRY`, `REPORT_MS`; `CLUSTER_DEAD_AFTER_MS`
+ * (with `CLUSTER_HEARTBEAT_MS`, `DATA_DIR`) joins the process registry, so survivors take over
+ * the session of a dead process (platform/mqtt/session-takeover.ts).
  */
 import pg from 'pg';
 import type {
@@ -18,6 +20,7 @@ import type {
   ModelField,
 } from '../../src/modules/telemetry/device-directory';
 import { startTelemetry, type MqttTuning } from '../../src/modules/telemetry';
+import { ProcessRegistry } from '../../src/platform/cluster/process-registry';
 
 const env = process.env;
 const number = (name: string): number | undefined => (env[name] ? Number(env[name]) : undefined);
@@ -63,8 +66,19 @@ const tuning: MqttTuning = {
     ? { shareGroup: env.SHARE_GROUP, ingestTopic: `mes/${tenant}/+/+`, sparkplugTopic: `spBv1.0/${tenant}/+/+/#` }
     : {}),
 };
+const warn = (message: string, error?: unknown) => process.stderr.write(`${message} ${error ? String(error) : ''}\n`);
+const cluster = env.CLUSTER_DEAD_AFTER_MS
+  ? new ProcessRegistry({
+      pool,
+      ...(env.DATA_DIR ? { dataDir: env.DATA_DIR } : {}),
+      settings: { deadAfterMs: number('CLUSTER_DEAD_AFTER_MS'), heartbeatMs: number('CLUSTER_HEARTBEAT_MS') ?? 300 },
+      warn,
+    })
+  : undefined;
+await cluster?.start();
 const runtime = await startTelemetry(
   {
+    ...(cluster ? { cluster } : {}),
     database: { pool },
     clock: { now: () => Date.now() },
     logs: { warn: (message, error) => process.stderr.write(`${message} ${error ? String(error) : ''}\n`) },
@@ -90,6 +104,7 @@ setInterval(() => report(status()), number('REPORT_MS') ?? 1000).unref();
 process.once('SIGTERM', () => {
   void runtime
     .stop()
+    .then(() => cluster?.stop())
     .then(() => pool.end())
     .then(() => {
       report({ stopped: true, ...status() });

@@ -40,8 +40,9 @@ import { takeRenderThread, type PdfWorkerRequest } from './report-pdf-pool';
 export const reportGenerateJob = defineJob({
   name: 'report.generate',
   payload: z.object({ tenantId: z.string().max(12), fileId: z.string().max(20) }),
-  // A failed report is shown failed with its error; the user (or the next schedule) runs it again.
-  retry: { limit: 0, delaySeconds: 30, backoff: false },
+  // A report that fails is shown failed with its error (the handler records it; the user or the
+  // next schedule runs it again). The one retry is for a run whose process died (docs/jobs.md).
+  retry: { limit: 1, delaySeconds: 5, backoff: false },
   expireInSeconds: 600,
 });
 export const reportSchedulesJob = defineJob({ name: 'report.schedules', payload: z.object({}) });
@@ -154,13 +155,28 @@ async function setFile(ctx: AppContext, tenantId: string, id: string, values: Pa
 /** Makes one report file: data read as its creator, rendered in a worker thread, stored. */
 export async function generateReport(ctx: AppContext, tenantId: string, fileId: string): Promise<void> {
   const scope = tenantScope(ctx.db, tenantId);
-  const [file] = await scope.select(reportFile).where(eq(reportFile.id, fileId)).limit(1);
-  if (!file || file.state === ReportFileStatus.done) return;
+  // The file's state decides whether there is work: a run whose process died left it `running`
+  // (run it again), a finished one left it done or failed (nothing to redo). The object key is
+  // chosen once, so a second run overwrites the first's object instead of leaving a second one.
+  const [file] = await scope
+    .update(reportFile)
+    .set({
+      state: ReportFileStatus.running,
+      progress: 5,
+      error: '',
+      objectKey: sql`coalesce(nullif(${reportFile.objectKey}, ''), ${newObjectKey(ctx.clock.now(), '')} || '.' || ${reportFile.format})`,
+      updateTime: new Date(ctx.clock.now()),
+    })
+    .where(
+      and(eq(reportFile.id, fileId), inArray(reportFile.state, [ReportFileStatus.queued, ReportFileStatus.running])),
+    )
+    .returning();
+  if (!file) return;
+  await ctx.totals.changed(reportFileResource.code, tenantId);
   const progress = (p: number) => setFile(ctx, tenantId, fileId, { progress: Math.round(p) });
   // The render thread loads its renderers while the data is read (report-pdf-pool.ts).
   const thread = takeRenderThread();
   try {
-    await setFile(ctx, tenantId, fileId, { state: ReportFileStatus.running, progress: 5, error: '' });
     const [template] = file.templateId
       ? await scope.select(reportTemplate).where(eq(reportTemplate.id, file.templateId)).limit(1)
       : [];
@@ -186,7 +202,7 @@ export async function generateReport(ctx: AppContext, tenantId: string, fileId: 
     );
     await progress(90);
     const storage = await uploadTarget(ctx, tenantId);
-    const key = newObjectKey(ctx.clock.now(), format);
+    const key = file.objectKey || newObjectKey(ctx.clock.now(), format);
     await storage.put({ key, bytes, contentType: MIME[format], contentDisposition: attachmentDisposition(file.name) });
     await setFile(ctx, tenantId, fileId, {
       state: ReportFileStatus.done,
@@ -214,6 +230,25 @@ export async function generateReport(ctx: AppContext, tenantId: string, fileId: 
   } finally {
     thread.release();
   }
+}
+
+/** A run that could not finish (its process died on its last try): failed, with why, unless it finished after all. */
+export async function reportInterrupted(ctx: AppContext, tenantId: string, fileId: string, message: string) {
+  const [file] = await tenantScope(ctx.db, tenantId)
+    .update(reportFile)
+    .set({
+      state: ReportFileStatus.failed,
+      error: message.slice(0, 2000),
+      finishTime: new Date(ctx.clock.now()),
+      updateTime: new Date(ctx.clock.now()),
+    })
+    .where(
+      and(eq(reportFile.id, fileId), inArray(reportFile.state, [ReportFileStatus.queued, ReportFileStatus.running])),
+    )
+    .returning({ scheduleId: reportFile.scheduleId });
+  if (!file) return;
+  await ctx.totals.changed(reportFileResource.code, tenantId);
+  if (file.scheduleId) await scheduleOutcome(ctx, tenantId, file.scheduleId, 'failed', message);
 }
 
 async function scheduleOutcome(ctx: AppContext, tenantId: string, id: string, status: string, error: string) {
@@ -354,7 +389,10 @@ export async function removeStoredReport(ctx: AppContext, tenantId: string, ossC
 /** Jobs and schedules of the reports, once per context. */
 export function startReportJobs(ctx: AppContext): void {
   oncePerContext(ctx, reportGenerateJob.name, () => {
-    ctx.jobs.register(reportGenerateJob, ({ tenantId, fileId }) => generateReport(ctx, tenantId, fileId));
+    ctx.jobs.register(reportGenerateJob, ({ tenantId, fileId }) => generateReport(ctx, tenantId, fileId), {
+      // Its last try died with its process: the file says so instead of staying `running`.
+      failed: ({ tenantId, fileId }, message) => reportInterrupted(ctx, tenantId, fileId, message),
+    });
     ctx.jobs.register(reportSchedulesJob, async () => ({ started: await runDueSchedules(ctx) }));
     ctx.jobs.register(reportRetentionJob, async () => ({ removed: await removeExpiredReports(ctx) }));
     ctx.jobs.register(reportRemoveObjectJob, async ({ tenantId, ossCode, key }) => {

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
+import type { ProcessRegistry } from '../cluster/process-registry';
 import type { JobDefinition } from './job-definition';
+import { giveBackJobsOfDeadProcesses, recordJobRun } from './dead-process-jobs';
 import { transactionExecutor, type SqlRunner } from './transaction-executor';
 
 /** How the queue polls and where it keeps its tables; tests shorten the intervals. */
@@ -69,11 +71,26 @@ export interface JobQueueOptions {
    * find new jobs by polling (up to `pollingIntervalSeconds` later).
    */
   announce?: (name: string, tx?: SqlRunner) => Promise<void>;
+  /**
+   * The process registry: each run is recorded with this process's instance, and the runs of a
+   * dead process are given back (retried or failed) by a survivor (dead-process-jobs.ts).
+   */
+  cluster?: ProcessRegistry;
+}
+
+/** What a kind of job does beyond its handler. */
+export interface RegisterOptions<P> {
+  /**
+   * The job was given up for good without its handler ending it (the process running its last
+   * try died): the place that shows its outcome (a report file) is told, with a bilingual message.
+   */
+  failed?(payload: P, message: string): Promise<void>;
 }
 
 interface Registration {
   def: JobDefinition<unknown>;
   handler: JobHandler<unknown>;
+  options: RegisterOptions<unknown>;
 }
 
 interface Schedule {
@@ -114,6 +131,7 @@ export class JobQueue {
   private starting: Promise<void> | undefined;
   /** pg-boss's worker id per queue this process works. */
   private readonly workers = new Map<string, string>();
+  private giveBackTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: JobQueueOptions) {
     this.settings = { ...DEFAULT_JOB_SETTINGS, ...options.settings };
@@ -133,9 +151,9 @@ export class JobQueue {
   }
 
   /** The handler of a kind of job in this process (one worker, one job at a time). */
-  register<P>(def: JobDefinition<P>, handler: JobHandler<P>): void {
+  register<P>(def: JobDefinition<P>, handler: JobHandler<P>, options: RegisterOptions<P> = {}): void {
     if (this.registrations.has(def.name)) throw new Error(`job ${def.name} already has a handler`);
-    const registration = { def, handler } as Registration;
+    const registration = { def, handler, options } as Registration;
     this.registrations.set(def.name, registration);
     if (this.state === 'starting' || this.state === 'started') this.afterStart(() => this.startWorker(registration));
   }
@@ -181,6 +199,7 @@ export class JobQueue {
       for (const registration of registrations) await this.startWorker(registration);
       for (const entry of schedules) await this.applySchedule(entry);
       if (this.state === 'starting') this.state = 'started';
+      this.startGivingBack();
     })();
     return this.starting;
   }
@@ -273,8 +292,30 @@ export class JobQueue {
     return id;
   }
 
+  /** Every few seconds, the runs of dead processes are given back (one survivor claims each). */
+  private startGivingBack(): void {
+    const cluster = this.options.cluster;
+    if (!cluster || this.state !== 'started') return;
+    let busy = false;
+    this.giveBackTimer = setInterval(() => {
+      if (busy || this.state !== 'started') return;
+      busy = true;
+      void giveBackJobsOfDeadProcesses({
+        boss: this.boss,
+        schema: this.settings.schema,
+        cluster,
+        failed: (name) => this.registrations.get(name)?.options.failed,
+        warn: this.options.warn,
+      })
+        .catch((error: unknown) => this.options.warn('job queue: cannot give back the jobs of dead processes', error))
+        .finally(() => (busy = false));
+    }, cluster.settings.heartbeatMs);
+    this.giveBackTimer.unref();
+  }
+
   /** Stops fetching, lets running jobs finish (up to `stopTimeoutMs`), closes the pool. */
   async stop(): Promise<void> {
+    clearInterval(this.giveBackTimer);
     if (this.state === 'stopped') return;
     const wasStarted = this.state !== 'new';
     this.state = 'stopped';
@@ -349,6 +390,9 @@ export class JobQueue {
         if (!job) return undefined;
         const info: JobInfo = { id: job.id, name: job.name, retryCount: job.retryCount, retryLimit: job.retryLimit };
         try {
+          // Which process runs it: if this one dies, a survivor gives the job back.
+          const cluster = this.options.cluster;
+          if (cluster) await cluster.start().then(() => recordJobRun(this.boss, job.id, job.name, cluster.instanceId));
           const parsed = def.payload.safeParse(job.data);
           if (!parsed.success) throw new Error(`job ${def.name}: stored payload does not match its definition`);
           return await handler(parsed.data, info);

@@ -10,6 +10,8 @@ import type { IncomingMessage, MessageSink } from './topics';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt-broker';
 import { SPARKPLUG_TOPIC } from './sparkplug';
 import { Subscriber } from './subscriber';
+import type { ProcessRegistry } from '../cluster/process-registry';
+import { watchOrphanedSessions } from './session-takeover';
 
 /** What MQTT needs of the application context (structural, so the platform imports no app code). */
 export interface MqttContext {
@@ -21,6 +23,8 @@ export interface MqttContext {
    * is kept there, so a restarted process resumes its broker session.
    */
   dataDir?: string;
+  /** The process registry: a dead process's session is taken over by a survivor (session-takeover.ts). */
+  cluster?: ProcessRegistry;
 }
 
 /**
@@ -227,6 +231,8 @@ export async function startMqtt<S extends MessageSink>(
       for (;;) {
         if (stopped || !ledger) break;
         try {
+          // A survivor still draining this id's session (a crash before) finishes first.
+          await ctx.cluster?.holdSession(clientId);
           await ledger.load();
           break;
         } catch (error) {
@@ -275,6 +281,26 @@ export async function startMqtt<S extends MessageSink>(
     });
   }
 
+  const topics = [
+    `$share/${tuning.shareGroup ?? SHARE_GROUP}/${tuning.ingestTopic ?? INGEST_TOPIC}`,
+    `$share/${tuning.shareGroup ?? SHARE_GROUP}/${tuning.sparkplugTopic ?? SPARKPLUG_TOPIC}`,
+  ];
+  const takeovers =
+    ctx.cluster && config.url
+      ? watchOrphanedSessions({
+          url: config.url,
+          topics,
+          registry: ctx.cluster,
+          pool: ctx.database.pool,
+          batchSize: tuning.batchSize ?? DEFAULT_BATCH_SIZE,
+          makeSink,
+          now: () => ctx.clock.now(),
+          warn,
+          sessionExpirySeconds: tuning.sessionExpirySeconds ?? DEFAULT_SESSION_EXPIRY_S,
+          receiveMaximum: receiveMaximum(tuning),
+        })
+      : undefined;
+
   return {
     ingestion,
     port: () => boundPort,
@@ -284,6 +310,7 @@ export async function startMqtt<S extends MessageSink>(
     redeliveries,
     stop: async () => {
       stopped = true;
+      await takeovers?.stop();
       // Reading stops first; what was read is committed and acknowledged, then DISCONNECT. What
       // the broker sent after the halt stays unacknowledged in the session for the next start.
       subscriber?.halt();

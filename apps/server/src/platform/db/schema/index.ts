@@ -6,3 +6,4 @@ export * from './mqtt-delivery';
 export * from './device-cycle-day';
 export * from './notice-read';
 export * from './record-chain-head';
+export * from './server-process';
