@@ -113,6 +113,14 @@ const ConfigSchema = z.object({
     })
     .transform(Number),
   MQTT_HOST: z.string().default('0.0.0.0'),
+  /** The largest MQTT packet a device (embedded) or the broker (external) may send us. */
+  MQTT_MAX_PACKET_BYTES: z
+    .string()
+    .default(String(256 * 1024))
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1024 && Number(v) <= 268_435_455, {
+      message: "must be a whole number of bytes from 1024 to 268435455 (MQTT's own limit)",
+    })
+    .transform(Number),
   /** `true`: the first start of a fresh install fills the demo tenant (docs/demo.md). */
   SEED_DEMO: z
     .string()
@@ -129,6 +137,8 @@ export interface MqttConfig {
   port: number;
   /** `MQTT_HOST` the embedded broker listens on (default 0.0.0.0). */
   host: string;
+  /** `MQTT_MAX_PACKET_BYTES` (default 256 KB): a bigger packet closes its connection. */
+  maxPacketBytes?: number;
 }
 
 /**
@@ -136,8 +146,10 @@ export interface MqttConfig {
  * bad value): the embedded broker's port and host, or the external broker's URL.
  */
 export function mqttConfig(env: NodeJS.ProcessEnv = process.env): MqttConfig {
-  const c = ConfigSchema.pick({ MQTT_URL: true, MQTT_PORT: true, MQTT_HOST: true }).parse(env);
-  return { url: c.MQTT_URL, port: c.MQTT_PORT, host: c.MQTT_HOST };
+  const c = ConfigSchema.pick({ MQTT_URL: true, MQTT_PORT: true, MQTT_HOST: true, MQTT_MAX_PACKET_BYTES: true }).parse(
+    env,
+  );
+  return { url: c.MQTT_URL, port: c.MQTT_PORT, host: c.MQTT_HOST, maxPacketBytes: c.MQTT_MAX_PACKET_BYTES };
 }
 
 export interface AppConfig {

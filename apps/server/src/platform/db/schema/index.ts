@@ -5,3 +5,4 @@ export * from './ephemeral';
 export * from './mqtt-delivery';
 export * from './device-cycle-day';
 export * from './notice-read';
+export * from './mqtt-publisher';
