@@ -75,7 +75,9 @@ export class GuardedConnection extends Duplex {
     maxBytes: number,
     private readonly onOversize: (connection: GuardedConnection, bytes: number) => void,
   ) {
-    super({ allowHalfOpen: false });
+    // A one-byte mark: each socket chunk pauses the socket until aedes reads it, so no more than
+    // one chunk waits here (as when aedes reads the socket itself).
+    super({ allowHalfOpen: false, readableHighWaterMark: 1 });
     this.scanner = new PacketSizeScanner(maxBytes);
     socket.on('data', (chunk: Buffer) => {
       if (this.halted) return;
