@@ -99,6 +99,11 @@ export class GuardedConnection extends Duplex {
     if (!this.halted) this.socket.resume();
   }
 
+  /**
+   * Straight to the socket, done at once: a PUBACK written before a close must be in the socket
+   * (flushed by its `end`), not in this stream's buffer, which a destroy drops. What aedes writes to
+   * a device is small (PUBACKs, its own commands), so the socket's buffer is the only one needed.
+   */
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     if (this.socket.destroyed) return callback();
     this.socket.write(chunk);
