@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { apiLogEnabled, ConfigError, loadConfig } from './config';
+import { apiLogEnabled, ConfigError, loadConfig, mqttConfig } from './config';
 
 describe('loadConfig', () => {
   it('has working defaults for an empty environment', () => {
@@ -78,6 +78,21 @@ describe('loadConfig', () => {
       expect(e).toBeInstanceOf(ConfigError);
       expect((e as Error).message).toContain('PORT: must be a whole number from 1 to 65535');
       expect((e as Error).message).toContain('LOG_LEVEL: must be one of');
+    }
+  });
+});
+
+describe('MQTT_MAX_PACKET_BYTES', () => {
+  it('defaults to 256 KB, reads a value, and stops a start with a bad one', () => {
+    expect(mqttConfig({}).maxPacketBytes).toBe(262_144);
+    expect(mqttConfig({ MQTT_MAX_PACKET_BYTES: '65536' }).maxPacketBytes).toBe(65_536);
+    for (const bad of ['1000', '268435456', '1e6', 'big']) {
+      try {
+        loadConfig({ MQTT_MAX_PACKET_BYTES: bad });
+        expect.unreachable();
+      } catch (e) {
+        expect((e as Error).message).toContain('MQTT_MAX_PACKET_BYTES: must be a whole number of bytes from 1024');
+      }
     }
   });
 });
