@@ -91,3 +91,18 @@ describe('loadConfig', () => {
     }
   });
 });
+
+describe('MQTT_MAX_PACKET_BYTES', () => {
+  it('defaults to 256 KB, reads a value, and stops a start with a bad one', () => {
+    expect(mqttConfig({}).maxPacketBytes).toBe(262_144);
+    expect(mqttConfig({ MQTT_MAX_PACKET_BYTES: '65536' }).maxPacketBytes).toBe(65_536);
+    for (const bad of ['1000', '268435456', '1e6', 'big']) {
+      try {
+        loadConfig({ MQTT_MAX_PACKET_BYTES: bad });
+        expect.unreachable();
+      } catch (e) {
+        expect((e as Error).message).toContain('MQTT_MAX_PACKET_BYTES: must be a whole number of bytes from 1024');
+      }
+    }
+  });
+});

@@ -121,6 +121,14 @@ const ConfigSchema = z.object({
       message: 'must be a whole number of seconds from 0 to 86400',
     })
     .transform(Number),
+  /** The largest MQTT packet a device (embedded) or the broker (external) may send us. */
+  MQTT_MAX_PACKET_BYTES: z
+    .string()
+    .default(String(256 * 1024))
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1024 && Number(v) <= 268_435_455, {
+      message: "must be a whole number of bytes from 1024 to 268435455 (MQTT's own limit)",
+    })
+    .transform(Number),
   /** `true`: the first start of a fresh install fills the demo tenant (docs/demo.md). */
   SEED_DEMO: z
     .string()
@@ -142,6 +150,8 @@ export interface MqttConfig {
    * refused by ingestion. Absent: the default.
    */
   maxClockSkewSeconds?: number;
+  /** `MQTT_MAX_PACKET_BYTES` (default 256 KB): a bigger packet closes its connection. */
+  maxPacketBytes?: number;
 }
 
 /**
@@ -155,8 +165,15 @@ export function mqttConfig(env: NodeJS.ProcessEnv = process.env): MqttConfig {
     MQTT_PORT: true,
     MQTT_HOST: true,
     MQTT_MAX_CLOCK_SKEW_SECONDS: true,
+    MQTT_MAX_PACKET_BYTES: true,
   }).parse(env);
-  return { url: c.MQTT_URL, port: c.MQTT_PORT, host: c.MQTT_HOST, maxClockSkewSeconds: c.MQTT_MAX_CLOCK_SKEW_SECONDS };
+  return {
+    url: c.MQTT_URL,
+    port: c.MQTT_PORT,
+    host: c.MQTT_HOST,
+    maxClockSkewSeconds: c.MQTT_MAX_CLOCK_SKEW_SECONDS,
+    maxPacketBytes: c.MQTT_MAX_PACKET_BYTES,
+  };
 }
 
 export interface AppConfig {

@@ -1,5 +1,5 @@
-import { and, eq } from 'drizzle-orm';
-import { deviceResource, plcVariableResource, productResource } from '@mes/contracts';
+import { and, eq, sql } from 'drizzle-orm';
+import { DeviceStatus, deviceResource, plcVariableResource, productResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { device, plcVariable, product, productField } from '../../platform/db/schema';
 import { ALL_TOPICS, tenantOfTopic } from '../../platform/cache/change-feed';
@@ -33,7 +33,8 @@ interface Entry {
  * process when a product, device or PLC variable of that tenant is written through the engine
  * (the change feed's `rows:<code>:<tenant>`), and after a minute at most otherwise. Nothing is
  * cached while the feed is not listening. `authenticate` is not cached: it runs once per
- * connection and must see a rotation at once.
+ * connection and must see a rotation at once. A disabled device (`status` 0) is neither
+ * authenticated nor found.
  */
 export class PgDeviceDirectory implements DeviceDirectory {
   private readonly entries = new Map<string, Entry>();
@@ -54,7 +55,7 @@ export class PgDeviceDirectory implements DeviceDirectory {
         hash: device.mqttSecretHash,
       })
       .from(device)
-      .where(and(eq(device.mqttClientId, clientId), liveRows(device)))
+      .where(and(eq(device.mqttClientId, clientId), sql`${device.status} = ${DeviceStatus.enabled}`, liveRows(device)))
       .limit(1);
     if (!row || !secretMatches(secret, row.hash ?? '')) return undefined;
     return { tenantId: row.tenantId, deviceCode: row.deviceCode, deviceId: String(row.id) };
@@ -93,8 +94,9 @@ export class PgDeviceDirectory implements DeviceDirectory {
     const scope = tenantScope(this.ctx.db, tenantId);
     const [row] = await scope
       .select(device, { id: device.id, productId: device.productId })
-      .where(eq(device.deviceCode, deviceCode))
+      .where(eq(device.deviceCode, deviceCode), sql`${device.status} = ${DeviceStatus.enabled}`)
       .limit(1);
+    // A removed or disabled device is unknown: its telemetry is refused (logged, not stored).
     if (!row || row.productId === null) return undefined;
     const productId = String(row.productId);
     const [owner] = await scope

@@ -1,15 +1,18 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { idValue } from '../../platform/http/request-params';
 import type { FastifyInstance } from 'fastify';
 import {
   bilingual,
   DEVICE_ROTATE_SECRET_PATH,
   deviceResource,
+  DeviceStatus,
   type DeviceSecretReply,
   operationLogResource,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { registerResource, type ChangeArgs } from '../../crud/resource-routes';
+import { registerResource, type ChangeArgs, type RemoveArgs } from '../../crud/resource-routes';
+import { CHANGE_CHANNEL } from '../../platform/cache/change-feed';
+import { mqttRevocationTopic } from '../../platform/mqtt/revocation';
 import { requireAuth } from '../../platform/auth/request-auth';
 import { recordOperation } from '../../platform/audit/operation-audit';
 import { device } from '../../platform/db/schema';
@@ -30,9 +33,36 @@ function beforeChange({ adding, values }: ChangeArgs): void {
   values.mqttSecretHash = '';
 }
 
+type Tx = ChangeArgs['tx'];
+
+/**
+ * Cuts these devices' MQTT connections off the embedded broker of every process, when the
+ * transaction commits (platform/mqtt/revocation.ts): a rotated secret may have leaked, and a
+ * removed or disabled device must stop reporting now, not at its next connection.
+ */
+async function revokeMqtt(tx: Tx, clientIds: readonly unknown[]): Promise<void> {
+  for (const clientId of clientIds)
+    if (typeof clientId === 'string' && clientId)
+      await tx.execute(sql`select pg_notify(${CHANGE_CHANNEL}, ${mqttRevocationTopic(clientId)})`);
+}
+
+/** Disabling a device (status 0) cuts its connection; enabling it lets it sign in again. */
+async function afterChange({ adding, values, existing, tx }: ChangeArgs & { id: string }): Promise<void> {
+  if (adding || !existing) return;
+  if (values.status === DeviceStatus.disabled && Number(existing.status) !== DeviceStatus.disabled)
+    await revokeMqtt(tx, [existing.mqttClientId]);
+}
+
+async function afterRemove({ rows, tx }: RemoveArgs): Promise<void> {
+  await revokeMqtt(
+    tx,
+    rows.map((row) => row.mqttClientId),
+  );
+}
+
 /** Devices (`/api/basic/device`: list, detail, submit, remove, export) and their MQTT secret. */
 export function registerDeviceRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerResource(app, ctx, { def: deviceResource, table: device, hooks: { beforeChange } });
+  registerResource(app, ctx, { def: deviceResource, table: device, hooks: { beforeChange, afterChange, afterRemove } });
 
   // A new secret for a device, answered once; the old one stops working at once.
   app.post(
@@ -61,6 +91,8 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: AppContext): voi
           if (known) throw badRequest(DeviceMessages.secretIssued);
         }
         if (!row) throw notFound(bilingual('rowNotFound'));
+        // The old secret's live connections end on every process when this commits.
+        await revokeMqtt(tx, [row.clientId]);
         await recordOperation(tx, {
           def: deviceResource,
           auth,

@@ -3,3 +3,4 @@ export * from './mqtt-broker';
 export * from './start-mqtt';
 export * from './subscriber';
 export * from './topics';
+export * from './revocation';

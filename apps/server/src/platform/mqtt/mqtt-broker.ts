@@ -5,6 +5,9 @@ import { OnOffReason } from '@mes/contracts';
 import type { DeviceAuthenticator, DeviceIdentity } from './device-directory';
 import { TOPIC_KINDS, type PresenceEvent } from './topics';
 import { mayPublishSparkplug, maySubscribeSparkplug } from './sparkplug';
+import { digest } from './delivery-ledger';
+import { DEFAULT_MAX_PACKET_BYTES, GuardedConnection } from './packet-size';
+import type { Publication, PublishLedger } from './publish-ledger';
 
 /**
  * The embedded broker (aedes, MQTT 3.1.1) the server runs when no `MQTT_URL` names an external
@@ -31,7 +34,24 @@ export interface EmbeddedBrokerOptions {
   onDevicePublish(
     message: { topic: string; payload: Buffer; qos: number; retain: boolean; clientId: string },
     done: () => void,
+    publication?: Publication,
   ): void;
+  /** The largest packet a connection may send (default 256 KB); a bigger one closes it. */
+  maxPacketBytes?: number;
+  /** Recognises QoS-1 messages a device publishes again after their commit (publish-ledger.ts). */
+  ledger?: PublishLedger;
+}
+
+/** What the embedded broker's dedup and size guard saw (docs/mqtt.md). */
+export interface EmbeddedCounters {
+  /** Publications whose batch had committed, published again: acknowledged, not stored again. */
+  duplicates: number;
+  /** Publications still queued here, published again: their one commit acknowledges both. */
+  pendingAgain: number;
+  /** Connections closed for a packet over the size limit. */
+  oversize: number;
+  /** Device connections closed because their credential was rotated, or the device removed or disabled. */
+  revoked: number;
 }
 
 export interface EmbeddedBroker {
@@ -39,6 +59,14 @@ export interface EmbeddedBroker {
   readonly listening: Promise<number>;
   /** The internal subscriber's credential. */
   readonly internal: { clientId: string; password: string };
+  readonly counters: EmbeddedCounters;
+  /**
+   * Closes at once the connection of the device with this MQTT client id (its secret was rotated,
+   * or it was removed or disabled), and refuses a sign-in with it that was being checked.
+   */
+  revoke(clientId: string): void;
+  /** Accepts no connection and reads nothing more from devices; what was read is still acknowledged. */
+  halt(): void;
   close(): Promise<void>;
 }
 
@@ -83,6 +111,17 @@ export async function startEmbeddedBroker(
   const devices = new WeakMap<Client, DeviceIdentity>();
   const withWill = new WeakSet<Client>();
   const isInternal = (client: Client | null) => client !== null && client.id === internal.clientId;
+  const counters: EmbeddedCounters = { duplicates: 0, pendingAgain: 0, oversize: 0, revoked: 0 };
+  const ledger = options.ledger;
+  /** A number per signed-in connection: the ledger tells a resend from a new message by it. */
+  const connectionOf = new WeakMap<Client, number>();
+  let connections = 0;
+  /** Signed-in connections per client id (a takeover overlaps two): the ledger forgets a device at zero. */
+  const signedIn = new Map<string, number>();
+  /** When a client id was revoked: a sign-in checked before then, still in flight, is refused (kept 10 s). */
+  const revokedAt = new Map<string, number>();
+  const guarded = new Set<GuardedConnection>();
+  const refuse = () => Object.assign(new Error('bad credentials'), { returnCode: AUTH_BAD_CREDENTIALS });
 
   const broker = await Aedes.createBroker({
     authenticate: (client, _username, password, done) => {
@@ -91,18 +130,28 @@ export async function startEmbeddedBroker(
         if (sameSecret(secret, internal.password)) return done(null, true);
         return done(Object.assign(new Error('bad credentials'), { returnCode: AUTH_BAD_CREDENTIALS }), false);
       }
-      options.directory.authenticate(client.id, secret).then(
-        (identity) => {
-          if (!identity)
-            return done(Object.assign(new Error('bad credentials'), { returnCode: AUTH_BAD_CREDENTIALS }), false);
-          devices.set(client, identity);
-          done(null, true);
-        },
-        (error: unknown) => {
-          options.warn('MQTT broker: device authentication failed', error);
-          done(Object.assign(new Error('unavailable'), { returnCode: AUTH_SERVER_UNAVAILABLE }), false);
-        },
-      );
+      const startedAt = Date.now();
+      options.directory
+        .authenticate(client.id, secret)
+        .then(async (identity) => {
+          // What was committed for the device, before its first publication is judged.
+          if (identity && ledger) await ledger.load(client.id);
+          return identity;
+        })
+        .then(
+          (identity) => {
+            const revoked = revokedAt.get(client.id);
+            if (!identity || (revoked !== undefined && revoked >= startedAt)) return done(refuse(), false);
+            devices.set(client, identity);
+            connectionOf.set(client, ++connections);
+            signedIn.set(client.id, (signedIn.get(client.id) ?? 0) + 1);
+            done(null, true);
+          },
+          (error: unknown) => {
+            options.warn('MQTT broker: device authentication failed', error);
+            done(Object.assign(new Error('unavailable'), { returnCode: AUTH_SERVER_UNAVAILABLE }), false);
+          },
+        );
     },
     authorizePublish: (client, packet, done) => {
       if (client === null || isInternal(client)) return done(null);
@@ -114,9 +163,34 @@ export async function startEmbeddedBroker(
       // connection's next chunk only when every packet of the previous one is done, so a device's
       // backlog waits in its socket and its own inflight window, not in memory.
       const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+      const publication =
+        ledger && packet.qos > 0 && packet.messageId !== undefined
+          ? {
+              clientId: client.id,
+              packetId: packet.messageId,
+              hash: digest(packet.topic, payload),
+              connection: connectionOf.get(client) ?? 0,
+            }
+          : undefined;
+      if (ledger && publication) {
+        const verdict = ledger.accept(publication, packet.dup);
+        if (verdict.kind === 'committed') {
+          counters.duplicates++;
+          return done(null);
+        }
+        if (verdict.kind === 'pending') {
+          counters.pendingAgain++;
+          void verdict.wait.then(() => done(null));
+          return;
+        }
+      }
       options.onDevicePublish(
         { topic: packet.topic, payload, qos: packet.qos, retain: packet.retain, clientId: client.id },
-        () => done(null),
+        () => {
+          if (publication) ledger?.commit(publication);
+          done(null);
+        },
+        publication,
       );
     },
     authorizeSubscribe: (client, subscription, done) => {
@@ -139,6 +213,12 @@ export async function startEmbeddedBroker(
     const device = devices.get(client);
     if (!device) return;
     devices.delete(client);
+    const left = (signedIn.get(client.id) ?? 1) - 1;
+    if (left > 0) signedIn.set(client.id, left);
+    else {
+      signedIn.delete(client.id);
+      ledger?.forget(client.id);
+    }
     const hadWill = withWill.delete(client);
     // aedes marks a disconnect announced by a DISCONNECT packet; any other end sends the will,
     // which ingestion turns into the offline record (reason last-will).
@@ -147,7 +227,25 @@ export async function startEmbeddedBroker(
     options.onPresence({ ...device, online: false, at: new Date(options.now()), reason: OnOffReason.normal });
   });
 
-  const server = net.createServer((socket) => broker.handle(socket));
+  const maxPacketBytes = options.maxPacketBytes ?? DEFAULT_MAX_PACKET_BYTES;
+  const onOversize = (connection: GuardedConnection, bytes: number) => {
+    counters.oversize++;
+    const client = connection.client as Client | undefined;
+    const device = client ? devices.get(client) : undefined;
+    const who = device
+      ? `device ${device.tenantId}/${device.deviceCode} (client ${client?.id})`
+      : `client ${client?.id ?? '?'} from ${connection.socket.remoteAddress ?? '?'}`;
+    const size = Number.isFinite(bytes) ? `${bytes} bytes` : 'a malformed length';
+    options.warn(`MQTT broker: ${who} sent a packet of ${size} (limit ${maxPacketBytes}); connection closed`);
+  };
+  let halted = false;
+  const server = net.createServer((socket) => {
+    if (halted) return socket.destroy();
+    const connection = new GuardedConnection(socket, maxPacketBytes, onOversize);
+    guarded.add(connection);
+    connection.once('close', () => guarded.delete(connection));
+    broker.handle(connection);
+  });
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
   const listening = new Promise<number>((resolve) => {
@@ -176,6 +274,24 @@ export async function startEmbeddedBroker(
   return {
     listening,
     internal,
+    counters,
+    revoke: (clientId) => {
+      const now = Date.now();
+      revokedAt.set(clientId, now);
+      for (const [id, at] of revokedAt) if (now - at > 10_000) revokedAt.delete(id);
+      const client = (broker as unknown as { clients: Record<string, Client | undefined> }).clients[clientId];
+      const device = client ? devices.get(client) : undefined;
+      if (!client || !device) return;
+      counters.revoked++;
+      options.warn(
+        `MQTT broker: device ${device.tenantId}/${device.deviceCode} (client ${clientId}) disconnected: its credential was rotated, or the device removed or disabled`,
+      );
+      client.close();
+    },
+    halt: () => {
+      halted = true;
+      for (const connection of guarded) connection.halt();
+    },
     close: async () => {
       closed = true;
       clearTimeout(retry);

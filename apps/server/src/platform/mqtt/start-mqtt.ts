@@ -8,6 +8,9 @@ import { DeliveryLedger, RECENT, digest } from './delivery-ledger';
 import type { DeviceAuthenticator } from './device-directory';
 import type { IncomingMessage, MessageSink } from './topics';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt-broker';
+import { DEFAULT_MAX_PACKET_BYTES } from './packet-size';
+import { PublishLedger, type Publication } from './publish-ledger';
+import { revokedClientOf } from './revocation';
 import { SPARKPLUG_TOPIC } from './sparkplug';
 import { Subscriber } from './subscriber';
 import type { ProcessRegistry } from '../cluster/process-registry';
@@ -25,6 +28,11 @@ export interface MqttContext {
   dataDir?: string;
   /** The process registry: a dead process's session is taken over by a survivor (session-takeover.ts). */
   cluster?: ProcessRegistry;
+  /**
+   * The change feed (the server's): a device's rotation, removal or disabling closes its
+   * embedded-broker connection on every process (revocation.ts).
+   */
+  changes?: { subscribe(listener: (topic: string) => void): void };
 }
 
 /**
@@ -80,6 +88,10 @@ export interface RedeliveryCounters {
   duplicates: number;
   /** Redelivered messages still queued here: their one pending ack answers both. */
   pendingAgain: number;
+  /** Embedded broker: connections closed for a packet over `MQTT_MAX_PACKET_BYTES`. */
+  oversize?: number;
+  /** Embedded broker: device connections closed by a rotation, removal or disabling. */
+  revoked?: number;
 }
 
 const DEFAULT_SESSION_EXPIRY_S = 300;
@@ -157,10 +169,14 @@ export async function startMqtt<S extends MessageSink>(
     : undefined;
   /** The packet id and digest of each message the external subscriber pushed, for the ledger row. */
   const deliveries = new WeakMap<IncomingMessage, { packetId: number; hash: number; epoch: number }>();
-  const redeliveries: RedeliveryCounters = { duplicates: 0, pendingAgain: 0 };
+  /** The embedded broker's counterpart: who published each message, for its publication ledger. */
+  const publisherLedger = config.url ? undefined : new PublishLedger(ctx.database.pool);
+  const publications = new WeakMap<IncomingMessage, Publication>();
+  let redeliveries: RedeliveryCounters = { duplicates: 0, pendingAgain: 0 };
+  const maxPacketBytes = config.maxPacketBytes ?? DEFAULT_MAX_PACKET_BYTES;
   const ingestion = makeSink({
     flow: { pause: () => subscriber?.pause(), resume: () => subscriber?.resume() },
-    // The delivery ledger's row goes into each batch's own transaction (delivery-ledger.ts).
+    // The ledger's row(s) go into each batch's own transaction (delivery-ledger.ts, publish-ledger.ts).
     ...(ledger
       ? {
           inTransaction: (client: pg.PoolClient, messages: readonly IncomingMessage[]) =>
@@ -169,6 +185,18 @@ export async function startMqtt<S extends MessageSink>(
               messages.flatMap((m) => {
                 const d = deliveries.get(m);
                 return d && d.epoch === ledger.epoch ? [d] : [];
+              }),
+            ),
+        }
+      : {}),
+    ...(publisherLedger
+      ? {
+          inTransaction: (client: pg.PoolClient, messages: readonly IncomingMessage[]) =>
+            publisherLedger.record(
+              client,
+              messages.flatMap((m) => {
+                const p = publications.get(m);
+                return p ? [p] : [];
               }),
             ),
         }
@@ -253,6 +281,7 @@ export async function startMqtt<S extends MessageSink>(
             cleanStart: !ledger,
             sessionExpirySeconds: ledger ? (tuning.sessionExpirySeconds ?? DEFAULT_SESSION_EXPIRY_S) : 0,
             receiveMaximum: receiveMaximum(tuning),
+            maxPacketBytes,
             onMessage,
             onSession: (present) => {
               if (!present) ledger?.reset();
@@ -262,6 +291,8 @@ export async function startMqtt<S extends MessageSink>(
       );
     })();
   } else {
+    // Rows of devices long silent; a failure only leaves them for the next start.
+    await publisherLedger?.prune().catch((error: unknown) => warn('MQTT: cannot prune the publication ledger', error));
     const started = await startEmbeddedBroker(
       {
         host: config.host,
@@ -270,12 +301,23 @@ export async function startMqtt<S extends MessageSink>(
         warn,
         now: () => ctx.clock.now(),
         onPresence: (event) => ingestion.presence(event),
-        onDevicePublish: (message, done) => ingestion.push({ ...message, receivedAt: new Date(ctx.clock.now()) }, done),
+        onDevicePublish: (message, done, publication) => {
+          const incoming: IncomingMessage = { ...message, receivedAt: new Date(ctx.clock.now()) };
+          if (publication) publications.set(incoming, publication);
+          ingestion.push(incoming, done);
+        },
+        maxPacketBytes,
+        ...(publisherLedger ? { ledger: publisherLedger } : {}),
         ...(tuning.retryBusyMs !== undefined ? { retryBusyMs: tuning.retryBusyMs } : {}),
       },
       () => tuning.consoleAt ?? '',
     );
     broker = started;
+    redeliveries = started.counters;
+    ctx.changes?.subscribe((topic) => {
+      const clientId = revokedClientOf(topic);
+      if (clientId !== undefined) started.revoke(clientId);
+    });
     ready = started.listening.then((port) => {
       boundPort = port;
     });
@@ -311,9 +353,11 @@ export async function startMqtt<S extends MessageSink>(
     stop: async () => {
       stopped = true;
       await takeovers?.stop();
-      // Reading stops first; what was read is committed and acknowledged, then DISCONNECT. What
-      // the broker sent after the halt stays unacknowledged in the session for the next start.
+      // Reading stops first; what was read is committed and acknowledged, then DISCONNECT (or,
+      // embedded, the devices' connections close after their PUBACKs). What was sent after the
+      // halt stays unacknowledged: the broker's session, or the device, sends it again.
       subscriber?.halt();
+      broker?.halt();
       await ingestion.stop();
       await subscriber?.stop();
       await broker?.close();

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { generate, parser, type IPublishPacket, type Packet } from 'mqtt-packet';
+import { DEFAULT_MAX_PACKET_BYTES, PacketSizeScanner } from './packet-size';
 
 /**
  * A minimal MQTT subscriber that acknowledges a QoS-1 message only when told to (after the batch
@@ -33,6 +34,12 @@ export interface SubscriberOptions {
   sessionExpirySeconds?: number;
   /** MQTT 5: at most this many unacknowledged QoS-1 messages in flight to us (broker's own limit too). */
   receiveMaximum?: number;
+  /**
+   * The largest packet we take (default 256 KB): sent as the MQTT 5 Maximum Packet Size, so the
+   * broker drops a bigger message for us instead of sending it; one that comes anyway closes the
+   * connection before it is buffered.
+   */
+  maxPacketBytes?: number;
   /** Called for every PUBLISH; `ack()` sends its PUBACK (a no-op for QoS 0). */
   onMessage(packet: IPublishPacket, ack: () => void): void;
   /** After every CONNACK: whether the broker resumed the session (false: every earlier delivery is void). */
@@ -97,6 +104,8 @@ export class Subscriber {
     socket.setNoDelay(true);
     const version = this.options.protocolVersion;
     const read = parser({ protocolVersion: version });
+    const maxPacketBytes = this.options.maxPacketBytes ?? DEFAULT_MAX_PACKET_BYTES;
+    const sizes = new PacketSizeScanner(maxPacketBytes);
     const send = (packet: Packet) => {
       if (socket !== this.socket || socket.destroyed) return;
       try {
@@ -124,6 +133,7 @@ export class Subscriber {
                 ? { sessionExpiryInterval: this.options.sessionExpirySeconds }
                 : {}),
               ...(this.options.receiveMaximum ? { receiveMaximum: this.options.receiveMaximum } : {}),
+              maximumPacketSize: maxPacketBytes,
             }
           : {};
       send({
@@ -138,7 +148,15 @@ export class Subscriber {
         ...(Object.keys(properties).length ? { properties } : {}),
       });
     });
-    socket.on('data', (chunk: Buffer) => read.parse(chunk));
+    socket.on('data', (chunk: Buffer) => {
+      const over = sizes.scan(chunk);
+      if (over === undefined) return void read.parse(chunk);
+      // Its PUBLISH stays unacknowledged: the broker's session keeps it (and sends it again).
+      this.options.warn(
+        `MQTT subscriber: the broker sent a packet of ${over} bytes (limit ${maxPacketBytes}); connection closed`,
+      );
+      socket.destroy();
+    });
     socket.on('error', (error) => {
       if (!this.failFirst(error) && !this.stopped) this.options.warn('MQTT subscriber: connection error', error);
     });

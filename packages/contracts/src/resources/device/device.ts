@@ -16,6 +16,9 @@ export interface DeviceSecretReply {
   topicPrefix: string;
 }
 
+/** `status` of a device: a disabled device cannot sign in to MQTT and its telemetry is refused. */
+export const DeviceStatus = { enabled: 1, disabled: 0 } as const;
+
 const readonlyTime = (zh: string, en: string) =>
   ({ kind: 'datetime', label: { zh, en }, form: 'readonly', nullable: true, width: 160 }) as const;
 
@@ -87,6 +90,20 @@ export const deviceResource = defineResource({
       options: { dict: 'device_run_state' },
       search: true,
       width: 100,
+    },
+    status: {
+      kind: 'int',
+      label: { zh: '状态', en: 'Status' },
+      range: [0, 1],
+      default: DeviceStatus.enabled,
+      options: {
+        items: [
+          { value: DeviceStatus.enabled, label: { zh: '启用', en: 'Enabled' } },
+          { value: DeviceStatus.disabled, label: { zh: '停用', en: 'Disabled' } },
+        ],
+      },
+      search: true,
+      width: 80,
     },
     online: { kind: 'boolean', label: { zh: '在线', en: 'Online' }, form: 'readonly', search: true, width: 80 },
     lastConnectTime: readonlyTime('最近上线', 'Last connect'),

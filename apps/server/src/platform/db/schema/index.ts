@@ -7,3 +7,4 @@ export * from './device-cycle-day';
 export * from './notice-read';
 export * from './record-chain-head';
 export * from './server-process';
+export * from './mqtt-publisher';
