@@ -25,6 +25,9 @@ describe('isDatabaseUnavailable', () => {
   it('looks through wrappers: a cause chain and an AggregateError of a dual-stack connect', () => {
     const pgError = new Error('Connection terminated unexpectedly');
     expect(isDatabaseUnavailable(new Error('Failed query: select 1', { cause: pgError }))).toBe(true);
+    // pg-pool's connect timeout wraps whatever the socket said.
+    const timeout = new Error('Connection terminated due to connection timeout', { cause: new Error('x') });
+    expect(isDatabaseUnavailable(timeout)).toBe(true);
     const aggregate = new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')], '');
     expect(isDatabaseUnavailable(aggregate)).toBe(true);
   });

@@ -32,7 +32,7 @@ const OUTAGE_SYSCALL_CODES = new Set([
 ]);
 
 /**
- * Messages node-postgres uses for a lost or unobtainable connection; it gives them no code.
+ * How node-postgres's messages of a lost or unobtainable connection begin; it gives them no code.
  * "timeout exceeded when trying to connect" is the pool's `connectionTimeoutMillis`.
  */
 const OUTAGE_MESSAGES = [
@@ -64,11 +64,12 @@ function unavailableIn(error: unknown, depth: number): boolean {
     // offending value, so a value reading "connection terminated" must not pass for an outage.
     if (/^[0-9A-Z]{5}$/.test(code)) return false;
   }
-  if (cause !== undefined) return unavailableIn(cause, depth + 1);
-  if (Array.isArray(errors) && errors.length > 0) return errors.some((e) => unavailableIn(e, depth + 1));
-  // Only a leaf's own message counts: a wrapper's (drizzle's "Failed query: … params: …") quotes
-  // the statement's parameters, which may be anything a caller sent.
-  if (typeof message !== 'string') return false;
-  const lower = message.toLowerCase();
-  return OUTAGE_MESSAGES.some((m) => lower.includes(m));
+  // A wrapper's own text counts only by how it begins: drizzle's ("Failed query: … params: …")
+  // quotes the statement's parameters, which may be anything a caller sent.
+  if (typeof message === 'string') {
+    const lower = message.toLowerCase();
+    if (OUTAGE_MESSAGES.some((m) => lower.startsWith(m))) return true;
+  }
+  if (cause !== undefined && unavailableIn(cause, depth + 1)) return true;
+  return Array.isArray(errors) && errors.some((e) => unavailableIn(e, depth + 1));
 }
