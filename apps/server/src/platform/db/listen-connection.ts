@@ -25,7 +25,7 @@ export interface ListenConnection {
 }
 
 /** Waits before the next attempt: doubling from the first, at most the last (plus up to 20 %). */
-export const RECONNECT_DELAYS_MS = { first: 250, max: 5_000 } as const;
+export const RECONNECT_DELAYS_MS = { first: 200, max: 3_000 } as const;
 
 /**
  * A dedicated connection that LISTENs and stays listening: lost (an outage, a terminated
