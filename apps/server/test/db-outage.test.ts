@@ -217,7 +217,11 @@ describe('the server and its database', () => {
       const urls = ['/blade-user/info', '/basic/device/list?current=1&size=10'];
       for (let i = 0; running; i++) {
         try {
-          const res = await api(admin, 'GET', urls[i % urls.length] as string);
+          // Every third call a write: a transaction holds a checked-out connection.
+          const res =
+            i % 3 === 2
+              ? await api(admin, 'POST', '/basic/product/submit', { productCode: `LOAD-${i}`, productName: '负载' })
+              : await api(admin, 'GET', urls[i % urls.length] as string);
           statuses[res.status] = (statuses[res.status] ?? 0) + 1;
         } catch {
           statuses[0] = (statuses[0] ?? 0) + 1;
