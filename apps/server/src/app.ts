@@ -48,6 +48,13 @@ import { DOCS_PREFIX, isApiPath, isDocsPath, looseApiPath, registerRouteGuard } 
 import { fail, serializeJson } from './platform/http/envelope';
 import { registerInputGuard } from './platform/http/input-guard';
 import { HttpError } from './platform/http/errors';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  DATABASE_UNAVAILABLE_STATUS,
+  DATABASE_UNAVAILABLE_TEXT,
+} from './platform/http/database-unavailable';
+import { throttledWarning } from './platform/db/throttled-warning';
+import { isDatabaseUnavailable } from './platform/db/unavailable';
 
 /** Who may call a route, as its `config` declares. */
 export interface RouteAccess {
@@ -151,10 +158,19 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   registerRouteGuard(app, ctx, { apiDocs: options.apiDocs ?? false });
 
+  // One line per 10 s at most: during an outage every request fails the same way.
+  const databaseOutage = throttledWarning((message, error) => app.log.warn({ err: error }, message));
   // Before the documentation plugins: an encapsulated plugin keeps the handler it was registered under.
   app.setErrorHandler((error, request, reply) => {
     const lang = requestLanguage(request);
     if (error instanceof HttpError) return reply.code(error.code).send(fail(error.code, error.textIn(lang)));
+    if (isDatabaseUnavailable(error)) {
+      databaseOutage(`database unavailable: ${request.method} ${request.routeOptions.url ?? ''} answered 503`, error);
+      return reply
+        .code(DATABASE_UNAVAILABLE_STATUS)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send(fail(DATABASE_UNAVAILABLE_STATUS, DATABASE_UNAVAILABLE_TEXT[lang]));
+    }
     const status = (error as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {
       const known = (CLIENT_ERROR_MESSAGES[status] ?? bilingual('badRequest'))[lang];

@@ -7,6 +7,7 @@ import { ConfigError, loadConfig, mqttConfig, type AppConfig } from './platform/
 import { claimDataDir, ensureDataDir, readOrCreateSecret } from './platform/data-dir';
 import { applyMigrations, connectDatabase, type Database } from './platform/db/database';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './platform/db/embedded-postgres';
+import { installOutageSafetyNet } from './platform/db/outage-safety-net';
 import { startTelemetry } from './modules/telemetry';
 import { createAppContext } from './runtime';
 import { seedDatabase } from './seed/seed';
@@ -21,6 +22,7 @@ const SHUTDOWN_LIMIT_MS = 30_000;
 
 async function main(config: AppConfig): Promise<void> {
   const log = pino({ level: config.logLevel });
+  installOutageSafetyNet(log);
   const cleanups: (() => unknown)[] = [];
   const cleanUp = async () => {
     for (const step of cleanups.reverse()) {
@@ -43,7 +45,7 @@ async function main(config: AppConfig): Promise<void> {
       cleanups.push(() => embedded?.stop());
       url = await embedded.ensureDatabase('mes');
     }
-    const database: Database = connectDatabase(url);
+    const database: Database = connectDatabase(url, undefined, (message, error) => log.warn({ err: error }, message));
     cleanups.push(() => database.close());
     await applyMigrations(database);
 

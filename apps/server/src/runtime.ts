@@ -72,13 +72,20 @@ export async function createAppContext(options: ContextOptions): Promise<AppCont
   const store =
     options.store ??
     (options.redisUrl ? createRedisStore(options.redisUrl) : createPostgresStore(options.database.db, clock));
+  // The listening connections start before the log service; their warnings come later (on a loss).
+  const warnings: { to?: LogService } = {};
+  const warn = (message: string, error?: unknown) => warnings.to?.warn(message, error);
   const revocations = options.redisUrl
     ? storeRevocationList(store, clock)
-    : await postgresRevocationList(options.database, options.databaseUrl, clock);
+    : await postgresRevocationList(options.database, options.databaseUrl, clock, warn);
   const caches = new CacheRegistry();
-  const changes = await postgresChangeFeed(options.databaseUrl, async (channel, payload) => {
-    await options.database.db.execute(sql`select pg_notify(${channel}, ${payload})`);
-  });
+  const changes = await postgresChangeFeed(
+    options.databaseUrl,
+    async (channel, payload) => {
+      await options.database.db.execute(sql`select pg_notify(${channel}, ${payload})`);
+    },
+    warn,
+  );
   const sessions = new SessionStates(options.database.db, store, changes, caches, clock);
   const totals = new PageTotals(changes, caches, () => clock.now());
   const logs = new LogService({
@@ -89,6 +96,7 @@ export async function createAppContext(options: ContextOptions): Promise<AppCont
     apiLog: options.apiLog ?? apiLogEnabled(process.env),
   });
   logs.start();
+  warnings.to = logs;
   const live = await postgresLiveHub(options.databaseUrl, (message, error) => logs.warn(message, error));
   // This process's row and heartbeat: survivors take over what a dead process leaves (its MQTT
   // session, its running jobs). Written in the background, retried while the database is away.

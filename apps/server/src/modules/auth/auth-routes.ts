@@ -10,6 +10,12 @@ import {
 import type { AppContext } from '../../app-context';
 import { isPlatformCaller, requireAuth } from '../../platform/auth/request-auth';
 import { ALL_TOPICS, tenantTopic } from '../../platform/cache/change-feed';
+import { isDatabaseUnavailable } from '../../platform/db/unavailable';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  DATABASE_UNAVAILABLE_STATUS,
+  DATABASE_UNAVAILABLE_TEXT,
+} from '../../platform/http/database-unavailable';
 import { ok } from '../../platform/http/envelope';
 import { notFound } from '../../platform/http/errors';
 import { requestLanguage } from '../../platform/http/request-language';
@@ -62,6 +68,16 @@ async function signInReply(
   try {
     return await withSignInLog(ctx, request, params, work);
   } catch (e) {
+    // In the endpoint's own shape, as a refusal is: the sign-in screen shows it as it is.
+    if (isDatabaseUnavailable(e)) {
+      return reply
+        .code(DATABASE_UNAVAILABLE_STATUS)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send({
+          error_code: DATABASE_UNAVAILABLE_STATUS,
+          error_description: DATABASE_UNAVAILABLE_TEXT[requestLanguage(request)],
+        });
+    }
     if (!(e instanceof OAuthError)) throw e;
     if (e.retryAfterSeconds !== undefined) void reply.header('retry-after', String(e.retryAfterSeconds));
     return reply.code(e.status).send(e.toBody(requestLanguage(request)));

@@ -4,6 +4,8 @@ import { DEFAULT_TENANT_ID, SignInResult, type LoginDayCount, type LoginLogCount
 import type { AppContext } from '../../app-context';
 import { isAdministrator, requireAuth } from '../../platform/auth/request-auth';
 import { loginLog } from '../../platform/db/schema';
+import { isDatabaseUnavailable } from '../../platform/db/unavailable';
+import { DATABASE_UNAVAILABLE_TEXT } from '../../platform/http/database-unavailable';
 import { ok } from '../../platform/http/envelope';
 import { OAuthError } from '../auth/oauth-error';
 import { headerText } from './log-service';
@@ -50,7 +52,9 @@ export function recordSignIn(ctx: AppContext, request: FastifyRequest, outcome: 
     ? ''
     : outcome.error instanceof OAuthError
       ? outcome.error.description
-      : SIGN_IN_SERVER_ERROR;
+      : isDatabaseUnavailable(outcome.error)
+        ? DATABASE_UNAVAILABLE_TEXT.zh
+        : SIGN_IN_SERVER_ERROR;
   ctx.logs.signIn({
     tenantId: (succeeded && text(outcome.token?.tenant_id)) || outcome.tenantId,
     account: (succeeded && text(outcome.token?.account)) || outcome.account,

@@ -196,8 +196,9 @@ export async function generateReport(ctx: AppContext, tenantId: string, fileId: 
     const bytes = Buffer.from(
       await thread.render(request, (done) => {
         const p = 30 + done * 60;
-        // A write per tenth is progress enough, and keeps the row's updates few.
-        if (p - last >= 10) void progress((last = p));
+        // A write per tenth is progress enough, and keeps the row's updates few. Best effort: a
+        // write lost to a database blip must not reject unhandled (the run's own writes decide).
+        if (p - last >= 10) progress((last = p)).catch(() => undefined);
       }),
     );
     await progress(90);

@@ -1,6 +1,7 @@
 import { and, gt, like, sql } from 'drizzle-orm';
-import pg from 'pg';
 import type { Database } from '../db/database';
+import { openListenConnection } from '../db/listen-connection';
+import type { Warn } from '../db/throttled-warning';
 import { ephemeralEntry } from '../db/schema';
 import type { Clock, EphemeralStore } from '../store/ephemeral-store';
 
@@ -30,7 +31,6 @@ export function storeRevocationList(store: EphemeralStore, clock: Clock): Revoca
 
 /** Where a revocation is announced to every process (the live hub listens too, to end streams at once). */
 export const REVOCATION_CHANNEL = 'mes_session_revoked';
-const RECONNECT_MS = 1000;
 
 /**
  * With PostgreSQL as the shared store, a table lookup on every request would cost a round trip.
@@ -39,12 +39,13 @@ const RECONNECT_MS = 1000;
  * in the table, so a restart loses nothing. While the listening connection is down, checks fall
  * back to the table, and the list is reloaded after reconnecting, so no notification is missed.
  */
-export async function postgresRevocationList(database: Database, url: string, clock: Clock): Promise<RevocationList> {
+export async function postgresRevocationList(
+  database: Database,
+  url: string,
+  clock: Clock,
+  warn?: Warn,
+): Promise<RevocationList> {
   const revoked = new Map<string, number>();
-  let listener: pg.Client | undefined;
-  let live = false;
-  let closed = false;
-  let retry: NodeJS.Timeout | undefined;
 
   const remember = (sid: string, untilMs: number) => {
     if (untilMs > clock.now()) revoked.set(sid, untilMs);
@@ -58,32 +59,19 @@ export async function postgresRevocationList(database: Database, url: string, cl
     for (const r of rows) remember(r.key.slice('revoked-session:'.length), r.expiresAt.getTime());
   };
 
-  const connect = async () => {
-    const client = new pg.Client({ connectionString: url });
-    const lost = () => {
-      if (listener !== client) return;
-      live = false;
-      listener = undefined;
-      client.end().catch(() => undefined);
-      if (!closed) retry = setTimeout(() => void connect().catch(lostConnect), RECONNECT_MS);
-    };
-    client.on('error', lost);
-    client.on('end', lost);
-    client.on('notification', (msg) => {
+  // Loaded after every LISTEN (the first and each reconnection), so nothing revoked while the
+  // connection was down, or in between, is missed.
+  const listener = await openListenConnection({
+    url,
+    channels: [REVOCATION_CHANNEL],
+    applicationName: 'mes-revocations',
+    onNotification: (msg) => {
       const [sid, until] = (msg.payload ?? '').split(' ');
       if (sid && until) remember(sid, Number(until));
-    });
-    await client.connect();
-    listener = client;
-    await client.query(`LISTEN ${REVOCATION_CHANNEL}`);
-    await load(); // after LISTEN, so nothing revoked in between is missed
-    live = true;
-  };
-  const lostConnect = () => {
-    if (!closed) retry = setTimeout(() => void connect().catch(lostConnect), RECONNECT_MS);
-  };
-
-  await connect();
+    },
+    onUp: load,
+    warn,
+  });
 
   return {
     async isRevoked(sid) {
@@ -92,7 +80,7 @@ export async function postgresRevocationList(database: Database, url: string, cl
         if (until > clock.now()) return true;
         revoked.delete(sid);
       }
-      if (live) return false;
+      if (listener.isUp()) return false;
       const rows = await database.db
         .select({ key: ephemeralEntry.key })
         .from(ephemeralEntry)
@@ -111,12 +99,6 @@ export async function postgresRevocationList(database: Database, url: string, cl
         await tx.execute(sql`select pg_notify(${REVOCATION_CHANNEL}, ${`${sid} ${untilMs}`})`);
       });
     },
-    async close() {
-      closed = true;
-      clearTimeout(retry);
-      const client = listener;
-      listener = undefined;
-      await client?.end().catch(() => undefined);
-    },
+    close: () => listener.close(),
   };
 }

@@ -1,9 +1,9 @@
-import pg from 'pg';
+import { openListenConnection } from '../db/listen-connection';
+import type { Warn } from '../db/throttled-warning';
 
 /** The PostgreSQL channel of data changes (`announceRowChanges` writes to it inside a transaction). */
 export const CHANGE_CHANNEL = 'mes_data_changed';
 const CHANNEL = CHANGE_CHANNEL;
-const RECONNECT_MS = 1000;
 
 type Listener = (topic: string) => void;
 
@@ -41,34 +41,20 @@ export const tenantOfTopic = (topic: string) =>
 export async function postgresChangeFeed(
   url: string,
   notify: (channel: string, payload: string) => Promise<void>,
+  warn?: Warn,
 ): Promise<ChangeFeed> {
   const listeners: Listener[] = [];
-  let client: pg.Client | undefined;
-  let closed = false;
-  let retry: NodeJS.Timeout | undefined;
   const emit = (topic: string) => listeners.forEach((l) => l(topic));
-
-  const connect = async () => {
-    const c = new pg.Client({ connectionString: url });
-    const lost = () => {
-      if (client !== c) return;
-      client = undefined;
-      c.end().catch(() => undefined);
-      emit(ALL_TOPICS);
-      if (!closed) retry = setTimeout(() => void connect().catch(lostConnect), RECONNECT_MS);
-    };
-    c.on('error', lost);
-    c.on('end', lost);
-    c.on('notification', (msg) => emit(msg.payload ?? ALL_TOPICS));
-    await c.connect();
-    client = c;
-    await c.query(`LISTEN ${CHANNEL}`);
-    emit(ALL_TOPICS);
-  };
-  const lostConnect = () => {
-    if (!closed) retry = setTimeout(() => void connect().catch(lostConnect), RECONNECT_MS);
-  };
-  await connect();
+  // Lost and back alike: whatever changed meanwhile was not heard, so every cache lets go.
+  const connection = await openListenConnection({
+    url,
+    channels: [CHANNEL],
+    applicationName: 'mes-changes',
+    onNotification: (msg) => emit(msg.payload ?? ALL_TOPICS),
+    onUp: () => emit(ALL_TOPICS),
+    onDown: () => emit(ALL_TOPICS),
+    warn,
+  });
 
   const feed: ChangeFeed = {
     async publish(topic) {
@@ -78,14 +64,8 @@ export async function postgresChangeFeed(
     subscribe(listener) {
       listeners.push(listener);
     },
-    isLive: () => client !== undefined,
-    async close() {
-      closed = true;
-      clearTimeout(retry);
-      const c = client;
-      client = undefined;
-      await c?.end().catch(() => undefined);
-    },
+    isLive: () => connection.isUp(),
+    close: () => connection.close(),
   };
   return feed;
 }

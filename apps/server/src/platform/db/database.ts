@@ -5,6 +5,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema';
+import { throttledWarning, type Warn } from './throttled-warning';
 
 export type Db = NodePgDatabase<typeof schema>;
 
@@ -14,9 +15,21 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function connectDatabase(url: string, max = 10): Database {
+/**
+ * The pool every request, job and batch uses. `warn` hears of lost connections (at most one line
+ * per 10 s: during an outage every connection fails).
+ */
+export function connectDatabase(url: string, max = 10, warn?: Warn): Database {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
-  // An idle client that loses its connection must not crash the process; the pool replaces it.
+  const lost = warn ? throttledWarning(warn) : () => undefined;
+  // pg-pool listens for errors only while a client is idle (and then drops it). A checked-out one
+  // (a transaction, an ingestion batch) whose connection drops emits 'error' with no listener,
+  // which would end the process: every client gets one of its own. Its pending query fails on
+  // its own, and the pool discards it on release (it is no longer queryable).
+  pool.on('connect', (client) => {
+    client.on('error', (error) => lost('database: a pooled connection was lost', error));
+  });
+  // Also said by the client's own listener above.
   pool.on('error', () => undefined);
   const db = drizzle(pool, { schema });
   return { db, pool, close: () => pool.end() };

@@ -5,6 +5,8 @@ import type { ProcessRegistry } from '../cluster/process-registry';
 import type { JobDefinition } from './job-definition';
 import { giveBackJobsOfDeadProcesses, recordJobRun } from './dead-process-jobs';
 import { transactionExecutor, type SqlRunner } from './transaction-executor';
+import { throttledWarning } from '../db/throttled-warning';
+import { isDatabaseUnavailable } from '../db/unavailable';
 
 /** How the queue polls and where it keeps its tables; tests shorten the intervals. */
 export interface JobQueueSettings {
@@ -147,7 +149,9 @@ export class JobQueue {
       maintenanceIntervalSeconds: s.maintenanceIntervalSeconds,
     });
     // An 'error' event without a listener would throw out of the emitter and end the process.
-    this.boss.on('error', (error) => options.warn('job queue error', error));
+    // While the database is unreachable every poll fails alike: those are said once per 10 s.
+    const outage = throttledWarning(options.warn);
+    this.boss.on('error', (error) => (isDatabaseUnavailable(error) ? outage : options.warn)('job queue error', error));
   }
 
   /** The handler of a kind of job in this process (one worker, one job at a time). */

@@ -1,9 +1,8 @@
-import pg from 'pg';
 import type { LiveEvent, LiveEventType } from '@mes/contracts';
 import { REVOCATION_CHANNEL } from '../auth/revocation-list';
+import { openListenConnection } from '../db/listen-connection';
 import { LIVE_CHANNEL } from './notify-live';
 
-const RECONNECT_MS = 1000;
 const EVENT_TYPES: ReadonlySet<LiveEventType> = new Set(['warning', 'device', 'cycle', 'notice']);
 
 export interface LiveHubListener {
@@ -55,9 +54,6 @@ export function parseLivePayload(payload: string): LiveEvent[] {
 
 export async function postgresLiveHub(url: string, warn: (message: string, error?: unknown) => void): Promise<LiveHub> {
   const listeners = new Set<LiveHubListener>();
-  let client: pg.Client | undefined;
-  let closed = false;
-  let retry: NodeJS.Timeout | undefined;
 
   const each = (call: (l: LiveHubListener) => void) => {
     for (const l of [...listeners]) {
@@ -69,55 +65,33 @@ export async function postgresLiveHub(url: string, warn: (message: string, error
     }
   };
 
-  const schedule = () => {
-    if (!closed) retry = setTimeout(() => void connect().catch(schedule), RECONNECT_MS);
-  };
-
-  const connect = async () => {
-    const c = new pg.Client({ connectionString: url });
-    const lost = () => {
-      if (client !== c) return;
-      client = undefined;
-      c.end().catch(() => undefined);
-      each((l) => l.lost());
-      schedule();
-    };
-    c.on('error', lost);
-    c.on('end', lost);
-    c.on('notification', (msg) => {
+  // No reload on reconnecting: streams ended when the connection was lost (`lost`), and their
+  // browsers reload what they show when they reconnect.
+  const connection = await openListenConnection({
+    url,
+    channels: [REVOCATION_CHANNEL, LIVE_CHANNEL],
+    applicationName: 'mes-live',
+    onNotification: (msg) => {
       if (msg.channel === REVOCATION_CHANNEL) {
         const sid = (msg.payload ?? '').split(' ')[0];
         if (sid) each((l) => l.revoked(sid));
         return;
       }
       for (const event of parseLivePayload(msg.payload ?? '')) each((l) => l.event(event));
-    });
-    try {
-      await c.connect();
-      await c.query(`LISTEN ${REVOCATION_CHANNEL}`);
-      await c.query(`LISTEN ${LIVE_CHANNEL}`);
-    } catch (error) {
-      await c.end().catch(() => undefined);
-      throw error;
-    }
-    client = c;
-  };
-
-  await connect();
+    },
+    onDown: () => each((l) => l.lost()),
+    warn,
+  });
 
   return {
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    isLive: () => client !== undefined,
+    isLive: () => connection.isUp(),
     async close() {
-      closed = true;
-      clearTimeout(retry);
-      const c = client;
-      client = undefined;
       listeners.clear();
-      await c?.end().catch(() => undefined);
+      await connection.close();
     },
   };
 }

@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The server as a real process (`node --import tsx src/main.ts`, the entry `npm start` builds),
+ * for tests where the process itself is what is on trial: whether it stays up, what it logs.
+ */
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface ServerChild {
+  child: ChildProcess;
+  port: number;
+  baseUrl: string;
+  /** Everything it wrote to stdout and stderr so far. */
+  output(): string;
+  /** Resolves with the exit code (or the signal's name) once it has exited. */
+  exited: Promise<number | string | null>;
+  alive(): boolean;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts one with `env` on top of this process's environment (without its DATABASE_URL). */
+export async function startServerChild(env: Record<string, string>): Promise<ServerChild> {
+  const port = await freePort();
+  const { DATABASE_URL: _drop, ...base } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: serverDir,
+    env: { ...base, LOG_LEVEL: 'warn', PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.on('exit', (code, signal) => resolve(code ?? signal)),
+  );
+  return {
+    child,
+    port,
+    baseUrl: `http://127.0.0.1:${port}`,
+    output: () => out,
+    exited,
+    alive: () => child.exitCode === null && child.signalCode === null,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Waits until `/api/health` answers 200; fails at once if the process exits. */
+export async function untilHealthy(server: ServerChild, ms = 90_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (!server.alive()) throw new Error(`server exited: ${server.output()}`);
+    try {
+      if ((await fetch(`${server.baseUrl}/api/health`)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server not healthy: ${server.output()}`);
+}
