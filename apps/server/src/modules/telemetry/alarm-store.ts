@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { WARNING_REOPEN_MINUTES, WarningStatus, type WarningAction, type WarningLiveEvent } from '@mes/contracts';
 import { nextId } from '../../platform/db/ids';
+import { rawTenantRows } from '../../platform/tenancy/raw-tenant-rows';
 
 /**
  * The warnings' rows (`mes_warning`, docs/warnings.md), written inside the caller's transaction.
@@ -105,7 +106,7 @@ export async function raiseWarning(client: Query, input: WarningInput, now: Date
   ]);
   const { rows: found } = await client.query<{ id: string; status: number }>(
     `select id::text, status from mes_warning
-      where tenant_id = $1 and device_code = $2 and rule_key = $3 and is_deleted = 0
+      where ${rawTenantRows(1)} and device_code = $2 and rule_key = $3
         and (status in (1, 2) or (status = 3 and end_time >= $4::timestamptz - make_interval(mins => $5::int)))
       order by (status in (1, 2)) desc, start_time desc
       limit 1`,
@@ -168,7 +169,7 @@ export async function clearWarning(
   const { rows } = await client.query<EventRow>(
     `update mes_warning
         set status = case when status = 1 then 3 else 4 end, end_time = $4, clear_time = $5, update_time = $5
-      where tenant_id = $1 and device_code = $2 and rule_key = $3 and is_deleted = 0 and status in (1, 2)
+      where ${rawTenantRows(1)} and device_code = $2 and rule_key = $3 and status in (1, 2)
       ${RETURNING}`,
     [key.tenantId, key.deviceCode, key.ruleKey, at, now],
   );

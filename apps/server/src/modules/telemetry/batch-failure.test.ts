@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable, sqlState } from './database-unavailable';
+import { isWorthRetrying as isDatabaseUnavailable, sqlState } from './retry-or-split';
 import { DEAD_LETTER, deadLetterRow, failureReason, safeText } from './dead-letters';
 
 /** The verdicts ingestion makes on a failed batch (docs/mqtt.md "Retry or dead letter"). */
@@ -55,7 +55,7 @@ describe('dead letters', () => {
   it('makes a row whose every text is safe, under the topic’s tenant', () => {
     const row = deadLetterRow(
       {
-        topic: 'mes/t1/D\u00001/telemetry',
+        topic: 'mes/t1/D1/telemetry',
         payload: Buffer.from('{"values":{"a\u0000b":1}}'),
         qos: 1,
         retain: false,
@@ -66,13 +66,28 @@ describe('dead letters', () => {
     );
     expect(row).toMatchObject({
       tenantId: 't1',
-      topic: 'mes/t1/D\\u00001/telemetry',
+      topic: 'mes/t1/D1/telemetry',
       clientId: 'c\\u0000',
-      deviceCode: 'D\\u00001',
+      deviceCode: 'D1',
       parsedOk: false,
       error: `${DEAD_LETTER}: 22021 invalid byte sequence`,
     });
     expect(row.payload).toBe('{"values":{"a\\u0000b":1}}');
     expect(Object.values(row).some((v) => typeof v === 'string' && v.includes('\u0000'))).toBe(false);
+  });
+
+  it('keeps a topic whose device level holds a control character under the platform tenant, escaped', () => {
+    const row = deadLetterRow(
+      {
+        topic: 'mes/t1/D\u00001/telemetry',
+        payload: Buffer.from('{}'),
+        qos: 1,
+        retain: false,
+        clientId: '',
+        receivedAt: new Date(0),
+      },
+      '22021 invalid byte sequence',
+    );
+    expect(row).toMatchObject({ tenantId: '000000', topic: 'mes/t1/D\\u00001/telemetry', deviceCode: '' });
   });
 });

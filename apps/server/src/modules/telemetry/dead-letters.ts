@@ -1,7 +1,7 @@
 import { PLATFORM_TENANT, TENANT_ID, type LogRow } from './batch-rows';
 import { SPARKPLUG_NAMESPACE, parseSparkplugTopic, sparkplugDeviceCode } from '../../platform/mqtt/sparkplug';
 import { parseTopic, type IncomingMessage } from '../../platform/mqtt/topics';
-import { errorChain, sqlState } from './database-unavailable';
+import { errorChain, sqlState } from './retry-or-split';
 
 /**
  * Dead letters (docs/mqtt.md "Retry or dead letter"): a message that made its batch fail on its

@@ -37,7 +37,7 @@ import { parseCycle } from './cycle-report';
 import { cycleLiveEvent, storeCycles } from './cycle-store';
 import { deviceLiveEvent } from './device-presence';
 import { publishChanges } from './publish-changes';
-import { isDatabaseUnavailable } from './database-unavailable';
+import { isWorthRetrying } from './retry-or-split';
 import { deadLetterRow, failureReason, safeText } from './dead-letters';
 import { DUPLICATE_TEXT, DuplicateReports, reportKey, storedReports } from './report-keys';
 
@@ -318,7 +318,7 @@ export class Ingestion implements MessageSink {
    * does not say so itself is checked by asking the database: an outage is never a verdict.
    */
   private async unavailable(error: unknown): Promise<boolean> {
-    if (isDatabaseUnavailable(error)) return true;
+    if (isWorthRetrying(error)) return true;
     try {
       await this.options.pool.query('select 1');
       return false;

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { nextId } from '../../platform/db/ids';
+import { rawTenantRows } from '../../platform/tenancy/raw-tenant-rows';
 import type { BirthMetric, StoredBirth } from '../../platform/mqtt/sparkplug';
 
 export type { BirthMetric, StoredBirth };
@@ -81,7 +82,7 @@ export async function applyBirthChanges(client: Query, changes: readonly BirthCh
       const b = change.birth;
       if (b.deviceId === '')
         await client.query(
-          `delete from mes_sparkplug_birth where tenant_id = $1 and edge_node = $2 and device_id <> '' and born_at <= $3`,
+          `delete from mes_sparkplug_birth where ${rawTenantRows(1)} and edge_node = $2 and device_id <> '' and born_at <= $3`,
           [b.tenantId, b.edgeNode, b.bornAt],
         );
       await client.query(
@@ -93,14 +94,13 @@ export async function applyBirthChanges(client: Query, changes: readonly BirthCh
         [nextId(), b.tenantId, b.edgeNode, b.deviceId, b.bdSeq, JSON.stringify(b.metrics), b.bornAt],
       );
     } else if (change.kind === 'node-death') {
-      await client.query(`delete from mes_sparkplug_birth where tenant_id = $1 and edge_node = $2 and born_at <= $3`, [
-        change.tenantId,
-        change.edgeNode,
-        change.at,
-      ]);
+      await client.query(
+        `delete from mes_sparkplug_birth where ${rawTenantRows(1)} and edge_node = $2 and born_at <= $3`,
+        [change.tenantId, change.edgeNode, change.at],
+      );
     } else {
       await client.query(
-        `delete from mes_sparkplug_birth where tenant_id = $1 and edge_node = $2 and device_id = $3 and born_at <= $4`,
+        `delete from mes_sparkplug_birth where ${rawTenantRows(1)} and edge_node = $2 and device_id = $3 and born_at <= $4`,
         [change.tenantId, change.edgeNode, change.deviceId, change.at],
       );
     }
