@@ -377,4 +377,29 @@ describe('device data through database faults', () => {
     expect(log.filter((l) => l.error?.startsWith('duplicate'))).toHaveLength(2);
     await client.endAsync();
   }, 30_000);
+
+  it('stores a batch whose COMMIT reached PostgreSQL but whose reply was lost once, not twice', async () => {
+    const tenant = `c${randomBytes(4).toString('hex')}`;
+    const d = await addDevice(tenant, 'COMMIT-1');
+    const client = await connect(d);
+    const topic = `mes/${tenant}/COMMIT-1/telemetry`;
+    // Reports without ts and seq: nothing but the transaction's own outcome can tell a retry from a new report.
+    const cut = proxy.cutAfter(Buffer.from('commit\0'));
+    const sent = Array.from({ length: 20 }, (_, i) => i + 1);
+    const acked = await Promise.all(sent.map((n) => publish(client, topic, JSON.stringify({ temperature: n }))));
+    await cut;
+    await runtime.ingestion.drain();
+    const points = await rows<{ num_value: string }>(
+      `select num_value from mes_telemetry where tenant_id = $1 order by num_value`,
+      [tenant],
+    );
+    const stored = points.map((p) => Number(p.num_value));
+    const duplicated = stored.length - new Set(stored).size;
+    console.log(
+      `lost COMMIT reply: sent ${sent.length}, acknowledged ${acked.filter(Boolean).length}, stored ${stored.length}, duplicated ${duplicated}`,
+    );
+    expect(acked.every(Boolean)).toBe(true);
+    expect(stored).toEqual(sent);
+    await client.endAsync();
+  }, 30_000);
 });

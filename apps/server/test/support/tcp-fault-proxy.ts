@@ -12,6 +12,8 @@ export class TcpFaultProxy {
   private server: net.Server | undefined;
   private readonly sockets = new Set<net.Socket>();
   private listeningPort = 0;
+  private cutAfterBytes: Buffer | undefined;
+  private cutDone: (() => void) | undefined;
 
   private constructor(
     private readonly target: { host: string; port: number },
@@ -76,6 +78,16 @@ export class TcpFaultProxy {
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
+  /**
+   * The next time a client sends `pattern` (for example PostgreSQL's `commit` query), that chunk
+   * reaches the server, and then the client's connection drops before any reply comes back: the
+   * server acted, the client cannot know. Resolves once it happened.
+   */
+  cutAfter(pattern: Buffer): Promise<void> {
+    this.cutAfterBytes = pattern;
+    return new Promise((resolve) => (this.cutDone = resolve));
+  }
+
   async close(): Promise<void> {
     await this.stop();
   }
@@ -92,7 +104,19 @@ export class TcpFaultProxy {
     };
     client.on('error', end).on('close', end);
     upstream.on('error', end).on('close', end);
-    client.pipe(upstream);
+    client.on('data', (chunk: Buffer) => {
+      const cut = this.cutAfterBytes && chunk.includes(this.cutAfterBytes);
+      if (!cut) {
+        upstream.write(chunk);
+        return;
+      }
+      this.cutAfterBytes = undefined;
+      // The server reads the chunk, then the end of its connection; the client hears nothing back.
+      upstream.end(chunk);
+      client.destroy();
+      this.sockets.delete(client);
+      this.cutDone?.();
+    });
     upstream.pipe(client);
   }
 }

@@ -568,8 +568,13 @@ export class Ingestion implements MessageSink {
     const ignore = () => undefined;
     client.on('error', ignore);
     let failure: Error | undefined;
+    let xid: string | undefined;
+    let committing = false;
+    let released = false;
     try {
       await client.query('begin');
+      // The transaction's id, so that a COMMIT whose reply is lost can be asked about (commitOutcome).
+      xid = (await client.query<{ xid: string }>('select txid_current()::text as xid')).rows[0]?.xid;
       const stored = await storedReports(client, keyed);
       if (stored.length) throw new DuplicateReports(stored);
       if (telemetry.length) await client.query(telemetryInsert(telemetry));
@@ -595,14 +600,47 @@ export class Ingestion implements MessageSink {
       await publishChanges(client, events);
       if (rows.births.length) await applyBirthChanges(client, rows.births);
       if (messages.length && this.options.inTransaction) await this.options.inTransaction(client, messages);
+      committing = true;
       await client.query('commit');
     } catch (error) {
       await client.query('rollback').catch(() => undefined);
       if (!(error instanceof DuplicateReports)) failure = error instanceof Error ? error : new Error(String(error));
-      throw error;
-    } finally {
       client.removeListener('error', ignore);
       client.release(failure);
+      released = true;
+      // The connection dropped while the COMMIT was on its way: PostgreSQL may have committed the
+      // batch. Retrying it blindly would store it twice, so ask what became of the transaction.
+      if (committing && xid && isWorthRetrying(error) && (await this.commitOutcome(xid)) === 'committed') return;
+      throw error;
+    } finally {
+      if (!released) {
+        client.removeListener('error', ignore);
+        client.release(failure);
+      }
+    }
+  }
+
+  /**
+   * What became of a transaction whose COMMIT got no reply (`txid_status`): asked again, with
+   * backoff, until the database answers — or, while stopping, given up as unknown (the batch is
+   * then left unacknowledged to the broker).
+   */
+  private async commitOutcome(xid: string): Promise<string> {
+    let wait = RETRY_FIRST_MS;
+    for (;;) {
+      try {
+        const { rows } = await this.options.pool.query<{ status: string | null }>(
+          'select txid_status($1::bigint) as status',
+          [xid],
+        );
+        const status = rows[0]?.status ?? 'unknown';
+        if (status !== 'in progress') return status;
+      } catch (error) {
+        if (!isWorthRetrying(error)) return 'unknown';
+      }
+      if (this.stopping) return 'unknown';
+      await new Promise((r) => setTimeout(r, wait));
+      wait = Math.min(wait * 2, RETRY_LONGEST_MS);
     }
   }
 
