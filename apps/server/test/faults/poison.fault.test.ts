@@ -1,0 +1,124 @@
+import { get as sparkplugNamespace } from 'sparkplug-payload';
+import { describe, expect, it } from 'vitest';
+import { sleep, until } from './support/ports';
+import { BROKERS, useStack, type BrokerKind } from './support/stack';
+import { note, tally } from './support/tally';
+
+/**
+ * Issue 26, point 4: one bad message never stops ingestion. Each class of poison is published by
+ * a device of its own among good traffic from other devices: the good ones are still acknowledged
+ * and stored within a few seconds, and the poison is visible on the MQTT message screen (its API)
+ * as a dead letter with its reason. Each class gets a stack of its own: today a poison message is
+ * retried forever, and through Mosquitto it is redelivered to the next server as well.
+ */
+
+const spB = sparkplugNamespace('spBv1.0')!;
+
+interface Poison {
+  name: string;
+  /** Sparkplug: the device is an edge node of a sparkplug-b product. */
+  sparkplug?: boolean;
+  topic(code: string): string;
+  payload(): string | Buffer;
+}
+
+const POISONS: Poison[] = [
+  {
+    name: 'NUL in a field name',
+    topic: (code) => `mes/000000/${code}/telemetry`,
+    payload: () => JSON.stringify({ ts: Date.now(), values: { 'a\u0000b': 1 } }),
+  },
+  {
+    name: 'lone surrogate in a text',
+    topic: (code) => `mes/000000/${code}/telemetry`,
+    payload: () => JSON.stringify({ ts: Date.now(), values: { label: 'ok\ud800' } }),
+  },
+  {
+    name: 'Sparkplug metric name with NUL',
+    sparkplug: true,
+    topic: (code) => `spBv1.0/000000/NBIRTH/${code}`,
+    payload: () =>
+      Buffer.from(
+        spB.encodePayload({
+          timestamp: Date.now(),
+          seq: 0,
+          metrics: [
+            { name: 'bdSeq', type: 'UInt64', value: 0 },
+            { name: 'n\u0000x', alias: 1, type: 'Double', value: 1 },
+          ],
+        }),
+      ),
+  },
+  {
+    // A text PostgreSQL refuses (NUL is not allowed in text): passes the model check, fails the insert.
+    name: 'a value PostgreSQL refuses (NUL in a text value)',
+    topic: (code) => `mes/000000/${code}/telemetry`,
+    payload: () => JSON.stringify({ ts: Date.now(), values: { label: 'a\u0000b' } }),
+  },
+];
+
+const GOOD = 4;
+
+function poisonCase(poison: Poison, broker: BrokerKind) {
+  describe(`${poison.name} (${broker} broker)`, () => {
+    const s = useStack(broker);
+
+    it('good devices are acknowledged and stored within seconds; the poison is a dead letter with its reason', async () => {
+      const fleet = await s.fleet('G', GOOD);
+      fleet.start();
+      await sleep(2000);
+      const [bad] = await s.api.registerDevices(`${s.tag}X`, 1, poison.sparkplug ? { protocol: 'sparkplug-b' } : {});
+      const device = s.device(bad!, { reconnect: false });
+      await device.connect();
+      const topic = poison.topic(bad!.code);
+      const poisonAck = device.publish(poison.payload(), topic);
+      // From now on every good device must keep being acknowledged within a few seconds.
+      const before = fleet.devices.map((d) => d.acked.size);
+      const since = Date.now();
+      let progressedMs = -1;
+      await until(
+        () => fleet.devices.every((d, i) => d.acked.size > (before[i] ?? 0) + 5),
+        10_000,
+        'every good device acknowledged again after the poison',
+      )
+        .then(() => {
+          progressedMs = Date.now() - since;
+        })
+        .catch(() => undefined);
+      await sleep(2000);
+      const stuck = await fleet.finish(10_000);
+      const t = await tally(s.pool, { case: `poison: ${poison.name}`, broker }, fleet.devices, 10_000);
+      const poisonAcked = await Promise.race([poisonAck, sleep(3000).then(() => 'no PUBACK')]);
+      // The dead letter through the MQTT message API (the screen's list). SHAPE TO ALIGN after the
+      // merge: written against the natural shape — the poison's row found by its topic, marked not
+      // parsed (`parsedOk` false) with a reason in `error`; a dedicated dead-letter flag or filter
+      // (for example `deadLetter`) may be added by the fix, then assert it here.
+      const page = await s.api
+        .data<{ records: Record<string, unknown>[] }>(
+          'GET',
+          `/blade-business/mqtt/page?current=1&size=20&topic=${encodeURIComponent(topic)}`,
+        )
+        .catch((e: Error) => ({ records: [], error: e.message }));
+      const letters = page.records.filter((r) => r.topic === topic);
+      const letter = letters.find((r) => r.parsedOk === false && String(r.error ?? '').length > 0);
+      note(
+        `poison: ${poison.name}`,
+        broker,
+        `good devices acknowledged again after ${progressedMs < 0 ? 'never (10 s)' : `${progressedMs} ms`} | good devices with unacknowledged numbers ${stuck.length} | poison PUBACK ${String(poisonAcked)} | message rows for the poison ${letters.length}, dead letter ${letter ? `"${String(letter.error)}"` : 'none'} | crashes ${s.server.crashes.length}`,
+      );
+      await device.close();
+      expect(progressedMs).toBeGreaterThanOrEqual(0);
+      expect(stuck.map((d) => `${d.code}: ${d.unacknowledged}`)).toEqual([]);
+      expect(t.lost).toBe(0);
+      expect(t.duplicated).toBe(0);
+      expect(letter, JSON.stringify(letters)).toBeDefined();
+      // The poison's own number never reaches the telemetry.
+      const { rows } = await s.pool.query(`select count(*)::int as n from mes_telemetry where device_code = $1`, [
+        bad!.code,
+      ]);
+      expect(rows[0]).toEqual({ n: 0 });
+    });
+  });
+}
+
+for (const poison of POISONS) for (const broker of BROKERS) poisonCase(poison, broker);
