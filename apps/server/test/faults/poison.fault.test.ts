@@ -1,15 +1,14 @@
 import { get as sparkplugNamespace } from 'sparkplug-payload';
 import { describe, expect, it } from 'vitest';
 import { sleep, until } from './support/ports';
-import { BROKERS, useStack, type BrokerKind } from './support/stack';
+import { BROKERS, useStack } from './support/stack';
 import { note, tally } from './support/tally';
 
 /**
  * Issue 26, point 4: one bad message never stops ingestion. Each class of poison is published by
  * a device of its own among good traffic from other devices: the good ones are still acknowledged
  * and stored within a few seconds, and the poison is visible on the MQTT message screen (its API)
- * as a dead letter with its reason. Each class gets a stack of its own: today a poison message is
- * retried forever, and through Mosquitto it is redelivered to the next server as well.
+ * as a dead letter with its reason.
  */
 
 const spB = sparkplugNamespace('spBv1.0')!;
@@ -59,15 +58,24 @@ const POISONS: Poison[] = [
 
 const GOOD = 4;
 
-function poisonCase(poison: Poison, broker: BrokerKind) {
-  describe(`${poison.name} (${broker} broker)`, () => {
-    const s = useStack(broker);
+describe.each(BROKERS)('poison messages among good traffic (%s broker)', (broker) => {
+  const s = useStack(broker);
+  // Today a poison message is retried forever (and through Mosquitto redelivered to the next
+  // server as well): after a case that stalled, the next starts from a reset server and broker.
+  let stalled = false;
 
-    it('good devices are acknowledged and stored within seconds; the poison is a dead letter with its reason', async () => {
-      const fleet = await s.fleet('G', GOOD);
+  it.each(POISONS)(
+    '$name: good devices acknowledged and stored within seconds, the poison a dead letter with its reason',
+    async (poison) => {
+      if (stalled) await s.reset();
+      const fleet = await s.fleet(`G${POISONS.indexOf(poison)}`, GOOD);
       fleet.start();
       await sleep(2000);
-      const [bad] = await s.api.registerDevices(`${s.tag}X`, 1, poison.sparkplug ? { protocol: 'sparkplug-b' } : {});
+      const [bad] = await s.api.registerDevices(
+        `${s.tag}X${POISONS.indexOf(poison)}`,
+        1,
+        poison.sparkplug ? { protocol: 'sparkplug-b' } : {},
+      );
       const device = s.device(bad!, { reconnect: false });
       await device.connect();
       const topic = poison.topic(bad!.code);
@@ -86,8 +94,9 @@ function poisonCase(poison: Poison, broker: BrokerKind) {
         })
         .catch(() => undefined);
       await sleep(2000);
-      const stuck = await fleet.finish(10_000);
-      const t = await tally(s.pool, { case: `poison: ${poison.name}`, broker }, fleet.devices, 10_000);
+      const stuck = await fleet.finish(progressedMs < 0 ? 3000 : 10_000);
+      stalled = progressedMs < 0 || stuck.length > 0;
+      const t = await tally(s.pool, { case: `poison: ${poison.name}`, broker }, fleet.devices, stalled ? 3000 : 10_000);
       const poisonAcked = await Promise.race([poisonAck, sleep(3000).then(() => 'no PUBACK')]);
       // The dead letter through the MQTT message API (the screen's list). SHAPE TO ALIGN after the
       // merge: written against the natural shape — the poison's row found by its topic, marked not
@@ -117,8 +126,6 @@ function poisonCase(poison: Poison, broker: BrokerKind) {
         bad!.code,
       ]);
       expect(rows[0]).toEqual({ n: 0 });
-    });
-  });
-}
-
-for (const poison of POISONS) for (const broker of BROKERS) poisonCase(poison, broker);
+    },
+  );
+});

@@ -12,7 +12,7 @@ import { freePort, until } from './ports';
  */
 export class SuiteMosquitto {
   private constructor(
-    private readonly child: ChildProcess,
+    private child: ChildProcess,
     readonly port: number,
     private readonly dir: string,
   ) {}
@@ -33,8 +33,20 @@ export class SuiteMosquitto {
         '',
       ].join('\n'),
     );
-    const child = spawn('mosquitto', ['-c', conf], { stdio: 'ignore' });
-    const broker = new SuiteMosquitto(child, port, dir);
+    const broker = new SuiteMosquitto(spawn('mosquitto', ['-c', conf], { stdio: 'ignore' }), port, dir);
+    await broker.listening();
+    return broker;
+  }
+
+  /** Starts a new broker on the same port: without persistence it forgets every session and queued message. */
+  async restart(): Promise<void> {
+    await this.kill();
+    this.child = spawn('mosquitto', ['-c', path.join(this.dir, 'mosquitto.conf')], { stdio: 'ignore' });
+    await this.listening();
+  }
+
+  private async listening(): Promise<void> {
+    const { child, port } = this;
     await until(
       () =>
         new Promise<boolean>((resolve) => {
@@ -48,7 +60,14 @@ export class SuiteMosquitto {
       10_000,
       'mosquitto to listen',
     );
-    return broker;
+  }
+
+  private async kill(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+      this.child.kill('SIGTERM');
+      await exited;
+    }
   }
 
   get url(): string {
@@ -56,11 +75,7 @@ export class SuiteMosquitto {
   }
 
   async stop(): Promise<void> {
-    if (this.child.exitCode === null && this.child.signalCode === null) {
-      const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
-      this.child.kill('SIGTERM');
-      await exited;
-    }
+    await this.kill();
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }

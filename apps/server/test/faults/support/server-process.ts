@@ -45,6 +45,20 @@ export class ServerProcess {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
   }
 
+  /** What the crashes since `from` (an earlier `crashes.length`) printed last: their stack traces, not the JSON log. */
+  crashReport(from = 0): string {
+    return this.crashes
+      .slice(from)
+      .map(
+        (c) =>
+          `exit ${c.code ?? c.signal}: ${c.tail
+            .filter((l) => !l.startsWith('{'))
+            .slice(0, 6)
+            .join(' / ')}`,
+      )
+      .join('\n');
+  }
+
   /** Starts it (again, on the same ports) and waits for /api/health 200. */
   async start(timeoutMs = 120_000): Promise<void> {
     if (!this.port) this.port = await freePort();

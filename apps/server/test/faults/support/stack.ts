@@ -42,6 +42,11 @@ export interface FaultStack {
    * every case then starts from a running server, and says for itself whether it crashed.
    */
   revive(): Promise<void>;
+  /**
+   * A clean slate for the next case on the same database: the server killed and started again,
+   * and the suite's Mosquitto (if any) restarted, forgetting what it still held for the console.
+   */
+  reset(): Promise<void>;
   /** `pg_terminate_backend` on every connection of the console's database (the way an operator or a failover does it). */
   terminateBackends(): Promise<number>;
 }
@@ -60,6 +65,7 @@ export function useStack(broker: BrokerKind): FaultStack {
   const api = new ConsoleApi(() => need(server).baseUrl);
 
   beforeAll(async () => {
+    const began = Date.now();
     const created = await createTestDatabase();
     drop = created.drop;
     databaseUrl = created.url;
@@ -71,6 +77,7 @@ export function useStack(broker: BrokerKind): FaultStack {
     server = new ServerProcess({ databaseUrl: proxied.url, mqttUrl: mosquitto?.url });
     await server.start();
     await api.signIn();
+    process.stdout.write(`fault stack (${broker}) ready in ${Date.now() - began} ms\n`);
   }, 180_000);
 
   afterAll(async () => {
@@ -134,6 +141,14 @@ export function useStack(broker: BrokerKind): FaultStack {
         await srv.start();
         await api.signIn();
       }
+    },
+    async reset() {
+      for (const f of fleets.splice(0)) await f.close();
+      await need(server).kill('SIGKILL');
+      await mosquitto?.restart();
+      await need(proxy).start();
+      await need(server).start();
+      await api.signIn();
     },
     async terminateBackends() {
       const admin = new pg.Client({ connectionString: databaseUrl });
