@@ -37,6 +37,8 @@ export interface FaultStack {
     registered: RegisteredDevice,
     options?: { perSecond?: number; window?: number; reconnect?: boolean },
   ): TelemetryDevice;
+  /** Set by a case that left the server stalled (a poison retried forever): the next `revive()` resets. */
+  dirty: boolean;
   /**
    * Starts the server again if an earlier case left it dead (today a database blip can kill it):
    * every case then starts from a running server, and says for itself whether it crashed.
@@ -134,7 +136,13 @@ export function useStack(broker: BrokerKind): FaultStack {
       await fleet.connect();
       return fleet;
     },
+    dirty: false,
     async revive() {
+      if (stack.dirty) {
+        stack.dirty = false;
+        await stack.reset();
+        return;
+      }
       await need(proxy).start();
       const srv = need(server);
       if (!srv.running) {
