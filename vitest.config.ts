@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
@@ -14,7 +14,7 @@ export default defineConfig({
           name: 'server',
           include: ['apps/server/test/**/*.test.ts'],
           // The fault suite is a project of its own (below, `npm run test:faults`).
-          exclude: ['apps/server/test/faults/**'],
+          exclude: [...configDefaults.exclude, 'apps/server/test/faults/**'],
           // One PostgreSQL server for the run (embedded, or DATABASE_URL's); each file gets its own database.
           // `npm run test:server` runs two files at a time (--maxWorkers=2) even on 2 cores: a file
           // mostly waits on PostgreSQL, and the suite took 529 s one at a time against 273 s.
