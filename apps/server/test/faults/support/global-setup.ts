@@ -21,12 +21,13 @@ const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 /**
  * The fault suite's PostgreSQL (the server tests' own setup: embedded, or DATABASE_URL's server;
  * each case makes a database of its own) and one bundle of the real server for every process the
- * cases start. The bundle lives under test/faults/.build, so the server finds its migrations
- * (apps/server/drizzle) and dependencies (node_modules) walking up, as dist/main.js does.
+ * cases start. The bundle lives in apps/server/node_modules/.cache (ignored by git and the linters),
+ * so the server finds its migrations (apps/server/drizzle) and dependencies walking up, as
+ * dist/main.js does.
  */
 export default async function setup(project: TestProject) {
   const started = Date.now();
-  const outdir = path.join(serverDir, 'test/faults/.build', String(process.pid));
+  const outdir = path.join(serverDir, 'node_modules/.cache/mes-faults', String(process.pid));
   fs.mkdirSync(outdir, { recursive: true });
   const pkg = JSON.parse(fs.readFileSync(path.join(serverDir, 'package.json'), 'utf8')) as {
     dependencies: Record<string, string>;
