@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
@@ -13,6 +13,8 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['apps/server/test/**/*.test.ts'],
+          // The fault suite is a project of its own (below, `npm run test:faults`).
+          exclude: [...configDefaults.exclude, 'apps/server/test/faults/**'],
           // One PostgreSQL server for the run (embedded, or DATABASE_URL's); each file gets its own database.
           // `npm run test:server` runs two files at a time (--maxWorkers=2) even on 2 cores: a file
           // mostly waits on PostgreSQL, and the suite took 529 s one at a time against 273 s.
@@ -20,6 +22,21 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 120_000,
           pool: 'forks',
+        },
+      },
+      {
+        test: {
+          name: 'faults',
+          include: ['apps/server/test/faults/**/*.fault.test.ts'],
+          // Real server processes, PostgreSQL behind a fault proxy and the suite's own Mosquitto
+          // (docs/mqtt.md "What survives what"); FAULTS_QUICK=1 shortens the outages and rounds.
+          globalSetup: ['apps/server/test/faults/support/global-setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 240_000,
+          pool: 'forks',
+          // One file at a time: each starts servers and streams devices, and the counts are only
+          // meaningful on a machine the other cases do not load.
+          fileParallelism: false,
         },
       },
       {
