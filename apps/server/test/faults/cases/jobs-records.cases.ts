@@ -127,14 +127,10 @@ export function jobAndRecordCases(s: FaultStack): void {
 }
 
 /**
- * The chains a verify report names. SHAPE TO ALIGN after the merge: today `broken` is one object
- * (the first broken row, its chain in `partition`); the fix lists every broken chain, written here
- * as either `broken` becoming an array or a new array (`brokenChains` / `chainsBroken`) of objects
- * with `partition` (or `deviceCode`).
+ * The chains a verify report names: `brokenChains` (every broken chain, its key in `partition`;
+ * docs/records.md). `broken` (the first one) is kept for older clients.
  */
 function brokenChains(data: unknown): string[] {
-  const d = (data ?? {}) as Record<string, unknown>;
-  const list = [d.brokenChains, d.chainsBroken, d.broken].find(Array.isArray) as Record<string, unknown>[] | undefined;
-  const items = list ?? (d.broken ? [d.broken as Record<string, unknown>] : []);
-  return [...new Set(items.map((b) => String(b.partition ?? b.deviceCode ?? '')))];
+  const d = (data ?? {}) as { brokenChains?: { partition?: unknown }[] };
+  return [...new Set((d.brokenChains ?? []).map((b) => String(b.partition ?? '')))];
 }

@@ -112,10 +112,9 @@ export function poisonCases(s: FaultStack): void {
           s.dirty ? 3000 : 10_000,
         );
         const poisonAcked = await Promise.race([poisonAck, sleep(3000).then(() => 'no PUBACK')]);
-        // The dead letter through the MQTT message API (the screen's list). SHAPE TO ALIGN after the
-        // merge: written against the natural shape — the poison's row found by its topic, marked not
-        // parsed (`parsedOk` false) with a reason in `error`; a dedicated dead-letter flag or filter
-        // (for example `deadLetter`) may be added by the fix, then assert it here.
+        // The poison through the MQTT message API (the screen's list), found by its topic: refused at
+        // parsing (the offending field named in `error`) or, if it got past the checks and failed the
+        // batch, a dead letter (`error` = `dead letter (死信): …`, docs/mqtt.md "Retry or dead letter").
         const page = await s.api
           .data<{ records: Record<string, unknown>[] }>(
             'GET',
