@@ -126,23 +126,30 @@ describe('a report job whose server process is killed (-9) mid-generation', () =
     await hold.release();
     const restartedAt = Date.now();
     const second = await jobProcess(dataDir);
-    await waitFor(async () => (await fileRow(id))?.state === ReportFileStatus.done, 60_000).catch(async (e) => {
-      console.log('at the timeout: file', await fileRow(id), 'job', await jobOf(id));
-      throw e;
-    });
-    const seconds = (Date.now() - restartedAt) / 1000;
-    const file = await fileRow(id);
-    const jobs = await jobOf(id);
-    const objects = storedObjects(dataDir);
-    console.log(
-      `report killed mid-generation, restarted: done ${seconds.toFixed(1)} s after the restart; job ${JSON.stringify(jobs)}; objects ${objects.length}`,
-    );
-    expect(seconds).toBeLessThan(60);
-    expect(file).toMatchObject({ state: ReportFileStatus.done, progress: 100, error: '' });
-    expect(jobs).toEqual([{ state: 'completed', retry_count: 1 }]);
-    // One object, the one the file names.
-    expect(objects).toEqual([path.basename(String(file?.object_key))]);
-    await kill(second.child);
+    try {
+      // The file is done inside the handler, a moment before pg-boss marks the job completed: wait for both.
+      await waitFor(
+        async () => (await fileRow(id))?.state === ReportFileStatus.done && (await jobOf(id))[0]?.state === 'completed',
+        60_000,
+      ).catch(async (e) => {
+        console.log('at the timeout: file', await fileRow(id), 'job', await jobOf(id));
+        throw e;
+      });
+      const seconds = (Date.now() - restartedAt) / 1000;
+      const file = await fileRow(id);
+      const jobs = await jobOf(id);
+      const objects = storedObjects(dataDir);
+      console.log(
+        `report killed mid-generation, restarted: done ${seconds.toFixed(1)} s after the restart; job ${JSON.stringify(jobs)}; objects ${objects.length}`,
+      );
+      expect(seconds).toBeLessThan(60);
+      expect(file).toMatchObject({ state: ReportFileStatus.done, progress: 100, error: '' });
+      expect(jobs).toEqual([{ state: 'completed', retry_count: 1 }]);
+      // One object, the one the file names.
+      expect(objects).toEqual([path.basename(String(file?.object_key))]);
+    } finally {
+      await kill(second.child);
+    }
   }, 120_000);
 
   it('killed on its last try too: the file is failed with the reason shown, within a minute', async () => {
@@ -159,7 +166,11 @@ describe('a report job whose server process is killed (-9) mid-generation', () =
       await kill(second.child);
       const restartedAt = Date.now();
       const third = await jobProcess(dataDir);
-      await waitFor(async () => (await fileRow(id))?.state === ReportFileStatus.failed, 60_000);
+      // The file is failed by pg-boss's failure of the job: wait for both to be written.
+      await waitFor(
+        async () => (await fileRow(id))?.state === ReportFileStatus.failed && (await jobOf(id))[0]?.state === 'failed',
+        60_000,
+      );
       const seconds = (Date.now() - restartedAt) / 1000;
       const file = await fileRow(id);
       const jobs = await jobOf(id);

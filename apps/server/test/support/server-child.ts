@@ -30,10 +30,14 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts one with `env` on top of this process's environment (without its DATABASE_URL). */
+/**
+ * Starts one with `env` on top of this process's environment, without its DATABASE_URL and
+ * REDIS_URL: the test names the database, and the child keeps its revocations and codes in
+ * PostgreSQL, like the in-process servers it works beside (they never use Redis).
+ */
 export async function startServerChild(env: Record<string, string>): Promise<ServerChild> {
   const port = await freePort();
-  const { DATABASE_URL: _drop, ...base } = process.env;
+  const { DATABASE_URL: _drop, REDIS_URL: _noRedis, ...base } = process.env;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
     env: { ...base, LOG_LEVEL: 'warn', PORT: String(port), ...env },
