@@ -4,7 +4,7 @@ import { generate, parser, type Packet } from 'mqtt-packet';
 import type pg from 'pg';
 import type { OrphanedSession, ProcessRegistry } from '../cluster/process-registry';
 import { DeliveryLedger, digest } from './delivery-ledger';
-import type { SinkHooks } from './start-mqtt';
+import type { SinkHooks } from './topics';
 import type { IncomingMessage, MessageSink } from './topics';
 
 /**

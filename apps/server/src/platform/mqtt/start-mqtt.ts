@@ -6,7 +6,9 @@ import type { MqttConfig } from '../config';
 import { readOrCreateSecret } from '../data-dir';
 import { DeliveryLedger, RECENT, digest } from './delivery-ledger';
 import type { DeviceAuthenticator } from './device-directory';
-import type { IncomingMessage, MessageSink } from './topics';
+import type { IncomingMessage, MessageSink, SinkHooks } from './topics';
+
+export type { SinkHooks } from './topics';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt-broker';
 import { DEFAULT_MAX_PACKET_BYTES } from './packet-size';
 import { PublishLedger, type Publication } from './publish-ledger';
@@ -33,15 +35,6 @@ export interface MqttContext {
    * embedded-broker connection on every process (revocation.ts).
    */
   changes?: { subscribe(listener: (topic: string) => void): void };
-}
-
-/**
- * What the transport gives the sink it makes: flow control of the external subscriber's socket,
- * and the delivery ledger's write, which must run inside the transaction that stores the batch.
- */
-export interface SinkHooks {
-  flow: { pause(): void; resume(): void };
-  inTransaction?(client: pg.PoolClient, messages: readonly IncomingMessage[]): Promise<void>;
 }
 
 /** Batching limits the transport shares with its sink (the ledger's slots follow the batch size). */

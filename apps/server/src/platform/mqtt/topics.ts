@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { OnOffReason } from '@mes/contracts';
 import { textFault } from './device-text';
 
@@ -53,4 +54,13 @@ export interface MessageSink {
   readonly queued: number;
   /** Stores what is queued (acknowledging it), then takes no more. */
   stop(): Promise<void>;
+}
+
+/**
+ * What the transport gives the sink it makes: flow control of the external subscriber's socket,
+ * and the delivery ledger's write, which must run inside the transaction that stores the batch.
+ */
+export interface SinkHooks {
+  flow: { pause(): void; resume(): void };
+  inTransaction?(client: pg.PoolClient, messages: readonly IncomingMessage[]): Promise<void>;
 }
