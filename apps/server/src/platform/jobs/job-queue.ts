@@ -7,6 +7,7 @@ import { giveBackJobsOfDeadProcesses, recordJobRun } from './dead-process-jobs';
 import { transactionExecutor, type SqlRunner } from './transaction-executor';
 import { throttledWarning } from '../db/throttled-warning';
 import { isDatabaseUnavailable } from '../db/unavailable';
+import { guardPgBossCompletion } from './pg-boss-completion-guard';
 
 /** How the queue polls and where it keeps its tables; tests shorten the intervals. */
 export interface JobQueueSettings {
@@ -152,6 +153,7 @@ export class JobQueue {
     // While the database is unreachable every poll fails alike: those are said once per 10 s.
     const outage = throttledWarning(options.warn);
     this.boss.on('error', (error) => (isDatabaseUnavailable(error) ? outage : options.warn)('job queue error', error));
+    guardPgBossCompletion(outage);
   }
 
   /** The handler of a kind of job in this process (one worker, one job at a time). */
