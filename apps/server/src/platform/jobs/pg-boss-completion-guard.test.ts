@@ -2,7 +2,10 @@ import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import { guardPgBossCompletion } from './pg-boss-completion-guard';
 
-type Manager = { fail(name: string, id: string, data: unknown): Promise<unknown>; complete(name: string, id: string): Promise<unknown> };
+type Manager = {
+  fail(name: string, id: string, data: unknown): Promise<unknown>;
+  complete(name: string, id: string): Promise<unknown>;
+};
 const load = createRequire(import.meta.url);
 const ManagerClass = load('pg-boss/src/manager') as { prototype: object };
 
@@ -42,8 +45,8 @@ describe('pg-boss completion guard', () => {
   it('whoever awaits the call still sees the failure', async () => {
     guardPgBossCompletion(() => undefined);
     guardPgBossCompletion(() => undefined); // twice (two queues in a process) wraps once
-    await expect(managerWithoutDatabase().fail('report.export', '6b0d5f0e-9f0e-4d55-9d55-0d4f3f0c6a13', {})).rejects.toThrow(
-      'ECONNREFUSED',
-    );
+    await expect(
+      managerWithoutDatabase().fail('report.export', '6b0d5f0e-9f0e-4d55-9d55-0d4f3f0c6a13', {}),
+    ).rejects.toThrow('ECONNREFUSED');
   });
 });

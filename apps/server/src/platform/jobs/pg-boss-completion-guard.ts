@@ -26,7 +26,10 @@ export function guardPgBossCompletion(warn: Warn): void {
     const guarded = function (this: unknown, ...args: unknown[]): Promise<unknown> {
       const result = original.apply(this, args);
       result.catch((error: unknown) =>
-        currentWarn?.(`job queue: could not record a job as ${name === 'fail' ? 'failed' : 'completed'}; it runs again after it expires`, error),
+        currentWarn?.(
+          `job queue: could not record a job as ${name === 'fail' ? 'failed' : 'completed'}; it runs again after it expires`,
+          error,
+        ),
       );
       return result;
     } as Method & { guarded?: true };
