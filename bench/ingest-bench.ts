@@ -30,7 +30,7 @@
  * `BENCH_MESSAGES` (200,000) per throughput run, `BENCH_PUBLISHERS` (4), `BENCH_WINDOW` (1,000
  * unacknowledged per publisher), `BENCH_BATCH` (2,000 messages per transaction), `BENCH_PAUSE_S`
  * (30), `BENCH_PAUSE_RATE` (5,000 msg/s during the pause), `BENCH_PARTS` (`bare,mosquitto,embedded,pause`),
- * `BENCH_MODEL` (`wl-pro`), `BENCH_PROFILE=<dir>` writes CPU profiles of the ingesting process.
+ * `BENCH_MODEL` (`wl-pro`), `BENCH_ROUNDS` (2 rounds of the baselines), `BENCH_PROFILE=<dir>` writes CPU profiles of the ingesting process.
  * `BENCH_ALARMS=0` leaves the bench's devices without product, device rows and alarm rules (the
  * alarm engine then finds no device).
  */
@@ -55,6 +55,7 @@ const WINDOW = Number(env.BENCH_WINDOW ?? 1000);
 const BATCH = Number(env.BENCH_BATCH ?? 2000);
 const PAUSE_S = Number(env.BENCH_PAUSE_S ?? 30);
 const PAUSE_RATE = Number(env.BENCH_PAUSE_RATE ?? 5000);
+const ROUNDS = Number(env.BENCH_ROUNDS ?? 2);
 const parts = new Set((env.BENCH_PARTS ?? 'bare,mosquitto,embedded,pause').split(','));
 const models = parseModelNames(env.BENCH_MODEL ?? 'wl-pro').map((name) => benchModel(name, PUBLISHERS));
 const profileDir = env.BENCH_PROFILE ? path.resolve(env.BENCH_PROFILE) : undefined;
@@ -518,15 +519,14 @@ async function pause(name: string, tenant: string, via: 'mosquitto' | 'embedded'
 
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const modelLine = models
-  .map((m) => `${m.product.productCode}: ${m.fields.length} model fields per message`)
-  .join('; ');
+const modelLine = models.map((m) => `${m.product.productCode}: ${m.fields.length} model fields per message`).join('; ');
 console.log(
   `ingest bench: ${modelLine}; ${MESSAGES.toLocaleString('en-US')} messages per run, ${PUBLISHERS} publishers × window ${WINDOW}, ` +
     `batches of ${BATCH}, ${os.cpus().length} cores (shared: figures taken under the machine's other load; load average ${loadAverage()})`,
 );
 /** A run's name with its model, e.g. `WL-PRO (10 fields): through Mosquitto`. */
-const named = (model: BenchModel, run: string) => `${model.product.productCode} (${model.fields.length} fields): ${run}`;
+const named = (model: BenchModel, run: string) =>
+  `${model.product.productCode} (${model.fields.length} fields): ${run}`;
 /** The goal of issue 27: server + PostgreSQL CPU per 10-field WL-PRO message through Mosquitto. */
 const GOAL_US = 20;
 try {
@@ -536,7 +536,10 @@ try {
     for (const model of models)
       baselines.push({
         model,
-        runs: await runBaselines({ pool, clusterDir, batch: BATCH, devices: PUBLISHERS, messages: MESSAGES }, model),
+        runs: await runBaselines(
+          { pool, clusterDir, batch: BATCH, devices: PUBLISHERS, messages: MESSAGES, rounds: ROUNDS },
+          model,
+        ),
       });
   let brokerPort: number | undefined;
   if (parts.has('mosquitto') || parts.has('pause')) brokerPort = await startMosquitto();
@@ -598,7 +601,8 @@ try {
   for (const { model, runs } of baselines) {
     const base = runs[0] as Baseline;
     console.log(
-      `\nBare-insert baselines, ${named(model, `${fmt(MESSAGES)} messages`)} in batches of ${BATCH}, one transaction each, from the bench process`,
+      `\nBare-insert baselines, ${named(model, `${fmt(MESSAGES)} messages`)} in batches of ${BATCH}, one transaction each, from the bench process; ` +
+        `each layout ${ROUNDS} times, the round with the least PostgreSQL CPU shown`,
     );
     console.log(
       "| layout | msg/s | × today's rate | PostgreSQL µs/msg | PostgreSQL µs/point | PostgreSQL ÷ today's | inserter µs/msg |",
