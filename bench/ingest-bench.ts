@@ -1,10 +1,11 @@
 /**
  * `npm run bench:ingest`: sustained MQTT ingestion at QoS 1 (docs/ingest-performance.md), in one run:
  *
- * 1. the bare batched insert of the same rows into the same tables (telemetry, latest values,
- *    message log; one transaction per batch, the unnest INSERTs of ingestion.ts) — the baseline,
- *    with two variants that show where the database time goes (without the message log row, and
- *    telemetry alone);
+ * 1. bare-insert baselines (bench/ingest-baselines.ts): the rows of the same messages inserted
+ *    from the bench process in batches, one transaction each — today's layout (a telemetry row per
+ *    point, rollups, latest values, acquisition and message-log rows; ingestion's own statements)
+ *    and the "store once" candidates (one row per message, jsonb or a numeric array, by unnest
+ *    INSERT or COPY);
  * 2. ingestion through a Mosquitto of the bench's own (`/usr/sbin/mosquitto` on a free port, with
  *    the inflight window and queue of docs/mqtt.md), the server's external subscriber on a shared
  *    subscription;
@@ -12,23 +13,26 @@
  * 4. memory of the ingesting process while PostgreSQL is paused (SIGSTOP) for `BENCH_PAUSE_S`
  *    (30) seconds under a steady load, through Mosquitto and through the embedded broker.
  *
- * Every published message carries a sequence number; at the end of each run the rows in
- * PostgreSQL are counted: lost = acknowledged but not stored, duplicated = stored more than once.
+ * The messages are real reports of a demo product (bench/ingest-model.ts): WL-PRO's 10 model
+ * fields by default, ST-B23's 8 with `BENCH_MODEL=st-b23` (`wl-pro,st-b23` runs both), the
+ * simulator's values as the simulator sends them, and the devices have that product's model,
+ * alarm rules and PLC limits. Every message carries a sequence number (in the model's
+ * `cycleCount`); at the end of each run the stored reports are counted per sequence number
+ * (`storedCopies`): lost = acknowledged but not stored, duplicated = stored more than once.
  *
  * The ingestion runs in a child process (apps/server/test/support/ingest-process.ts bundled to
  * plain JS: `startMqtt` of the server's code, the server's tuning), so its CPU and memory are its
  * own and can be sampled apart from the publishers (mqtt.js clients in this process), Mosquitto and
  * PostgreSQL (an embedded cluster the bench starts, so it can be paused). CPU time of each is
- * printed per message: on the shared 2-core machine rates swing with the other work, CPU per
- * message much less.
+ * printed per message and per point (a model field of a message): on the shared 2-core machine
+ * rates swing with the other work, CPU per message much less.
  *
  * `BENCH_MESSAGES` (200,000) per throughput run, `BENCH_PUBLISHERS` (4), `BENCH_WINDOW` (1,000
  * unacknowledged per publisher), `BENCH_BATCH` (2,000 messages per transaction), `BENCH_PAUSE_S`
  * (30), `BENCH_PAUSE_RATE` (5,000 msg/s during the pause), `BENCH_PARTS` (`bare,mosquitto,embedded,pause`),
- * `BENCH_PROFILE=<dir>` writes CPU profiles of the ingesting process. `BENCH_ALARMS=0` leaves the
- * bench's devices without product, device rows and alarm rules (the alarm engine then finds no
- * device); by default each tenant's devices get a product whose rules are evaluated on every value
- * and rarely fire (see `seedAlarmRules`).
+ * `BENCH_MODEL` (`wl-pro`), `BENCH_ROUNDS` (2 rounds of the baselines), `BENCH_PROFILE=<dir>` writes CPU profiles of the ingesting process.
+ * `BENCH_ALARMS=0` leaves the bench's devices without product, device rows and alarm rules (the
+ * alarm engine then finds no device).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -38,11 +42,11 @@ import mqtt, { type MqttClient } from 'mqtt';
 import pg from 'pg';
 import { applyMigrations, connectDatabase } from '../apps/server/src/platform/db/database';
 import { startEmbeddedPostgres } from '../apps/server/src/platform/db/embedded-postgres';
-import type { TelemetryRow } from '../apps/server/src/modules/telemetry/batch-rows';
-import { latestUpsert, messageLogInsert, telemetryInsert } from '../apps/server/src/modules/telemetry/batch-statements';
 import { nextId } from '../apps/server/src/platform/db/ids';
 import { bundleIngestProcess, IngestChild } from '../apps/server/test/support/ingest-child';
-import { freePort, postgresCpuMs, processCpuMs } from './support';
+import { runBaselines, type Baseline } from './ingest-baselines';
+import { benchModel, parseModelNames, SEQUENCE_FIELD, type BenchModel } from './ingest-model';
+import { freePort, loadAverage, postgresCpuMs, processCpuMs } from './support';
 
 const env = process.env;
 const MESSAGES = Number(env.BENCH_MESSAGES ?? 200_000);
@@ -51,7 +55,9 @@ const WINDOW = Number(env.BENCH_WINDOW ?? 1000);
 const BATCH = Number(env.BENCH_BATCH ?? 2000);
 const PAUSE_S = Number(env.BENCH_PAUSE_S ?? 30);
 const PAUSE_RATE = Number(env.BENCH_PAUSE_RATE ?? 5000);
+const ROUNDS = Number(env.BENCH_ROUNDS ?? 2);
 const parts = new Set((env.BENCH_PARTS ?? 'bare,mosquitto,embedded,pause').split(','));
+const models = parseModelNames(env.BENCH_MODEL ?? 'wl-pro').map((name) => benchModel(name, PUBLISHERS));
 const profileDir = env.BENCH_PROFILE ? path.resolve(env.BENCH_PROFILE) : undefined;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mes-ingest-bench-'));
 fs.chmodSync(work, 0o755);
@@ -78,7 +84,7 @@ const entry = await bundleIngestProcess('bench');
 
 /** The ingesting process: its reports (every 250 ms) and its CPU time. */
 class Ingester extends IngestChild {
-  constructor(name: string, extra: Record<string, string>) {
+  constructor(name: string, model: BenchModel, extra: Record<string, string>) {
     const flags = profileDir
       ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
       : [];
@@ -87,6 +93,7 @@ class Ingester extends IngestChild {
       {
         DATABASE_URL: databaseUrl,
         DEVICES: String(PUBLISHERS),
+        FIELDS: JSON.stringify(model.fields),
         BATCH_SIZE: String(BATCH),
         BATCH_DELAY_MS: '20',
         MAX_QUEUE: String(Math.max(4 * BATCH, 10_000)),
@@ -104,7 +111,9 @@ class Ingester extends IngestChild {
 
 // ------------------------------------------------------------------------------- publishers
 
-const payload = (seq: number) => JSON.stringify({ ts: Date.now(), values: { v: (seq % 1000) / 10, n: seq } });
+/** Message `seq` of device `D{device}`: a report of the model as the simulator sends it. */
+const payload = (model: BenchModel, device: number, seq: number) =>
+  JSON.stringify({ ts: Date.now(), values: model.values(device, seq) });
 
 interface PublishTarget {
   url: string;
@@ -130,6 +139,7 @@ async function connectPublishers(target: PublishTarget): Promise<MqttClient[]> {
 async function publish(
   clients: MqttClient[],
   tenant: string,
+  model: BenchModel,
   from: number,
   count: number,
   rate?: number,
@@ -151,7 +161,7 @@ async function publish(
             while (outstanding < WINDOW && next < end && allowance >= 1 && !until?.()) {
               allowance--;
               outstanding++;
-              client.publish(topic, payload(next++), { qos: 1 }, (error) => {
+              client.publish(topic, payload(model, p, next++), { qos: 1 }, (error) => {
                 outstanding--;
                 if (!error) acked++;
                 if ((next >= end || until?.()) && outstanding === 0) resolve();
@@ -179,15 +189,36 @@ async function publish(
 
 // ------------------------------------------------------------------------------- accounting
 
-async function account(tenant: string): Promise<{ rows: number; distinct: number; logs: number }> {
-  const t = await pool.query<{ rows: string; distinct: string }>(
-    `select count(*) as rows, count(distinct num_value) as distinct from mes_telemetry where tenant_id = $1 and field = 'n'`,
+/**
+ * How many times each message of a tenant was stored, summed: `rows` (stored copies) and `distinct`
+ * (messages stored at least once); lost = acknowledged − distinct, duplicated = rows − distinct.
+ *
+ * Counted on the acquisition data, one row per stored report whatever else the storage writes:
+ * today beside a telemetry row per point (`mes_telemetry`), after the storage redesign alone, with
+ * the report's values in `data_values` (jsonb). The sequence number rides in a model field
+ * (`SEQUENCE_FIELD`), so it is in those values. If the values move to another column or table,
+ * this query is the one place to change.
+ */
+async function storedCopies(tenant: string): Promise<{ rows: number; distinct: number }> {
+  const { rows } = await pool.query<{ rows: string; distinct: string }>(
+    `select count(data_values ->> $2) as rows, count(distinct data_values ->> $2) as distinct
+       from mes_acqdata where tenant_id = $1`,
+    [tenant, SEQUENCE_FIELD],
+  );
+  return { rows: Number(rows[0]?.rows), distinct: Number(rows[0]?.distinct) };
+}
+
+/** Stored copies, reports with refused values (the model's checks: none expected), message-log rows. */
+async function account(tenant: string): Promise<{ rows: number; distinct: number; refused: number; logs: number }> {
+  const copies = await storedCopies(tenant);
+  const r = await pool.query<{ n: string }>(
+    'select count(*) as n from mes_acqdata where tenant_id = $1 and errors is not null',
     [tenant],
   );
   const l = await pool.query<{ n: string }>('select count(*) as n from mes_mqtt_message where tenant_id = $1', [
     tenant,
   ]);
-  return { rows: Number(t.rows[0]?.rows), distinct: Number(t.rows[0]?.distinct), logs: Number(l.rows[0]?.n) };
+  return { ...copies, refused: Number(r.rows[0]?.n), logs: Number(l.rows[0]?.n) };
 }
 
 /** Waits until the ingester has stored `count` messages, or its count stops moving for 10 s. */
@@ -214,6 +245,8 @@ const cpu = () => ({
 
 interface Throughput {
   name: string;
+  /** Model fields per message. */
+  fields: number;
   messages: number;
   acked: number;
   seconds: number;
@@ -262,43 +295,47 @@ async function startMosquitto(): Promise<number> {
 // ------------------------------------------------------------------------------- runs
 
 /**
- * The devices `D0` … of a tenant with a product whose alarm rules (docs/warnings.md) watch both
- * fields on every message and rarely fire: `v > 99.85` fires when `v` (seq % 1000 / 10) reaches
- * 99.9, once per 1,000 messages of a device, and clears on the next (the same row re-opened each
- * time: repeat count); the others never fire (a 30 s hold above 1,000, a concentration below −1,
- * a rate of `n` above 10^9 per minute, the PLC limits of `n`), plus an offline and a cycle rule.
+ * The devices `D0` … of a tenant with the demo product of the model, as the seed gives it
+ * (seed/demo-devices.ts): its fields, its alarm rules (docs/warnings.md) and its PLC variables'
+ * limits, which the alarm engine evaluates on every value. The simulator's values trip some of
+ * them now and then (a low chlorine, a fault code), as on the demo devices.
  */
-async function seedAlarmRules(tenant: string): Promise<void> {
+async function seedAlarmRules(tenant: string, model: BenchModel): Promise<void> {
   if (env.BENCH_ALARMS === '0') return;
+  const { product } = model;
   const productId = nextId();
   await pool.query(
-    `insert into mes_product (id, tenant_id, product_code, product_name, inactivity_seconds) values ($1, $2, 'BENCH', 'bench', 3600)`,
-    [productId, tenant],
+    `insert into mes_product (id, tenant_id, product_code, product_name, inactivity_seconds) values ($1, $2, $3, $4, $5)`,
+    [productId, tenant, product.productCode, product.productName, product.inactivitySeconds],
   );
-  await pool.query(
-    `insert into mes_product_field (id, tenant_id, product_id, field_key, field_name, data_type, unit, precision)
-     values ($1, $3, $4, 'v', '数值', 'float', '', 3), ($2, $3, $4, 'n', '序号', 'int', '', 0)`,
-    [nextId(), nextId(), tenant, productId],
-  );
-  const rules: [string, string, string, string | null, number, number][] = [
-    ['threshold', 'v', '>', '99.85', 0, 3],
-    ['threshold', 'v', '>', '1000', 30, 2],
-    ['concentration', 'v', '<', '-1', 0, 2],
-    ['rate', 'n', '>', '1000000000', 0, 3],
-    ['offline', '', '>', null, 600, 2],
-    ['cycle', '', '>', null, 0, 2],
-  ];
-  for (const [type, field, operator, threshold, duration, level] of rules)
+  for (const f of product.fields)
+    await pool.query(
+      `insert into mes_product_field (id, tenant_id, product_id, field_key, field_name, data_type, unit, precision)
+       values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [nextId(), tenant, productId, f.fieldKey, f.fieldName, f.dataType, f.unit, f.precision],
+    );
+  for (const r of product.alarmRules)
     await pool.query(
       `insert into mes_product_alarm_rule (id, tenant_id, product_id, rule_type, field_key, operator, threshold, duration_seconds, level)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [nextId(), tenant, productId, type, field, operator, threshold, duration, level],
+      [nextId(), tenant, productId, r.ruleType, r.fieldKey, r.operator, r.threshold, r.durationSeconds, r.level],
     );
-  await pool.query(
-    `insert into mes_plc_variable (id, tenant_id, product_id, name, limit_hh, limit_h, limit_l, limit_ll, limit_level)
-     values ($1, $2, $3, 'n', 1e13, 1e12, -1, -2, 2)`,
-    [nextId(), tenant, productId],
-  );
+  for (const v of product.plcVariables)
+    await pool.query(
+      `insert into mes_plc_variable (id, tenant_id, product_id, name, label, limit_hh, limit_h, limit_l, limit_ll)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [
+        nextId(),
+        tenant,
+        productId,
+        v.name,
+        v.label,
+        v.limits?.hh ?? null,
+        v.limits?.h ?? null,
+        v.limits?.l ?? null,
+        v.limits?.ll ?? null,
+      ],
+    );
   for (let p = 0; p < PUBLISHERS; p++)
     await pool.query(
       `insert into mes_device (id, tenant_id, device_code, device_name, product_id, mqtt_client_id) values ($1, $2, $3, $3, $4, $5)`,
@@ -315,10 +352,17 @@ async function warningCount(tenant: string): Promise<{ rows: number; raises: num
   return { rows: Number(rows[0]?.rows), raises: Number(rows[0]?.raises) };
 }
 
-async function throughput(name: string, tenant: string, via: 'mosquitto' | 'embedded', brokerPort?: number) {
-  await seedAlarmRules(tenant);
+async function throughput(
+  name: string,
+  tenant: string,
+  via: 'mosquitto' | 'embedded',
+  model: BenchModel,
+  brokerPort?: number,
+) {
+  await seedAlarmRules(tenant, model);
   const ingester = new Ingester(
-    `${via}`,
+    `${via}-${model.name}`,
+    model,
     via === 'mosquitto'
       ? {
           TENANT: tenant,
@@ -341,12 +385,12 @@ async function throughput(name: string, tenant: string, via: 'mosquitto' | 'embe
   });
   // A short warm-up (JIT, connections, partitions), not counted.
   const warm = Math.min(10_000, MESSAGES / 10);
-  await publish(clients, tenant, 0, warm);
+  await publish(clients, tenant, model, 0, warm);
   await settle(ingester, warm);
   const before = { ...cpu(), ingester: ingester.cpuMs(), mosquitto: processCpuMs(mosquitto?.pid) ?? 0 };
   const storedBefore = ingester.last.stored ?? 0;
   const started = Date.now();
-  const acked = await publish(clients, tenant, warm, MESSAGES);
+  const acked = await publish(clients, tenant, model, warm, MESSAGES);
   const ended = await settle(ingester, storedBefore + MESSAGES);
   const after = { ...cpu(), ingester: ingester.cpuMs(), mosquitto: processCpuMs(mosquitto?.pid) ?? 0 };
   await Promise.all(clients.map((c) => c.endAsync()));
@@ -358,6 +402,7 @@ async function throughput(name: string, tenant: string, via: 'mosquitto' | 'embe
   const per = (k: keyof typeof before) => ((after[k] - before[k]) * 1000) / MESSAGES;
   const result: Throughput = {
     name,
+    fields: model.fields.length,
     messages: MESSAGES,
     acked: acked + warm,
     seconds,
@@ -374,76 +419,12 @@ async function throughput(name: string, tenant: string, via: 'mosquitto' | 'embe
     peakRssMb: peakRss / 2 ** 20,
   };
   if (counted.logs !== counted.rows) console.warn(`${name}: ${counted.logs} log rows for ${counted.rows} messages`);
+  if (counted.refused) console.warn(`${name}: ${counted.refused} reports with refused values`);
   if (env.BENCH_ALARMS !== '0') {
     const warnings = await warningCount(tenant);
     console.log(`${name}: alarm rules fired ${warnings.raises} times into ${warnings.rows} warning rows`);
   }
   return result;
-}
-
-/** The rows ingestion writes for `count` messages of one tenant, inserted in batches as it does. */
-async function bare(name: string, tenant: string, count: number, what: 'all' | 'no-log' | 'telemetry') {
-  const client = await pool.connect();
-  const started = Date.now();
-  const dbBefore = postgresCpuMs(clusterDir) ?? 0;
-  const benchBefore = process.cpuUsage();
-  try {
-    for (let from = 0; from < count; from += BATCH) {
-      const n = Math.min(BATCH, count - from);
-      const seqs = Array.from({ length: n }, (_, i) => from + i);
-      const devices = seqs.map((s) => `D${s % PUBLISHERS}`);
-      const now = new Date();
-      // Each message its own time, as the publishers' `ts` (equal keys would make the indexes cheaper).
-      const points: TelemetryRow[] = seqs.flatMap((seq, i) => {
-        const at = new Date(now.getTime() - n + i);
-        const point = { tenantId: tenant, deviceCode: devices[i] ?? '', ts: at, text: null };
-        return [
-          { ...point, field: 'v', num: String((seq % 1000) / 10) },
-          { ...point, field: 'n', num: String(seq) },
-        ];
-      });
-      // Ingestion's own statements (batch-statements.ts), so the baseline is its writes minus the broker.
-      await client.query('begin');
-      await client.query(telemetryInsert(points));
-      if (what !== 'telemetry') {
-        const latest = [...new Set(devices)].flatMap((d) =>
-          ['v', 'n'].map((field) => ({ tenantId: tenant, deviceCode: d, field, ts: now, num: '1', text: null })),
-        );
-        await client.query(latestUpsert(latest));
-      }
-      if (what === 'all')
-        await client.query(
-          messageLogInsert(
-            seqs.map((seq, i) => ({
-              tenantId: tenant,
-              topic: `mes/${tenant}/${devices[i]}/telemetry`,
-              clientId: '',
-              qos: 1,
-              retain: false,
-              payload: payload(seq),
-              deviceCode: devices[i] ?? '',
-              parsedOk: true,
-              error: null,
-              at: now,
-            })),
-          ),
-        );
-      await client.query('commit');
-    }
-  } finally {
-    client.release();
-  }
-  const seconds = (Date.now() - started) / 1000;
-  const benchCpu = process.cpuUsage(benchBefore);
-  return {
-    name,
-    rate: count / seconds,
-    seconds,
-    cpuUsPerMessage: {
-      postgres: (((postgresCpuMs(clusterDir) ?? 0) - dbBefore) * 1000) / count,
-      inserter: (benchCpu.user + benchCpu.system) / count,
-    },
-  };
 }
 
 /** SIGSTOP / SIGCONT to every process of the PostgreSQL cluster (postmaster and its children). */
@@ -464,9 +445,11 @@ function signalPostgres(signal: 'SIGSTOP' | 'SIGCONT'): void {
 }
 
 async function pause(name: string, tenant: string, via: 'mosquitto' | 'embedded', brokerPort?: number) {
-  await seedAlarmRules(tenant);
+  const model = models[0] as BenchModel;
+  await seedAlarmRules(tenant, model);
   const ingester = new Ingester(
     `pause-${via}`,
+    model,
     via === 'mosquitto'
       ? {
           TENANT: tenant,
@@ -494,7 +477,7 @@ async function pause(name: string, tenant: string, via: 'mosquitto' | 'embedded'
   ingester.onStatus((s) => samples[phase].push({ rss: s.rss ?? 0, heap: s.heapUsed ?? 0, queued: s.queued ?? 0 }));
   let stopPublishing = false;
   const total = PAUSE_RATE * (PAUSE_S + 20);
-  const publishing = publish(clients, tenant, 0, total, PAUSE_RATE, () => stopPublishing);
+  const publishing = publish(clients, tenant, model, 0, total, PAUSE_RATE, () => stopPublishing);
   await new Promise((r) => setTimeout(r, 8000));
   phase = 'paused';
   signalPostgres('SIGSTOP');
@@ -536,38 +519,100 @@ async function pause(name: string, tenant: string, via: 'mosquitto' | 'embedded'
 
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const modelLine = models.map((m) => `${m.product.productCode}: ${m.fields.length} model fields per message`).join('; ');
 console.log(
-  `ingest bench: ${MESSAGES.toLocaleString('en-US')} messages per run, ${PUBLISHERS} publishers × window ${WINDOW}, ` +
-    `batches of ${BATCH}, ${os.cpus().length} cores (shared: figures taken under the machine's other load)`,
+  `ingest bench: ${modelLine}; ${MESSAGES.toLocaleString('en-US')} messages per run, ${PUBLISHERS} publishers × window ${WINDOW}, ` +
+    `batches of ${BATCH}, ${os.cpus().length} cores (shared: figures taken under the machine's other load; load average ${loadAverage()})`,
 );
+/** A run's name with its model, e.g. `WL-PRO (10 fields): through Mosquitto`. */
+const named = (model: BenchModel, run: string) =>
+  `${model.product.productCode} (${model.fields.length} fields): ${run}`;
+/** The goal of issue 27: server + PostgreSQL CPU per 10-field WL-PRO message through Mosquitto. */
+const GOAL_US = 20;
 try {
-  const results: Throughput[] = [];
-  const bares: Awaited<ReturnType<typeof bare>>[] = [];
-  if (parts.has('bare')) {
-    bares.push(await bare('bare insert: telemetry + latest + message log', 'bare1', MESSAGES, 'all'));
-    bares.push(await bare('bare insert: telemetry + latest (no message log)', 'bare2', MESSAGES, 'no-log'));
-    bares.push(await bare('bare insert: telemetry only', 'bare3', MESSAGES, 'telemetry'));
-  }
+  const results: (Throughput & { model: BenchModel })[] = [];
+  const baselines: { model: BenchModel; runs: Baseline[] }[] = [];
+  if (parts.has('bare'))
+    for (const model of models)
+      baselines.push({
+        model,
+        runs: await runBaselines(
+          { pool, clusterDir, batch: BATCH, devices: PUBLISHERS, messages: MESSAGES, rounds: ROUNDS },
+          model,
+        ),
+      });
   let brokerPort: number | undefined;
   if (parts.has('mosquitto') || parts.has('pause')) brokerPort = await startMosquitto();
-  if (parts.has('mosquitto'))
-    results.push(await throughput('through Mosquitto (external subscriber)', 'mq1', 'mosquitto', brokerPort));
-  if (parts.has('embedded')) results.push(await throughput('through the embedded broker (aedes)', 'em1', 'embedded'));
-  const base = bares[0]?.rate;
+  for (const model of models) {
+    const tag = model.name === 'wl-pro' ? 'wl' : 'st';
+    if (parts.has('mosquitto'))
+      results.push({
+        model,
+        ...(await throughput(
+          named(model, 'through Mosquitto (external subscriber)'),
+          `mq${tag}`,
+          'mosquitto',
+          model,
+          brokerPort,
+        )),
+      });
+    if (parts.has('embedded'))
+      results.push({
+        model,
+        ...(await throughput(named(model, 'through the embedded broker (aedes)'), `em${tag}`, 'embedded', model)),
+      });
+  }
+  /** Today's layout of the same model, the bare insert every run is compared with. */
+  const today = (model: BenchModel) => baselines.find((b) => b.model === model)?.runs[0];
+  const times = (rate: number, base: Baseline | undefined) => (base ? fmt(rate / base.rate, 2) : '');
 
-  console.log('\nThroughput (QoS 1, every message accounted for in PostgreSQL)');
+  console.log(`\nThroughput (QoS 1, every message accounted for in PostgreSQL; load average now ${loadAverage()})`);
   console.log(
-    '| run | msg/s | × bare | lost | dup | max queued | peak RSS MB | CPU µs/msg: ingester | postgres | publishers | mosquitto |',
+    "| run | msg/s | × today's bare | lost | dup | max queued | peak RSS MB | CPU µs/msg: ingester | postgres | publishers | mosquitto |",
   );
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-  for (const b of bares)
-    console.log(
-      `| ${b.name} | ${fmt(b.rate)} | ${base ? fmt(b.rate / base, 2) : ''} | | | | | ${fmt(b.cpuUsPerMessage.inserter, 1)} (inserter) | ${fmt(b.cpuUsPerMessage.postgres, 1)} | | |`,
-    );
+  for (const { model, runs } of baselines)
+    for (const b of runs)
+      console.log(
+        `| ${named(model, `bare insert, ${b.name}`)} | ${fmt(b.rate)} | ${times(b.rate, runs[0])} | | | | | ${fmt(b.cpuUsPerMessage.inserter, 1)} (inserter) | ${fmt(b.cpuUsPerMessage.postgres, 1)} | | |`,
+      );
   for (const r of results)
     console.log(
-      `| ${r.name} | ${fmt(r.rate)} | ${base ? fmt(r.rate / base, 2) : ''} | ${r.lost} | ${r.duplicated} | ${fmt(r.maxQueued)} | ${fmt(r.peakRssMb)} | ${fmt(r.cpuUsPerMessage.ingester ?? 0, 1)} | ${fmt(r.cpuUsPerMessage.postgres ?? 0, 1)} | ${fmt(r.cpuUsPerMessage.publishers ?? 0, 1)} | ${r.cpuUsPerMessage.mosquitto === undefined ? '' : fmt(r.cpuUsPerMessage.mosquitto, 1)} |`,
+      `| ${r.name} | ${fmt(r.rate)} | ${times(r.rate, today(r.model))} | ${r.lost} | ${r.duplicated} | ${fmt(r.maxQueued)} | ${fmt(r.peakRssMb)} | ${fmt(r.cpuUsPerMessage.ingester ?? 0, 1)} | ${fmt(r.cpuUsPerMessage.postgres ?? 0, 1)} | ${fmt(r.cpuUsPerMessage.publishers ?? 0, 1)} | ${r.cpuUsPerMessage.mosquitto === undefined ? '' : fmt(r.cpuUsPerMessage.mosquitto, 1)} |`,
     );
+
+  if (results.length) {
+    console.log(
+      `\nServer and PostgreSQL CPU per message and per point (a point: one model field of a message; goal ≤ ${GOAL_US} µs per WL-PRO message, server + PostgreSQL)`,
+    );
+    console.log(
+      '| run | points/msg | server µs/msg | server µs/point | PostgreSQL µs/msg | PostgreSQL µs/point | server + PostgreSQL µs/msg | × goal |',
+    );
+    console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    for (const r of results) {
+      const server = r.cpuUsPerMessage.ingester ?? 0;
+      const database = r.cpuUsPerMessage.postgres ?? 0;
+      console.log(
+        `| ${r.name} | ${r.fields} | ${fmt(server, 1)} | ${fmt(server / r.fields, 2)} | ${fmt(database, 1)} | ${fmt(database / r.fields, 2)} | ${fmt(server + database, 1)} | ${fmt((server + database) / GOAL_US, 1)} |`,
+      );
+    }
+  }
+
+  for (const { model, runs } of baselines) {
+    const base = runs[0] as Baseline;
+    console.log(
+      `\nBare-insert baselines, ${named(model, `${fmt(MESSAGES)} messages`)} in batches of ${BATCH}, one transaction each, from the bench process; ` +
+        `each layout ${ROUNDS} times, the round with the least PostgreSQL CPU shown`,
+    );
+    console.log(
+      "| layout | msg/s | × today's rate | PostgreSQL µs/msg | PostgreSQL µs/point | PostgreSQL ÷ today's | inserter µs/msg |",
+    );
+    console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+    for (const b of runs)
+      console.log(
+        `| ${b.name} | ${fmt(b.rate)} | ${fmt(b.rate / base.rate, 2)} | ${fmt(b.cpuUsPerMessage.postgres, 1)} | ${fmt(b.cpuUsPerMessage.postgres / model.fields.length, 2)} | ${fmt(b.cpuUsPerMessage.postgres / base.cpuUsPerMessage.postgres, 2)} | ${fmt(b.cpuUsPerMessage.inserter, 1)} |`,
+      );
+  }
 
   if (parts.has('pause')) {
     const paused = [];

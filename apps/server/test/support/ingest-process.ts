@@ -6,8 +6,9 @@
  * memory. SIGTERM stops it the way the server stops (commit what was read, then disconnect).
  *
  * Environment: `DATABASE_URL`; `MQTT_URL` (external broker) or `MQTT_PORT` (embedded, 0 = free);
- * `TENANT`, `DEVICES` (devices `D0` … `D{n-1}` of that tenant, fields `v` float and `n` int,
- * client id `dev-D{i}`, secret `secret`); optional `CLIENT_ID`, `SHARE_GROUP`, `BATCH_SIZE`,
+ * `TENANT`, `DEVICES` (devices `D0` … `D{n-1}` of that tenant, client id `dev-D{i}`, secret
+ * `secret`), `FIELDS` (their thing model as a JSON array of `ModelField`; default `v` float and `n`
+ * int; the ingest bench gives the demo products' models); optional `CLIENT_ID`, `SHARE_GROUP`, `BATCH_SIZE`,
  * `BATCH_DELAY_MS`, `MAX_QUEUE`, `RECEIVE_MAXIMUM`, `SESSION_EXPIRY`, `REPORT_MS`; `CLUSTER_DEAD_AFTER_MS`
  * (with `CLUSTER_HEARTBEAT_MS`, `DATA_DIR`) joins the process registry, so survivors take over
  * the session of a dead process (platform/mqtt/session-takeover.ts).
@@ -25,10 +26,12 @@ import { ProcessRegistry } from '../../src/platform/cluster/process-registry';
 const env = process.env;
 const number = (name: string): number | undefined => (env[name] ? Number(env[name]) : undefined);
 const tenant = env.TENANT ?? '000000';
-const fields: ModelField[] = [
-  { field: 'v', dataType: 'float', unit: '', precision: 3 },
-  { field: 'n', dataType: 'int', unit: '', precision: 0 },
-];
+const fields: ModelField[] = env.FIELDS
+  ? (JSON.parse(env.FIELDS) as ModelField[])
+  : [
+      { field: 'v', dataType: 'float', unit: '', precision: 3 },
+      { field: 'n', dataType: 'int', unit: '', precision: 0 },
+    ];
 const devices = new Map<string, KnownDevice>();
 for (let i = 0; i < (number('DEVICES') ?? 1); i++)
   devices.set(`D${i}`, {
