@@ -20,11 +20,12 @@ describe('TotalsInvalidation', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it('publishes each resource and tenant written by 2,000 messages once, with the list spanning every tenant', async () => {
+  it('publishes each resource and tenant written by 2,000 messages once (9 topics), with the list spanning every tenant', async () => {
     const { topics, publish } = recorder();
     const totals = new TotalsInvalidation({ publish, intervalMs: 1000 });
     for (let i = 0; i < 1000; i++) totals.written({ iot: rows('t1', 3), acqdata: rows('t1', 1), mqtt: rows('t1', 1) });
-    for (let i = 0; i < 1000; i++) totals.written({ iot: rows('t2', 3), mqtt: rows('t2', 1), onoff: [] });
+    for (let i = 0; i < 1000; i++)
+      totals.written({ iot: rows('t2', 3), acqdata: rows('t2', 1), mqtt: rows('t2', 1), onoff: [] });
     expect(topics).toEqual([]);
     await vi.advanceTimersByTimeAsync(0);
     expect(topics.sort()).toEqual(
@@ -33,12 +34,21 @@ describe('TotalsInvalidation', () => {
         rowsTopic('iot', 't2'),
         rowsTopic('iot', ALL_TENANTS),
         rowsTopic('acqdata', 't1'),
+        rowsTopic('acqdata', 't2'),
         rowsTopic('acqdata', ALL_TENANTS),
         rowsTopic('mqtt', 't1'),
         rowsTopic('mqtt', 't2'),
         rowsTopic('mqtt', ALL_TENANTS),
       ].sort(),
     );
+  });
+
+  it('notes every tenant of a batch whose rows interleave tenants', async () => {
+    const { topics, publish } = recorder();
+    const totals = new TotalsInvalidation({ publish });
+    totals.written({ mqtt: [{ tenantId: 'a' }, { tenantId: 'a' }, { tenantId: 'b' }, { tenantId: 'a' }] });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(topics).toEqual([rowsTopic('mqtt', 'a'), rowsTopic('mqtt', 'b'), rowsTopic('mqtt', ALL_TENANTS)]);
   });
 
   it('publishes a pair at most once per interval: later writes wait for the interval’s end', async () => {

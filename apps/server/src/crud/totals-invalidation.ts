@@ -72,7 +72,13 @@ export class TotalsInvalidation implements TotalsWriters {
     if (this.closed) return;
     for (const [code, list] of Object.entries(rows)) {
       let tenants: Set<string> | undefined;
-      for (const row of list) (tenants ??= this.tenantsOf(code)).add(row.tenantId);
+      let last: string | undefined;
+      // A batch is mostly one tenant's rows: a comparison skips the hashing.
+      for (const row of list) {
+        if (row.tenantId === last) continue;
+        last = row.tenantId;
+        (tenants ??= this.tenantsOf(code)).add(last);
+      }
     }
     if (this.pending.size) this.schedule();
   }
