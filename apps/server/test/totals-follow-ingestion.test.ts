@@ -74,12 +74,11 @@ describe('list totals after ingestion (issue 27)', () => {
     warning: '/api/report/warning/list?current=1&size=10',
   };
 
-  it('IoT data, acquisition data, MQTT messages, on/off records and warnings counted before the data follow it', async () => {
-    for (const url of Object.values(lists)) expect(await total(url)).toBe(0);
-
+  /** The waterline device, with a new secret, connected to the embedded broker. */
+  async function connect(): Promise<{ client: MqttClient; secret: DeviceSecretReply }> {
     const [row] = (await get(`/api/basic/device/list?deviceCode=${code}`)).records as { id: string }[];
-    const secret = (await t.as(token, { method: 'POST', url: `/api${DEVICE_ROTATE_SECRET_PATH}?id=${row?.id}` })).json()
-      .data as DeviceSecretReply;
+    const reply = await t.as(token, { method: 'POST', url: `/api${DEVICE_ROTATE_SECRET_PATH}?id=${row?.id}` });
+    const secret = reply.json().data as DeviceSecretReply;
     const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${runtime.port()}`, {
       protocolVersion: 4,
       clientId: secret.clientId,
@@ -87,6 +86,13 @@ describe('list totals after ingestion (issue 27)', () => {
       password: secret.secret,
       reconnectPeriod: 0,
     });
+    return { client, secret };
+  }
+
+  it('IoT data, acquisition data, MQTT messages, on/off records and warnings counted before the data follow it', async () => {
+    for (const url of Object.values(lists)) expect(await total(url)).toBe(0);
+
+    const { client, secret } = await connect();
     // Two values each; the first message's tank level is under an alarm threshold of the product (10).
     const N = 30;
     for (let i = 0; i < N; i++)
@@ -108,5 +114,24 @@ describe('list totals after ingestion (issue 27)', () => {
     await new Promise<void>((resolve) => client.end(false, {}, () => resolve()));
     await waitFor(async () => (await count('mes_onoff')) === 2, 10_000);
     await follows(lists.onoff, 'mes_onoff', 2);
+  });
+
+  it('MQTT messages set aside as dead letters, written outside any batch, move the list’s total too', async () => {
+    const deadLetters = `/api/blade-business/mqtt/page?current=1&size=10&error=${encodeURIComponent('dead letter')}`;
+    expect(await total(deadLetters)).toBe(0);
+    // A sequence number PostgreSQL refuses that no parse check knows of: the message fails alone.
+    const POISON = 86_420;
+    await t.database.pool.query(
+      `alter table mes_acqdata add constraint test_poison check (seq is distinct from ${POISON})`,
+    );
+    const { client, secret } = await connect();
+    try {
+      await publish(client, `${secret.topicPrefix}/telemetry`, JSON.stringify({ seq: POISON, ph: 7 }));
+      const dead = `(select * from mes_mqtt_message where error like 'dead letter%') as dead`;
+      await follows(deadLetters, dead, 1);
+    } finally {
+      await t.database.pool.query(`alter table mes_acqdata drop constraint test_poison`);
+      await client.endAsync();
+    }
   });
 });
