@@ -1,8 +1,8 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import { DEVICE_ROTATE_SECRET_PATH, type DeviceSecretReply } from '@mes/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDeviceDirectory } from '../src/modules/device';
-import { startTelemetry, type TelemetryRuntime } from '../src/modules/telemetry';
+import type { TelemetryRuntime } from '../src/modules/telemetry';
+import { startEmbeddedTelemetry } from './support/embedded-telemetry';
 import { DEMO_DEVICES, WATERLINE_PRODUCT } from '../src/seed/demo-devices';
 import { waitFor } from './support/mqtt-kit';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -20,13 +20,7 @@ let token: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  runtime = await startTelemetry(
-    t.ctx,
-    createDeviceDirectory(t.ctx),
-    { url: undefined, host: '127.0.0.1', port: 0 },
-    { batchDelayMs: 20 },
-  );
-  await runtime.ready;
+  runtime = await startEmbeddedTelemetry(t.ctx);
   token = (await t.signIn()).access_token;
 }, 120_000);
 
@@ -95,8 +89,11 @@ describe('list totals after ingestion (issue 27)', () => {
     const { client, secret } = await connect();
     // Two values each; the first message's tank level is under an alarm threshold of the product (10).
     const N = 30;
-    for (let i = 0; i < N; i++)
-      await publish(client, `${secret.topicPrefix}/telemetry`, JSON.stringify({ ph: 7, tankLevel: i === 0 ? 5 : 50 }));
+    await Promise.all(
+      Array.from({ length: N }, (_, i) =>
+        publish(client, `${secret.topicPrefix}/telemetry`, JSON.stringify({ ph: 7, tankLevel: i === 0 ? 5 : 50 })),
+      ),
+    );
 
     await follows(lists.iot, 'mes_telemetry', 2 * N);
     await follows(lists.acqdata, 'mes_acqdata', N);
@@ -106,7 +103,9 @@ describe('list totals after ingestion (issue 27)', () => {
     await follows(lists.warning, 'mes_warning');
 
     // The device's list again, its total now cached at N: newer rows move it too.
-    for (let i = 0; i < 5; i++) await publish(client, `${secret.topicPrefix}/telemetry`, JSON.stringify({ ph: 7.1 }));
+    await Promise.all(
+      Array.from({ length: 5 }, () => publish(client, `${secret.topicPrefix}/telemetry`, JSON.stringify({ ph: 7.1 }))),
+    );
     await follows(lists.deviceAcqdata, 'mes_acqdata', N + 5);
     await follows(lists.mqtt, 'mes_mqtt_message', N + 5);
 
@@ -114,7 +113,8 @@ describe('list totals after ingestion (issue 27)', () => {
     await new Promise<void>((resolve) => client.end(false, {}, () => resolve()));
     await waitFor(async () => (await count('mes_onoff')) === 2, 10_000);
     await follows(lists.onoff, 'mes_onoff', 2);
-  });
+    // Each wait is bounded (10 s); a loaded machine makes their sum longer than the default 30 s.
+  }, 120_000);
 
   it('MQTT messages set aside as dead letters, written outside any batch, move the list’s total too', async () => {
     const deadLetters = `/api/blade-business/mqtt/page?current=1&size=10&error=${encodeURIComponent('dead letter')}`;
