@@ -111,6 +111,24 @@ describe('TotalsInvalidation', () => {
     expect(topics).toHaveLength(2);
   });
 
+  it('sends one NOTIFY at a time, so a round holds at most one pooled connection', async () => {
+    let open = 0;
+    let most = 0;
+    const sent: string[] = [];
+    const totals = new TotalsInvalidation({
+      publish: async (topic) => {
+        most = Math.max(most, ++open);
+        await new Promise((r) => setTimeout(r, 5));
+        sent.push(topic);
+        open--;
+      },
+    });
+    totals.written({ iot: rows('t1', 2), acqdata: rows('t2', 1), mqtt: rows('t3', 1) });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(sent).toHaveLength(6);
+    expect(most).toBe(1);
+  });
+
   it('names the list spanning every tenant once, and not for rows shared by all tenants', () => {
     expect(totalsTopics('user', ['a', 'b'])).toEqual([
       rowsTopic('user', 'a'),

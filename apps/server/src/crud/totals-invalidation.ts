@@ -125,26 +125,26 @@ export class TotalsInvalidation implements TotalsWriters {
     this.rounds.add(run);
   }
 
+  /**
+   * One topic at a time: the feed's NOTIFY takes a pooled connection, which ingestion needs too,
+   * above all while the database comes back. The first failure ends the round; what it had not
+   * sent goes back to the pending pairs for the next one.
+   */
   private async publish(due: Map<string, Set<string>>): Promise<void> {
-    const failed = new Map<string, Set<string>>();
-    await Promise.all(
-      [...due].flatMap(([code, tenants]) =>
-        totalsTopics(code, tenants).map((topic) =>
-          this.options.publish(topic).catch((error: unknown) => {
-            // The tenant set is kept whole: republishing a topic that did go out costs nothing.
-            failed.set(code, tenants);
-            if (!this.failing) this.options.warn?.('list totals: a change could not be announced; retried', error);
-            this.failing = true;
-          }),
-        ),
-      ),
-    );
-    if (!failed.size) {
-      this.failing = false;
-      return;
+    const entries = [...due];
+    for (const [k, [code, tenants]] of entries.entries()) {
+      try {
+        // A tenant set is sent again whole after a failure: a topic sent twice costs nothing.
+        for (const topic of totalsTopics(code, tenants)) await this.options.publish(topic);
+      } catch (error) {
+        if (!this.failing) this.options.warn?.('list totals: a change could not be announced; retried', error);
+        this.failing = true;
+        if (this.closed) return;
+        for (const [left, leftTenants] of entries.slice(k)) for (const t of leftTenants) this.tenantsOf(left).add(t);
+        this.schedule();
+        return;
+      }
     }
-    if (this.closed) return;
-    for (const [code, tenants] of failed) for (const t of tenants) this.tenantsOf(code).add(t);
-    this.schedule();
+    this.failing = false;
   }
 }
