@@ -87,7 +87,7 @@ export async function createAppContext(options: ContextOptions): Promise<AppCont
     warn,
   );
   const sessions = new SessionStates(options.database.db, store, changes, caches, clock);
-  const totals = new PageTotals(changes, caches, () => clock.now());
+  const totals = new PageTotals(changes, caches, () => clock.now(), warn);
   const logs = new LogService({
     db: options.database.db,
     pool: options.database.pool,
@@ -134,6 +134,8 @@ export async function createAppContext(options: ContextOptions): Promise<AppCont
     await jobs.stop().catch((error: unknown) => logs.warn('job queue: stop failed', error));
     await cluster.stop();
     await logs.close();
+    // Before the feed closes: batch writers' totals still to drop (ingestion stops before this).
+    await totals.close();
     await live.close();
     await revocations.close();
     await changes.close();

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDeviceDirectory } from '../src/modules/device';
-import { startTelemetry, type TelemetryRuntime } from '../src/modules/telemetry';
+import type { TelemetryRuntime } from '../src/modules/telemetry';
+import { startEmbeddedTelemetry } from './support/embedded-telemetry';
 import { DEMO_DEVICES, STERILISER_PRODUCT, WATERLINE_PRODUCT } from '../src/seed/demo-devices';
 import { DEMO_CLINIC_NAME } from '../src/simulator/demo-clinic';
 import { parseOptions } from '../src/simulator/options';
@@ -32,13 +32,7 @@ beforeAll(async () => {
   t = await createTestApp();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   api = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  mqtt = await startTelemetry(
-    t.ctx,
-    createDeviceDirectory(t.ctx),
-    { url: undefined, host: '127.0.0.1', port: 0 },
-    { batchDelayMs: 20 },
-  );
-  await mqtt.ready;
+  mqtt = await startEmbeddedTelemetry(t.ctx);
   broker = `mqtt://127.0.0.1:${mqtt.port()}`;
 }, 120_000);
 

@@ -205,6 +205,7 @@ export async function replayHistory(
     directory: createDeviceDirectory(ctx),
     warn: (text, error) => ctx.logs.warn(`demo tenant: ${text}`, error),
     now: () => clock,
+    totals: ctx.totals,
   });
   try {
     let i = 0;

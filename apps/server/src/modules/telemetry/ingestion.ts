@@ -37,6 +37,8 @@ import { parseCycle } from './cycle-report';
 import { cycleLiveEvent, storeCycles } from './cycle-store';
 import { deviceLiveEvent } from './device-presence';
 import { publishChanges } from './publish-changes';
+import type { TotalsWriters } from '../../crud/totals-invalidation';
+import { acquisitionResource, mqttMessageResource, telemetryResource } from '@mes/contracts';
 import { isWorthRetrying } from './retry-or-split';
 import { deadLetterRow, failureReason, safeText } from './dead-letters';
 import { DUPLICATE_TEXT, DuplicateReports, reportKey, storedReports } from './report-keys';
@@ -80,6 +82,8 @@ export interface IngestionOptions {
   changes?: RuleChanges;
   /** How far ahead of the server's clock a point may be (`MQTT_MAX_CLOCK_SKEW_SECONDS`; default 5 min). */
   maxClockSkewMs?: number;
+  /** The list totals (the context's): told, after each commit, which resources' rows were written. */
+  totals?: TotalsWriters;
 }
 
 /** Backoff of a batch while the database is unavailable: from the first to the longest wait. */
@@ -339,6 +343,12 @@ export class Ingestion implements MessageSink {
         const built = await this.build(batch, devices);
         alarms = await this.alarms.evaluate(built.rows.telemetry, built.rows.cycles);
         await this.commit(built.rows, built.messages, alarms, built.keyed);
+        // List totals follow the rows within about a second, batched (crud/totals-invalidation.ts).
+        this.options.totals?.written({
+          [telemetryResource.code]: built.rows.telemetry,
+          [acquisitionResource.code]: built.rows.acquisition,
+          [mqttMessageResource.code]: built.rows.logs,
+        });
         this.counters.batches++;
         this.counters.stored += built.stored;
         for (const item of batch) this.ackOne(item);
@@ -700,6 +710,7 @@ export class Ingestion implements MessageSink {
       await client.query(messageLogInsert([log]));
       if (this.options.inTransaction) await this.options.inTransaction(client, [m]);
       await client.query('commit');
+      this.options.totals?.written({ [mqttMessageResource.code]: [log] });
     } catch (error) {
       await client.query('rollback').catch(() => undefined);
       failure = error instanceof Error ? error : new Error(String(error));

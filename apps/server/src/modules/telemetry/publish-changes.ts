@@ -1,6 +1,7 @@
 import {
   deviceCycleResource,
   deviceResource,
+  onOffResource,
   warningResource,
   type LiveEvent,
   type LiveEventType,
@@ -8,11 +9,14 @@ import {
 import { announceRowChanges } from '../../platform/cache/row-changes';
 import { notifyLive, type LiveQueryable } from '../../platform/live/notify-live';
 
-/** The resource whose rows an event of ingestion reports as written. */
-const ROWS_OF: Partial<Record<LiveEventType, string>> = {
-  warning: warningResource.code,
-  cycle: deviceCycleResource.code,
-  device: deviceResource.code,
+/**
+ * The resources whose rows an event of ingestion reports as written: a device's online change
+ * writes its on/off record too (device-presence.ts), whether from a batch or the inactivity sweep.
+ */
+const ROWS_OF: Partial<Record<LiveEventType, readonly string[]>> = {
+  warning: [warningResource.code],
+  cycle: [deviceCycleResource.code],
+  device: [deviceResource.code, onOffResource.code],
 };
 
 /**
@@ -25,9 +29,6 @@ export async function publishChanges(client: LiveQueryable, events: readonly Liv
   await notifyLive(client, events);
   await announceRowChanges(
     client,
-    events.flatMap((e) => {
-      const code = ROWS_OF[e.type];
-      return code ? [{ code, tenantId: e.tenantId }] : [];
-    }),
+    events.flatMap((e) => (ROWS_OF[e.type] ?? []).map((code) => ({ code, tenantId: e.tenantId }))),
   );
 }

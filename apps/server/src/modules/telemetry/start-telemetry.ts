@@ -3,10 +3,13 @@ import { startMqtt, type MqttContext, type MqttRuntime, type MqttTuning } from '
 import type { RuleChanges } from './alarm-rules';
 import type { DeviceDirectory } from './device-directory';
 import { Ingestion } from './ingestion';
+import type { TotalsWriters } from '../../crud/totals-invalidation';
 
 export interface TelemetryContext extends MqttContext {
   /** The change feed (the server's): alarm rules cached per device follow product and device changes. */
   changes?: RuleChanges;
+  /** The list totals (the server's): what ingestion writes drops them within about a second. */
+  totals?: TotalsWriters;
 }
 
 export type TelemetryRuntime = MqttRuntime<Ingestion>;
@@ -26,6 +29,7 @@ export function startTelemetry(
       warn: (message, error) => ctx.logs.warn(message, error),
       now: () => ctx.clock.now(),
       ...(ctx.changes ? { changes: ctx.changes } : {}),
+      ...(ctx.totals ? { totals: ctx.totals } : {}),
       ...(batchSize !== undefined ? { batchSize } : {}),
       ...(batchDelayMs !== undefined ? { batchDelayMs } : {}),
       ...(maxQueue !== undefined ? { maxQueue } : {}),
