@@ -39,7 +39,8 @@ import pg from 'pg';
 import { applyMigrations, connectDatabase } from '../apps/server/src/platform/db/database';
 import { startEmbeddedPostgres } from '../apps/server/src/platform/db/embedded-postgres';
 import type { TelemetryRow } from '../apps/server/src/modules/telemetry/batch-rows';
-import { latestUpsert, messageLogInsert, telemetryInsert } from '../apps/server/src/modules/telemetry/batch-statements';
+import { messageLogInsert, telemetryInsert } from '../apps/server/src/modules/telemetry/batch-statements';
+import { latestByDevice, latestMerge } from '../apps/server/src/modules/telemetry/device-latest';
 import { nextId } from '../apps/server/src/platform/db/ids';
 import { bundleIngestProcess, IngestChild } from '../apps/server/test/support/ingest-child';
 import { freePort, postgresCpuMs, processCpuMs } from './support';
@@ -409,7 +410,7 @@ async function bare(name: string, tenant: string, count: number, what: 'all' | '
         const latest = [...new Set(devices)].flatMap((d) =>
           ['v', 'n'].map((field) => ({ tenantId: tenant, deviceCode: d, field, ts: now, num: '1', text: null })),
         );
-        await client.query(latestUpsert(latest));
+        await client.query(latestMerge(latestByDevice(latest)));
       }
       if (what === 'all')
         await client.query(
