@@ -145,9 +145,10 @@ async function runBatch(client: pg.PoolClient, layout: Layout, latest: Telemetry
   await client.query('commit');
   const ms = performance.now() - started;
   const pgCpuMs = (postgresCpuMs(clusterDir) ?? 0) - cpuBefore;
-  const { rows } = await client.query<{ bytes: string }>(`select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1)::text as bytes`, [
-    walBefore,
-  ]);
+  const { rows } = await client.query<{ bytes: string }>(
+    `select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1)::text as bytes`,
+    [walBefore],
+  );
   return { ms, pgCpuMs, rows: (await written(client, table)) - rowsBefore, walBytes: Number(rows[0]?.bytes ?? 0) };
 }
 
@@ -176,7 +177,7 @@ try {
         layout,
         `${median(s.map((x) => x.ms)).toFixed(1)} ms`,
         `${(median(base.map((x) => x.ms)) / median(s.map((x) => x.ms))).toFixed(2)}×`,
-        `${(mean(s.map((x) => x.pgCpuMs)) * 1000 / MESSAGES).toFixed(2)} µs/msg`,
+        `${((mean(s.map((x) => x.pgCpuMs)) * 1000) / MESSAGES).toFixed(2)} µs/msg`,
         `${mean(s.map((x) => x.rows)).toFixed(0)} rows`,
         `${(mean(s.map((x) => x.walBytes)) / 1024).toFixed(0)} KiB WAL`,
         `${((await size(TABLES[layout])) / 1024).toFixed(0)} KiB table`,

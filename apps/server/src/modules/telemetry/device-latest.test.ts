@@ -35,13 +35,23 @@ describe('latest values, one row per device', () => {
     ]);
     const json = entriesJson(device!.entries);
     expect(json).toContain('"v":1000000000000000.125}');
-    expect(JSON.parse(json)).toEqual({ big: { ts: 1, v: 1000000000000000.1 }, 'say "hi"': { ts: 2, v: 'a "quoted"\\ text\n' } });
+    expect(JSON.parse(json)).toEqual({
+      big: { ts: 1, v: 1000000000000000.1 },
+      'say "hi"': { ts: 2, v: 'a "quoted"\\ text\n' },
+    });
   });
 
   it('one element of one JSON parameter per device, in one statement', () => {
-    const statement = latestMerge(latestByDevice([point('A', 'x', 1, '1'), point('B', 'x', 1, '2'), point('A', 'y', 1, '3')]));
+    const statement = latestMerge(
+      latestByDevice([point('A', 'x', 1, '1'), point('B', 'x', 1, '2'), point('A', 'y', 1, '3')]),
+    );
     expect(statement.values).toHaveLength(1);
-    const rows = JSON.parse(statement.values[0] as string) as { id: string; tenant_id: string; device_code: string; latest: object }[];
+    const rows = JSON.parse(statement.values[0] as string) as {
+      id: string;
+      tenant_id: string;
+      device_code: string;
+      latest: object;
+    }[];
     expect(rows.map((r) => [r.tenant_id, r.device_code, Object.keys(r.latest)])).toEqual([
       ['t1', 'A', ['x', 'y']],
       ['t1', 'B', ['x']],
