@@ -16,14 +16,11 @@
  * gone since migration 0026), with the old statement: the bench is its only remaining user.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
-import { applyMigrations, connectDatabase } from '../apps/server/src/platform/db/database';
-import { startEmbeddedPostgres } from '../apps/server/src/platform/db/embedded-postgres';
 import type { TelemetryRow } from '../apps/server/src/modules/telemetry/batch-rows';
 import { latestByDevice, latestMerge } from '../apps/server/src/modules/telemetry/device-latest';
 import { nextId } from '../apps/server/src/platform/db/ids';
+import { startBenchPostgres } from './bench-postgres';
 import { postgresCpuMs } from './support';
 
 const env = process.env;
@@ -32,21 +29,8 @@ const BATCHES = Number(env.BENCH_LATEST_BATCHES ?? 20);
 const MESSAGES = Number(env.BENCH_LATEST_MESSAGES ?? 2000);
 const FIELDS = Number(env.BENCH_LATEST_FIELDS ?? 10);
 const TENANT = '000000';
-const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mes-latest-bench-'));
-fs.chmodSync(work, 0o755);
-const pgRoot = path.join(work, 'pg');
-fs.mkdirSync(pgRoot, { mode: 0o755 });
-const embedded = await startEmbeddedPostgres(pgRoot, quiet);
-const databaseUrl = await embedded.ensureDatabase('mes');
-const locationFile = path.join(pgRoot, 'pg-location');
-const clusterDir = fs.existsSync(locationFile) ? fs.readFileSync(locationFile, 'utf8').trim() : path.join(pgRoot, 'pg');
-{
-  const database = connectDatabase(databaseUrl);
-  await applyMigrations(database);
-  await database.close();
-}
+const { work, embedded, databaseUrl, clusterDir } = await startBenchPostgres('mes-latest-bench-');
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
 
 // The old layout, as migration 0010 created it.

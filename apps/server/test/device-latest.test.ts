@@ -3,14 +3,13 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDateTime, IOT_MODEL_DATA_PATH, type ModelDataItem } from '@mes/contracts';
-import type { AppContext } from '../src/app-context';
-import { PgDeviceDirectory } from '../src/modules/device';
 import { hashSecret } from '../src/modules/device/credentials';
-import { startTelemetry, type TelemetryRuntime } from '../src/modules/telemetry';
+import type { TelemetryRuntime } from '../src/modules/telemetry';
 import type { TelemetryRow } from '../src/modules/telemetry/batch-rows';
 import { latestByDevice, latestMerge } from '../src/modules/telemetry/device-latest';
 import { connectDatabase, type Database } from '../src/platform/db/database';
 import { nextId } from '../src/platform/db/ids';
+import { startPgTelemetry } from './support/pg-telemetry';
 import { createTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -122,18 +121,7 @@ beforeAll(async () => {
   t = await createTestApp();
   admin = (await t.signIn()).access_token;
   ingestDb = connectDatabase(t.databaseUrl, 3);
-  const directory = new PgDeviceDirectory({
-    db: ingestDb.db,
-    changes: { subscribe: () => undefined, isLive: () => false },
-    caches: { register: () => undefined },
-  } as unknown as AppContext);
-  runtime = await startTelemetry(
-    { database: ingestDb, clock: { now: () => Date.now() }, logs: { warn: () => undefined } },
-    directory,
-    { url: undefined, host: '127.0.0.1', port: 0 },
-    { batchDelayMs: 10 },
-  );
-  await runtime.ready;
+  runtime = await startPgTelemetry(ingestDb, () => undefined, 10);
   port = runtime.port() ?? 0;
 }, 60_000);
 

@@ -81,8 +81,8 @@ on conflict (tenant_id, device_code) where is_deleted = 0 do update
  * The merge of `devices` into their stored rows, as one parameterised statement. The batch is
  * one JSON parameter (`[{id, tenant_id, device_code, latest}, …]`) rather than one array per
  * column: each device's entries are JSON already, and as elements of a jsonb[] every quote in
- * them would be escaped again for the array literal (a third less time end to end at 1,000
- * devices, bench/latest-bench.ts).
+ * them would be escaped again for the array literal (about a quarter less time end to end
+ * at 1,000 devices, docs/ingest-performance.md).
  */
 export function latestMerge(devices: readonly DeviceLatest[]): Statement {
   const rows = devices.map(
