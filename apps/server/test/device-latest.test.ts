@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDateTime, IOT_MODEL_DATA_PATH, type ModelDataItem } from '@mes/contracts';
@@ -9,7 +9,7 @@ import type { TelemetryRow } from '../src/modules/telemetry/batch-rows';
 import { latestByDevice, latestMerge } from '../src/modules/telemetry/device-latest';
 import { connectDatabase, type Database } from '../src/platform/db/database';
 import { nextId } from '../src/platform/db/ids';
-import { startPgTelemetry } from './support/pg-telemetry';
+import { connectWithSecret, startPgTelemetry } from './support/pg-telemetry';
 import { createTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -66,14 +66,7 @@ async function addDevice(code: string): Promise<Device> {
   return { code, clientId, secret };
 }
 
-const connect = (d: Device) =>
-  mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
-    protocolVersion: 4,
-    clientId: d.clientId,
-    username: d.clientId,
-    password: d.secret,
-    reconnectPeriod: 0,
-  });
+const connect = (d: Device) => connectWithSecret(port, d);
 
 /** Publishes a report at QoS 1 and waits for its PUBACK (sent once the batch holding it committed). */
 const report = (client: MqttClient, d: Device, ts: number, values: Record<string, unknown>) =>

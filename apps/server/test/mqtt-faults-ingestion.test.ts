@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import { get as sparkplugNamespace } from 'sparkplug-payload';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../src/platform/db/database';
@@ -9,7 +9,7 @@ import type { TelemetryRuntime } from '../src/modules/telemetry';
 import { createTestApp, type TestApp } from './support/test-app';
 import { TcpFaultProxy } from './support/tcp-fault-proxy';
 import { waitFor } from './support/mqtt-kit';
-import { startPgTelemetry } from './support/pg-telemetry';
+import { connectWithSecret, startPgTelemetry } from './support/pg-telemetry';
 
 /**
  * Device data through database faults (issue 26, points 2, 3, 4 and 7; docs/mqtt.md "Retry or dead
@@ -57,14 +57,7 @@ async function addDevice(tenantId: string, deviceCode: string): Promise<Device> 
   return { tenantId, deviceCode, clientId, secret };
 }
 
-const connect = (d: Device) =>
-  mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
-    protocolVersion: 4,
-    clientId: d.clientId,
-    username: d.clientId,
-    password: d.secret,
-    reconnectPeriod: 0,
-  });
+const connect = (d: Device) => connectWithSecret(port, d);
 
 /** Publishes at QoS 1; resolves true when acknowledged, false when the client failed it. */
 const publish = (client: MqttClient, topic: string, payload: string | Buffer) =>

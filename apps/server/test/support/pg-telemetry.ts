@@ -1,3 +1,4 @@
+import mqtt from 'mqtt';
 import type { AppContext } from '../../src/app-context';
 import { PgDeviceDirectory } from '../../src/modules/device';
 import { startTelemetry, type TelemetryRuntime } from '../../src/modules/telemetry';
@@ -27,3 +28,13 @@ export async function startPgTelemetry(
   await runtime.ready;
   return runtime;
 }
+
+/** An MQTT 3.1.1 connection of a device whose client id is also its user name, without reconnecting. */
+export const connectWithSecret = (port: number, d: { clientId: string; secret: string }) =>
+  mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
+    protocolVersion: 4,
+    clientId: d.clientId,
+    username: d.clientId,
+    password: d.secret,
+    reconnectPeriod: 0,
+  });
