@@ -23,11 +23,11 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { BatchRows, type AcquisitionRow, type LogRow } from '../apps/server/src/modules/telemetry/batch-rows';
 import {
   acquisitionInsert,
-  latestUpsert,
   messageLogInsert,
   telemetryInsert,
 } from '../apps/server/src/modules/telemetry/batch-statements';
 import type { KnownDevice } from '../apps/server/src/modules/telemetry/device-directory';
+import { mergeDeviceLatest } from '../apps/server/src/modules/telemetry/device-latest';
 import { addToRollups } from '../apps/server/src/modules/telemetry/rollups';
 import { nextId } from '../apps/server/src/platform/db/ids';
 import type { BenchModel } from './ingest-model';
@@ -186,7 +186,7 @@ function layouts(model: BenchModel): { name: string; write: Writer }[] {
       write: async (client, { rows, acquisition, logs }) => {
         await client.query(telemetryInsert(rows.telemetry));
         await addToRollups(client, rows.telemetry);
-        await client.query(latestUpsert(rows.latest));
+        await mergeDeviceLatest(client, rows.latest);
         await client.query(acquisitionInsert(acquisition));
         await client.query(messageLogInsert(logs));
       },

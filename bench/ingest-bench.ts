@@ -40,10 +40,9 @@ import os from 'node:os';
 import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import pg from 'pg';
-import { applyMigrations, connectDatabase } from '../apps/server/src/platform/db/database';
-import { startEmbeddedPostgres } from '../apps/server/src/platform/db/embedded-postgres';
 import { nextId } from '../apps/server/src/platform/db/ids';
 import { bundleIngestProcess, IngestChild } from '../apps/server/test/support/ingest-child';
+import { startBenchPostgres } from './bench-postgres';
 import { runBaselines, type Baseline } from './ingest-baselines';
 import { benchModel, parseModelNames, SEQUENCE_FIELD, type BenchModel } from './ingest-model';
 import { freePort, loadAverage, postgresCpuMs, processCpuMs } from './support';
@@ -59,23 +58,10 @@ const ROUNDS = Number(env.BENCH_ROUNDS ?? 2);
 const parts = new Set((env.BENCH_PARTS ?? 'bare,mosquitto,embedded,pause').split(','));
 const models = parseModelNames(env.BENCH_MODEL ?? 'wl-pro').map((name) => benchModel(name, PUBLISHERS));
 const profileDir = env.BENCH_PROFILE ? path.resolve(env.BENCH_PROFILE) : undefined;
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mes-ingest-bench-'));
-fs.chmodSync(work, 0o755);
-const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 
 // ---------------------------------------------------------------- PostgreSQL, the ingesting process
 
-const pgRoot = path.join(work, 'pg');
-fs.mkdirSync(pgRoot, { mode: 0o755 });
-const embedded = await startEmbeddedPostgres(pgRoot, quiet);
-const databaseUrl = await embedded.ensureDatabase('mes');
-const locationFile = path.join(pgRoot, 'pg-location');
-const clusterDir = fs.existsSync(locationFile) ? fs.readFileSync(locationFile, 'utf8').trim() : path.join(pgRoot, 'pg');
-{
-  const database = connectDatabase(databaseUrl);
-  await applyMigrations(database);
-  await database.close();
-}
+const { work, embedded, databaseUrl, clusterDir } = await startBenchPostgres('mes-ingest-bench-');
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
 // The cluster stops at the end (and is paused on purpose): an idle client's error is expected.
 pool.on('error', () => undefined);

@@ -312,9 +312,9 @@ beforeAll(async () => {
     [rowId(1), MARKER_DEVICE, at, MARKER],
   );
   await pool.query(
-    `insert into mes_telemetry_latest (id, tenant_id, device_code, field, ts, num_value, text_value)
-     values ($1, '100001', $2, 'chlorine', $3, 1.5, $4)`,
-    [rowId(2), MARKER_DEVICE, at, MARKER],
+    `insert into mes_device_latest (id, tenant_id, device_code, latest)
+     values ($1, '100001', $2, jsonb_build_object('chlorine', jsonb_build_object('ts', $3::bigint, 'v', 1.5)))`,
+    [rowId(2), MARKER_DEVICE, at.getTime()],
   );
   await pool.query(
     `insert into mes_telemetry_minute (id, tenant_id, device_code, field, minute, points, total, low, high)

@@ -129,9 +129,12 @@ async function latest(
   num: number | null,
   text?: string,
 ) {
+  const entry = { [field]: { ts: at.getTime(), v: num ?? text ?? null } };
   await t.ctx.db.execute(sql`
-    insert into mes_telemetry_latest (id, tenant_id, device_code, field, ts, num_value, text_value, quality)
-    values (${nextId()}, ${tenantId}, ${deviceCode}, ${field}, ${at}, ${num}, ${text ?? null}, 0)`);
+    insert into mes_device_latest (id, tenant_id, device_code, latest)
+    values (${nextId()}, ${tenantId}, ${deviceCode}, ${JSON.stringify(entry)}::jsonb)
+    on conflict (tenant_id, device_code) where is_deleted = 0
+    do update set latest = mes_device_latest.latest || excluded.latest`);
 }
 
 /** A user of the south clinic whose role sees devices of its own department only (data scope 3). */

@@ -1,16 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import { get as sparkplugNamespace } from 'sparkplug-payload';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppContext } from '../src/app-context';
 import { connectDatabase, type Database } from '../src/platform/db/database';
 import { nextId } from '../src/platform/db/ids';
-import { PgDeviceDirectory } from '../src/modules/device';
 import { hashSecret } from '../src/modules/device/credentials';
-import { startTelemetry, type TelemetryRuntime } from '../src/modules/telemetry';
+import type { TelemetryRuntime } from '../src/modules/telemetry';
 import { createTestApp, type TestApp } from './support/test-app';
 import { TcpFaultProxy } from './support/tcp-fault-proxy';
 import { waitFor } from './support/mqtt-kit';
+import { connectWithSecret, startPgTelemetry } from './support/pg-telemetry';
 
 /**
  * Device data through database faults (issue 26, points 2, 3, 4 and 7; docs/mqtt.md "Retry or dead
@@ -58,14 +57,7 @@ async function addDevice(tenantId: string, deviceCode: string): Promise<Device> 
   return { tenantId, deviceCode, clientId, secret };
 }
 
-const connect = (d: Device) =>
-  mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
-    protocolVersion: 4,
-    clientId: d.clientId,
-    username: d.clientId,
-    password: d.secret,
-    reconnectPeriod: 0,
-  });
+const connect = (d: Device) => connectWithSecret(port, d);
 
 /** Publishes at QoS 1; resolves true when acknowledged, false when the client failed it. */
 const publish = (client: MqttClient, topic: string, payload: string | Buffer) =>
@@ -91,23 +83,7 @@ beforeAll(async () => {
   const proxied = await TcpFaultProxy.forUrl(t.databaseUrl);
   proxy = proxied.proxy;
   ingestDb = connectDatabase(proxied.url, 5);
-  // The device module's directory on the ingestion's pool, uncached: every batch looks up again.
-  const directory = new PgDeviceDirectory({
-    db: ingestDb.db,
-    changes: { subscribe: () => undefined, isLive: () => false },
-    caches: { register: () => undefined },
-  } as unknown as AppContext);
-  runtime = await startTelemetry(
-    {
-      database: ingestDb,
-      clock: { now: () => Date.now() },
-      logs: { warn: (message: string) => void warnings.push(message) },
-    },
-    directory,
-    { url: undefined, host: '127.0.0.1', port: 0 },
-    { batchDelayMs: 20 },
-  );
-  await runtime.ready;
+  runtime = await startPgTelemetry(ingestDb, (message) => void warnings.push(message), 20);
   port = runtime.port() ?? 0;
 }, 60_000);
 

@@ -144,16 +144,15 @@ describe('the embedded broker', () => {
       JSON.stringify({ chlorine: 50, program: 'P1', running: true }),
     );
     // The PUBACK came after the commit: the rows are there without waiting.
-    const latest = await rows<{ field: string; num_value: string | null; text_value: string | null }>(
-      `select field, num_value, text_value from mes_telemetry_latest where tenant_id = $1 and device_code = 'WL-A' order by field`,
+    // One row for the device, the newest value of each field in it.
+    const latest = await rows<{ latest: Record<string, { ts: number; v: number | string }> }>(
+      `select latest from mes_device_latest where tenant_id = $1 and device_code = 'WL-A'`,
       [tenant],
     );
-    expect(latest).toEqual([
-      { field: 'chlorine', num_value: '5.050000', text_value: null },
-      { field: 'program', num_value: null, text_value: 'P1' },
-      { field: 'running', num_value: '1.000000', text_value: null },
-      { field: 'temperature', num_value: '37.000000', text_value: null },
-    ]);
+    expect(latest).toHaveLength(1);
+    const values = Object.fromEntries(Object.entries(latest[0]!.latest).map(([field, e]) => [field, e.v]));
+    expect(values).toEqual({ chlorine: 5.05, program: 'P1', running: 1, temperature: 37 });
+    expect(latest[0]!.latest.temperature?.ts).toBe(ts);
     const series = await rows<{ field: string; num_value: string; ts: Date }>(
       `select field, num_value, ts from mes_telemetry where tenant_id = $1 and device_code = 'WL-A' and field = 'chlorine' order by ts`,
       [tenant],
@@ -231,13 +230,14 @@ describe('the embedded broker', () => {
     expect(c.malformed - before.malformed).toBe(3);
     expect(c.unknownField - before.unknownField).toBe(1);
     expect(c.wrongType - before.wrongType).toBe(1);
-    const latest = await rows<{ field: string; num_value: string }>(
-      `select field, num_value from mes_telemetry_latest where tenant_id = $1 and device_code = 'WL-B' order by field`,
+    const latest = await rows<{ field: string; v: string }>(
+      `select e.key as field, e.value ->> 'v' as v from mes_device_latest d, jsonb_each(d.latest) e
+        where d.tenant_id = $1 and d.device_code = 'WL-B' order by e.key`,
       [tenant],
     );
     expect(latest).toEqual([
-      { field: 'chlorine', num_value: '1.050000' },
-      { field: 'temperature', num_value: '36.000000' },
+      { field: 'chlorine', v: '1.05' },
+      { field: 'temperature', v: '36' },
     ]);
     const log = await rows<{ parsed_ok: boolean; error: string | null }>(
       `select parsed_ok, error from mes_mqtt_message where tenant_id = $1 and device_code = 'WL-B' order by create_time, id`,
@@ -257,11 +257,11 @@ describe('the embedded broker', () => {
     await replaced;
     first.end(true);
     await publish(second, `mes/${tenant}/WL-A/telemetry`, JSON.stringify({ temperature: 41 }));
-    const [latest] = await rows<{ num_value: string }>(
-      `select num_value from mes_telemetry_latest where tenant_id = $1 and device_code = 'WL-A' and field = 'temperature'`,
+    const [latest] = await rows<{ v: string }>(
+      `select latest -> 'temperature' ->> 'v' as v from mes_device_latest where tenant_id = $1 and device_code = 'WL-A'`,
       [tenant],
     );
-    expect(latest?.num_value).toBe('41.000000');
+    expect(latest?.v).toBe('41');
     await end(second);
   });
 

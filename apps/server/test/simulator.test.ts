@@ -121,7 +121,8 @@ describe('npm run simulate', () => {
 
   it('reports exactly the fields of the demo product’s model, scaled back to engineering values', async () => {
     const latest = await rows<{ device_code: string; field: string; num_value: string | null }>(
-      `select device_code, field, num_value from mes_telemetry_latest where tenant_id = '000000'`,
+      `select d.device_code, e.key as field, e.value ->> 'v' as num_value
+         from mes_device_latest d, jsonb_each(d.latest) e where d.tenant_id = '000000'`,
     );
     const keys = WATERLINE_PRODUCT.fields.map((f) => f.fieldKey).sort();
     for (const d of result.devices) {
@@ -195,7 +196,7 @@ describe('npm run simulate', () => {
       return last.length === 6 && last.every((r) => r.event === 'offline' && r.reason === 'normal');
     });
     const fields = await rows<{ field: string }>(
-      `select distinct field from mes_telemetry_latest where tenant_id = '000000' and device_code = 'SIM-0002'`,
+      `select jsonb_object_keys(latest) as field from mes_device_latest where tenant_id = '000000' and device_code = 'SIM-0002'`,
     );
     expect(fields.map((f) => f.field).sort()).toEqual(STERILISER_PRODUCT.fields.map((f) => f.fieldKey).sort());
     const cycles = await rows<{ payload: string }>(

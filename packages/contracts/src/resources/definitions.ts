@@ -60,7 +60,7 @@ import { tenantResource } from './system/tenant';
 import { topMenuResource } from './system/top-menu';
 import { userResource } from './system/user';
 import { acquisitionResource, sparkplugBirthResource } from './telemetry/acquisition';
-import { mqttMessageResource, onOffResource, telemetryLatestResource, telemetryResource } from './telemetry/telemetry';
+import { deviceLatestResource, mqttMessageResource, onOffResource, telemetryResource } from './telemetry/telemetry';
 import { telemetryMinuteResource } from './telemetry/telemetry-minute';
 import { telemetryQuarterResource } from './telemetry/telemetry-quarter';
 
@@ -128,9 +128,9 @@ export const DEFINITIONS = {
   userResource,
   acquisitionResource,
   sparkplugBirthResource,
+  deviceLatestResource,
   mqttMessageResource,
   onOffResource,
-  telemetryLatestResource,
   telemetryResource,
   telemetryMinuteResource,
   telemetryQuarterResource,

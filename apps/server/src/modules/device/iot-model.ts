@@ -1,9 +1,16 @@
-import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
-import { deviceResource, formatDateTime, type ModelDataItem, type ModelDataType } from '@mes/contracts';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import {
+  deviceResource,
+  formatDateTime,
+  TelemetryQuality,
+  type LatestEntry,
+  type ModelDataItem,
+  type ModelDataType,
+} from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { dataScopeCondition } from '../../crud/resource-access';
 import type { AuthContext } from '../../platform/auth/request-auth';
-import { device, productField, telemetry, telemetryLatest } from '../../platform/db/schema';
+import { device, deviceLatest, productField, telemetry } from '../../platform/db/schema';
 import { notFound } from '../../platform/http/errors';
 import { rowsOfSameTenant, tenantRows, tenantScope } from '../../platform/tenancy/tenant-scope';
 import { IotMessages } from './iot-messages';
@@ -93,11 +100,10 @@ export async function visibleDeviceField(
   return found.dataType ? { dataType: found.dataType as ModelDataType, unit: found.unit ?? '' } : undefined;
 }
 
-const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
-
 /**
  * The newest value of every field of the device's model, in model order; a field that never
- * received a value is listed with nulls. One query: the model joined to the latest-value rows.
+ * received a value is listed with nulls. One query: the model joined to the device's row of
+ * latest values, each field's entry picked out of it by PostgreSQL.
  */
 export async function modelData(ctx: AppContext, auth: AuthContext, target: VisibleDevice): Promise<ModelDataItem[]> {
   const rows = await ctx.db
@@ -107,42 +113,35 @@ export async function modelData(ctx: AppContext, auth: AuthContext, target: Visi
       dataType: productField.dataType,
       unit: productField.unit,
       precision: productField.precision,
-      numValue: telemetryLatest.numValue,
-      textValue: telemetryLatest.textValue,
-      ts: telemetryLatest.ts,
-      quality: telemetryLatest.quality,
+      // Null where the left join found no row, or the row no entry of this field.
+      entry: sql<LatestEntry | null>`${deviceLatest.latest} -> ${productField.fieldKey}`,
     })
     .from(productField)
     .leftJoin(
-      telemetryLatest,
-      rowsOfSameTenant(
-        telemetryLatest,
-        productField,
-        eq(telemetryLatest.deviceCode, target.deviceCode),
-        eq(telemetryLatest.field, productField.fieldKey),
-      ),
+      deviceLatest,
+      rowsOfSameTenant(deviceLatest, productField, eq(deviceLatest.deviceCode, target.deviceCode)),
     )
     .where(tenantRows(productField, auth.tenantId, eq(productField.productId, target.productId)))
     .orderBy(asc(productField.sort), asc(productField.id));
   const now = ctx.clock.now();
-  return rows.map((row) => {
-    // Null where the left join found no latest value.
-    const at = row.ts as Date | null;
-    const ts = at ? at.getTime() : null;
+  return rows.map(({ entry, ...row }) => {
+    const ts = entry ? entry.ts : null;
+    const at = ts === null ? null : new Date(ts);
     const dataType = row.dataType as ModelDataType;
+    const stored = entry?.v ?? null;
     // Text of a string field, or of an enum sent as text; every other value is stored as a number.
-    const text = dataType === 'string' || (dataType === 'enum' && row.numValue === null) ? row.textValue : null;
+    const text = typeof stored === 'string' && (dataType === 'string' || dataType === 'enum') ? stored : null;
     return {
       field: row.field,
       name: row.name,
       dataType,
       unit: row.unit,
       precision: row.precision,
-      value: ts === null ? null : (text ?? numberOrNull(row.numValue)),
+      value: ts === null ? null : (text ?? (typeof stored === 'number' ? stored : null)),
       time: at ? formatDateTime(at) : null,
       ts,
       ageSeconds: ts === null ? null : Math.max(0, Math.floor((now - ts) / 1000)),
-      quality: row.quality ?? 0,
+      quality: entry?.q ?? TelemetryQuality.good,
     };
   });
 }

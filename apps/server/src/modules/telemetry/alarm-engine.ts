@@ -22,6 +22,7 @@ import {
 import type { TelemetryRow } from './batch-rows';
 import type { StoredCycle } from './cycle-store';
 import { cycleWarningText, fieldWarningText, shown } from './warning-text';
+import { rawRowsOfSameTenant } from '../../platform/tenancy/raw-tenant-rows';
 
 /**
  * The alarm engine in the ingestion path (docs/warnings.md). Before a batch commits, `evaluate`
@@ -189,10 +190,10 @@ export class AlarmEngine {
     const following = fresh.filter((f) => f.profile.followsProgram);
     if (following.length) {
       const { rows } = await pool.query<{ tenant_id: string; device_code: string; num: string }>(
-        `select l.tenant_id, l.device_code, l.num_value as num
+        `select l.tenant_id, l.device_code, l.latest -> $3::text ->> 'v' as num
            from unnest($1::varchar[], $2::varchar[]) as k(tenant_id, device_code)
-           join mes_telemetry_latest l on l.tenant_id = k.tenant_id and l.device_code = k.device_code
-          where l.field = $3 and l.is_deleted = 0 and l.num_value is not null`,
+           join mes_device_latest l on ${rawRowsOfSameTenant('l', 'k.tenant_id')} and l.device_code = k.device_code
+          where jsonb_typeof(l.latest -> $3::text -> 'v') = 'number'`,
         [following.map((f) => f.profile.tenantId), following.map((f) => f.profile.deviceCode), PROGRAM_FIELD],
       );
       for (const row of rows) programs.set(deviceKey(row.tenant_id, row.device_code), Number(row.num));

@@ -38,18 +38,6 @@ const pointColumns: readonly Column<TelemetryRow>[] = [
 /** The telemetry series' new points. */
 export const telemetryInsert = (rows: readonly TelemetryRow[]) => unnestInsert('mes_telemetry', pointColumns, rows);
 
-/** The latest values: a point replaces the stored one unless that one is newer (a late point never wins). */
-export const latestUpsert = (rows: readonly TelemetryRow[]) =>
-  unnestInsert(
-    'mes_telemetry_latest',
-    pointColumns,
-    rows,
-    ` on conflict (tenant_id, device_code, field) where is_deleted = 0 do update
-        set ts = excluded.ts, num_value = excluded.num_value, text_value = excluded.text_value,
-            quality = excluded.quality, update_time = now()
-        where mes_telemetry_latest.ts is null or mes_telemetry_latest.ts <= excluded.ts`,
-  );
-
 /** One acquisition-data row per report. */
 export const acquisitionInsert = (rows: readonly AcquisitionRow[]) =>
   unnestInsert(

@@ -29,7 +29,8 @@ export {
 export type { BatchContext, IngestionCounters } from './batch-context';
 import { applyBirthChanges, loadBirths, type StoredBirth } from './sparkplug-births';
 import { addToRollups } from './rollups';
-import { acquisitionInsert, latestUpsert, messageLogInsert, telemetryInsert } from './batch-statements';
+import { acquisitionInsert, messageLogInsert, telemetryInsert } from './batch-statements';
+import { mergeDeviceLatest } from './device-latest';
 import { ingestSparkplug } from './sparkplug-ingest';
 import { AlarmEngine, type AlarmWork } from './alarm-engine';
 import type { RuleChanges } from './alarm-rules';
@@ -590,7 +591,7 @@ export class Ingestion implements MessageSink {
       if (telemetry.length) await client.query(telemetryInsert(telemetry));
       // The rollups (per minute, per quarter hour) `iot/model-list` reads long ranges from: exact, late points included.
       if (telemetry.length) await addToRollups(client, telemetry);
-      if (latest.length) await client.query(latestUpsert(latest));
+      await mergeDeviceLatest(client, latest);
       if (acquisition.length) await client.query(acquisitionInsert(acquisition));
       if (logs.length) await client.query(messageLogInsert(logs));
       const presence = rows.presence.length ? await applyPresence(client, rows.presence) : undefined;

@@ -113,7 +113,8 @@ export function deviceCases(s: FaultStack): void {
         [device!.code],
       );
       const { rows: latest } = await s.pool.query<{ v: string | null; ts: Date | null }>(
-        `select num_value::text as v, ts from mes_telemetry_latest where device_code = $1 and field = 'n'`,
+        `select latest -> 'n' ->> 'v' as v, to_timestamp((latest -> 'n' ->> 'ts')::bigint / 1000.0) as ts
+           from mes_device_latest where device_code = $1`,
         [device!.code],
       );
       const modelData = await s.api

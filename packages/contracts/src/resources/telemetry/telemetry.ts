@@ -54,27 +54,41 @@ export const telemetryResource = defineResource({
 });
 
 /**
- * The newest value of every field of every device (`iot/model-data`): one row per tenant, device
- * and field, upserted by ingestion where the incoming point is newer. Not a screen of its own.
+ * One entry of {@link deviceLatestResource}'s `latest`: the newest value of a field and its time
+ * (epoch milliseconds). `v` is a number for numeric, boolean and enum values (the decimal text
+ * ingestion stored, as a JSON number), a string for text; `q` only when the quality is not good.
  */
-export const telemetryLatestResource = defineResource({
-  code: 'iot_latest',
+export interface LatestEntry {
+  ts: number;
+  v: number | string;
+  q?: number;
+}
+
+/**
+ * The newest value of every field of a device (`iot/model-data`): one row per tenant and device,
+ * `latest` keyed by field ({@link LatestEntry}). Ingestion merges each batch into it in one
+ * statement, field by field, where the incoming point is not older than the stored one. Not a
+ * screen of its own.
+ */
+export const deviceLatestResource = defineResource({
+  code: 'iot_device_latest',
   title: { zh: '最新数据', en: 'Latest values' },
-  table: 'mes_telemetry_latest',
-  api: '/blade-business/iot-latest',
+  table: 'mes_device_latest',
+  api: '/blade-business/iot-device-latest',
   owner: 'tenant',
   // Audit columns kept: the engine's unique indexes are partial on `is_deleted = 0`, and the
-  // upsert names that index as its conflict target. No generic route: `iot/model-data` reads it.
+  // merge names that index as its conflict target. No generic route: `iot/model-data` reads it.
   operations: [],
   fields: {
     deviceCode: deviceCodeField(false),
-    field: { kind: 'string', label: { zh: '字段', en: 'Field' }, max: 64 },
-    ts: { kind: 'datetime', label: { zh: '采集时间', en: 'Time' } },
-    numValue: { kind: 'decimal', label: { zh: '数值', en: 'Value' }, precision: 24, scale: 6, nullable: true },
-    textValue: { kind: 'string', label: { zh: '文本值', en: 'Text value' }, max: 255, nullable: true },
-    quality: { kind: 'int', label: { zh: '质量', en: 'Quality' } },
+    latest: {
+      kind: 'json',
+      label: { zh: '最新值', en: 'Latest values' },
+      schema: { type: 'object' },
+      max: 1_000_000,
+    },
   },
-  indexes: [{ name: 'mes_telemetry_latest_key_uq', fields: ['tenantId', 'deviceCode', 'field'], unique: true }],
+  indexes: [{ name: 'mes_device_latest_key_uq', fields: ['tenantId', 'deviceCode'], unique: true }],
 });
 
 /** `direction` of a logged MQTT message. */
