@@ -1,7 +1,13 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WelcomeDeviceMap, WelcomeOverview } from '@mes/contracts';
+import {
+  WARNING_UNHANDLED_PATH,
+  type UnhandledWarningsReply,
+  type WelcomeDeviceMap,
+  type WelcomeOverview,
+} from '@mes/contracts';
 import { callApi, newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
+import { serverDatabase } from '../support/database';
 import { presetSetting } from '../support/shell';
 
 /**
@@ -17,6 +23,8 @@ const MAP = '/api/blade-desk/dashboard/deviceMap';
 const stamp = Date.now().toString(36);
 const codes = [`e2e-wel-${stamp}-1`, `e2e-wel-${stamp}-2`, `e2e-wel-${stamp}-3`];
 const deviceIds: string[] = [];
+/** Warnings of the spec's device no screen creates: cleared but unhandled (open), and handled (not). */
+const warningIds = [`91${Date.now()}1`, `91${Date.now()}2`];
 let productId: string | undefined;
 
 async function shoot(page: Page, name: string): Promise<void> {
@@ -27,6 +35,13 @@ const overview = async (page: Page) => {
   const res = await callApi<WelcomeOverview>(page, OVERVIEW);
   expect(res.success, res.msg).toBe(true);
   return res.data;
+};
+
+/** The open warnings the bell counts, as the server has them (docs/warnings.md). */
+const openWarnings = async (page: Page) => {
+  const res = await callApi<UnhandledWarningsReply>(page, `/api${WARNING_UNHANDLED_PATH}`);
+  expect(res.success, res.msg).toBe(true);
+  return res.data.total;
 };
 
 /** A Statistic's value as shown (antd groups thousands with commas). */
@@ -109,9 +124,24 @@ describe('welcome page and wall screen', () => {
     } finally {
       await context.close();
     }
+    const db = await serverDatabase();
+    try {
+      for (const [i, status] of [3, 2].entries())
+        await db.query(
+          `insert into mes_warning (id, tenant_id, warning_no, device_code, level, status, message, start_time)
+           values ($1, '000000', $2, $3, 2, $4, $5, now())`,
+          [warningIds[i], `E2EW${stamp}${i}`, codes[0], status, `首页告警${i}`],
+        );
+      // Cached list totals follow the change feed, as for every writer outside the routes.
+      await db.query(`select pg_notify('mes_data_changed', 'rows:warning:000000')`);
+    } finally {
+      await db.end();
+    }
   });
 
   afterAll(async () => {
+    const db = await serverDatabase();
+    await db.query('delete from mes_warning where id = any($1::bigint[])', [warningIds]).finally(() => db.end());
     const { context, page } = await newPage(browser());
     try {
       await signIn(page);
@@ -148,6 +178,16 @@ describe('welcome page and wall screen', () => {
       await page.getByTestId(cycles ? 'wel-chart-cycles' : 'wel-chart-cycles-empty').waitFor();
       const warned = api.charts.warningLevels.some((l) => l.count > 0);
       await page.getByTestId(warned ? 'wel-chart-warnings' : 'wel-chart-warnings-empty').waitFor();
+      // One count of open warnings (docs/warnings.md): the bell's badge figure, the welcome page's
+      // and the server's are one number.
+      await poll(async () => {
+        const seen = {
+          bell: await page.getByTestId('notice').getAttribute('data-warnings'),
+          welcome: await shown(page, 'wel-fig-unhandled'),
+        };
+        const server = String(await openWarnings(page));
+        return seen.bell === server && seen.welcome === server ? 'same' : JSON.stringify({ ...seen, server });
+      }).toBe('same');
       await shoot(page, 'welcome-zh');
     } finally {
       await context.close();
@@ -229,7 +269,9 @@ describe('welcome page and wall screen', () => {
         y: document.documentElement.scrollHeight - window.innerHeight,
       }));
       expect(overflow).toEqual({ x: 0, y: 0 });
-      await page.getByTestId('wall-warnings').waitFor();
+      // The wall's warning count is the same one figure as the bell's.
+      const wallWarnings = page.getByTestId('wall-warnings').locator('header');
+      await poll(async () => (await wallWarnings.innerText()).includes(`(${await openWarnings(page)})`)).toBe(true);
       await shoot(page, 'wall-1920');
     } finally {
       await context.close();

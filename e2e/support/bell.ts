@@ -1,16 +1,21 @@
 import type { Page } from 'playwright-core';
-import { NOTICE_INBOX_PATH, type NoticeInboxReply } from '@mes/contracts';
+import {
+  NOTICE_INBOX_PATH,
+  WARNING_UNHANDLED_PATH,
+  type NoticeInboxReply,
+  type UnhandledWarningsReply,
+} from '@mes/contracts';
 import { callApi, poll } from './browser';
 
 /**
  * What the header's bell should count for the page's user, asked of the server: unread notices
- * of the inbox and active unhandled warnings. Specs share the e2e server, so a spec compares the
+ * of the inbox and unhandled warnings (the one count of docs/warnings.md). Specs share the e2e server, so a spec compares the
  * bell with this instead of assuming an empty tenant.
  */
 export async function unreadOnServer(page: Page): Promise<{ unread: number; notices: number; warnings: number }> {
   const [inbox, active] = await Promise.all([
     callApi<NoticeInboxReply>(page, `/api${NOTICE_INBOX_PATH}?current=1&size=1`),
-    callApi<{ total: number }>(page, '/api/report/warning/list?status=1&current=1&size=1'),
+    callApi<UnhandledWarningsReply>(page, `/api${WARNING_UNHANDLED_PATH}`),
   ]);
   const notices = inbox.data.unread;
   // A user who may not read warnings gets a refusal: none of them counts.

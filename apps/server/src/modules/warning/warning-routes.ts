@@ -7,6 +7,7 @@ import {
   WARNING_HANDLE_MAX_IDS,
   WARNING_HANDLE_PATH,
   WARNING_RESULT_MAX,
+  WARNING_UNHANDLED_PATH,
   type WarningAroundReply,
   type WarningLiveEvent,
   warningResource,
@@ -24,7 +25,9 @@ import { idValue, idsValue, paramsOf } from '../../platform/http/request-params'
 import { LIVE_CHANNEL, livePayloads } from '../../platform/live/notify-live';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
 import { seriesPoints } from '../device/iot-series';
+import { deviceScopeOf } from '../device/scoped-devices';
 import { WarningMessages } from './warning-messages';
+import { unhandledWarnings } from './unhandled-warnings';
 
 /** The chart of `around`: this long before the start and after the end. */
 const AROUND_MS = 10 * 60_000;
@@ -109,7 +112,8 @@ export async function handleWarnings(
  * Warnings (`/api/report/warning`, docs/warnings.md): the generic list, detail and export with
  * the warning's data scope; `handle` (acknowledge with a result) and `around` (the trigger field's
  * telemetry around the warning), both through the same scoping, so a warning the caller cannot
- * list is one they cannot handle or chart either.
+ * list is one they cannot handle or chart either; `unhandled`, the bell's count and newest rows,
+ * the same figure as the welcome page's (docs/warnings.md).
  */
 export function registerWarningRoutes(app: FastifyInstance, ctx: AppContext): void {
   const service = registerResource(app, ctx, { def: warningResource, table: warning });
@@ -139,6 +143,10 @@ export function registerWarningRoutes(app: FastifyInstance, ctx: AppContext): vo
       await ctx.totals.changed(warningResource.code, auth.tenantId);
       return ok(null, WarningMessages.handled(ids.length)[requestLanguage(request)]);
     },
+  );
+
+  app.get(`/api${WARNING_UNHANDLED_PATH}`, { config: { apiScope: `${warningResource.code}:read` } }, async (request) =>
+    ok(await unhandledWarnings(ctx.db, await deviceScopeOf(ctx, requireAuth(request)), { list: true })),
   );
 
   app.get(`/api${WARNING_AROUND_PATH}`, { config: { apiScope: `${warningResource.code}:read` } }, async (request) => {

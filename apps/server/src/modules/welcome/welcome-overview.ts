@@ -1,8 +1,7 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import {
   DeviceRunState,
   formatDateTime,
-  WarningStatus,
   WELCOME_LIST_SIZE,
   WELCOME_OFFLINE_DUE_HOURS,
   WELCOME_VERIFICATION_DAYS,
@@ -11,7 +10,6 @@ import {
   type WelcomeDueRow,
   type WelcomeOverview,
   type WelcomeVerificationFigures,
-  type WelcomeWarningRow,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import {
@@ -27,11 +25,12 @@ import {
 import { deviceReleases } from '../business/verification/verification-release';
 import { tenantScope, type TenantScope } from '../../platform/tenancy/tenant-scope';
 import { addDays, chartWindow, dayStart } from './welcome-days';
-import { ofScopedDevices, type WelcomeScope } from './welcome-scope';
+import { ofScopedDevices } from '../device/scoped-devices';
+import { unhandledWarnings } from '../warning/unhandled-warnings';
+import type { WelcomeScope } from './welcome-scope';
 
 const num = (expr: SQL) => sql<number>`${expr}`.mapWith(Number);
 const timeText = (at: Date | null) => (at ? formatDateTime(at) : null);
-const UNHANDLED = [WarningStatus.activeUnhandled, WarningStatus.clearedUnhandled];
 
 /** Devices, chairs and the devices per product (the fixed assets), in one pass over the devices. */
 async function deviceFigures(db: TenantScope, scope: WelcomeScope) {
@@ -118,49 +117,21 @@ async function cycleFigures(db: TenantScope, scope: WelcomeScope, today: string,
   };
 }
 
-/** Unhandled warnings (count and newest rows) and the warnings per level since `since`. */
-async function warningFigures(db: TenantScope, scope: WelcomeScope, since: Date) {
-  const shown = ofScopedDevices(scope, warning.deviceCode);
-  // The field `status` shares its name with the audit columns' status, which muddles its type.
-  const unhandled = sql`${warning.status} in (${sql.join(
-    UNHANDLED.map((s) => sql`${s}`),
-    sql`, `,
-  )})`;
-  const [counted, newest, levels] = await Promise.all([
-    db.select(warning, { n: count() }).where(shown, unhandled),
-    db
-      .select(warning, {
-        id: warning.id,
-        warningNo: warning.warningNo,
-        deviceCode: warning.deviceCode,
-        level: warning.level,
-        status: num(sql`${warning.status}`),
-        message: warning.message,
-        startTime: warning.startTime,
-      })
-      .where(shown, unhandled)
-      .orderBy(desc(warning.startTime), desc(warning.id))
-      .limit(WELCOME_LIST_SIZE),
+/**
+ * The unhandled warnings (the one definition every screen counts, listed only to those who may
+ * read warnings) and the warnings per level since `since`.
+ */
+async function warningFigures(ctx: AppContext, db: TenantScope, scope: WelcomeScope, since: Date) {
+  const [unhandled, levels] = await Promise.all([
+    unhandledWarnings(ctx.db, scope, { list: scope.readsWarnings }),
     db
       .select(warning, { level: warning.level, n: count() })
-      .where(shown, gte(warning.startTime, since))
+      .where(ofScopedDevices(scope, warning.deviceCode), gte(warning.startTime, since))
       .groupBy(warning.level),
   ]);
-  const codes = [...new Set(newest.map((w) => w.deviceCode))];
-  const names = codes.length
-    ? await db
-        .select(device, { code: device.deviceCode, name: device.deviceName })
-        .where(inArray(device.deviceCode, codes))
-    : [];
-  const nameOf = new Map(names.map((d) => [d.code, d.name]));
-  const warnings: WelcomeWarningRow[] = newest.map((w) => ({
-    ...w,
-    deviceName: nameOf.get(w.deviceCode) ?? null,
-    startTime: timeText(w.startTime),
-  }));
   const perLevel = new Map(levels.map((l) => [l.level, l.n]));
   const warningLevels = [1, 2, 3, 4].map((level) => ({ level, count: perLevel.get(level) ?? 0 }));
-  return { unhandledWarnings: counted[0]?.n ?? 0, warnings, warningLevels };
+  return { unhandledWarnings: unhandled.total, warnings: unhandled.records, warningLevels };
 }
 
 /**
@@ -269,7 +240,7 @@ export async function welcomeOverview(ctx: AppContext, scope: WelcomeScope): Pro
   const [figures, cycles, warnings, due, people, verification] = await Promise.all([
     deviceFigures(db, scope),
     cycleFigures(db, scope, today, first, days),
-    warningFigures(db, scope, dayStart(first)),
+    warningFigures(ctx, db, scope, dayStart(first)),
     dueWork(db, scope, now),
     personnel(db, scope),
     verificationFigures(ctx, db, scope, today, now),
@@ -285,7 +256,7 @@ export async function welcomeOverview(ctx: AppContext, scope: WelcomeScope): Pro
     verification,
     work: {
       unhandledWarnings: warnings.unhandledWarnings,
-      warnings: scope.readsWarnings ? warnings.warnings : [],
+      warnings: warnings.warnings,
       dueCounts: due.dueCounts,
       due: scope.readsDevices ? due.due : [],
     },

@@ -1,11 +1,9 @@
-import { and, sql, type SQL } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { SQL } from 'drizzle-orm';
 import { deviceResource, userResource, warningResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { dataScopeCondition, mayReadResource } from '../../crud/resource-access';
 import type { AuthContext } from '../../platform/auth/request-auth';
-import { device } from '../../platform/db/schema';
-import { tenantRows } from '../../platform/tenancy/tenant-scope';
+import type { DeviceScope } from '../device/scoped-devices';
 
 /**
  * What the caller sees on the welcome page: the devices of their device data scope (the one the
@@ -13,10 +11,7 @@ import { tenantRows } from '../../platform/tenancy/tenant-scope';
  * warnings follows the devices: a caller scoped to a department sees that department's devices'
  * cycles and warnings, whatever other scopes they hold on those screens.
  */
-export interface WelcomeScope {
-  tenantId: string;
-  /** The device data scope on `mes_device` rows (unqualified columns); undefined: every device. */
-  devices: SQL | undefined;
+export interface WelcomeScope extends DeviceScope {
   /** The user data scope on `blade_user` rows; undefined: every user. */
   users: SQL | undefined;
   /**
@@ -36,16 +31,4 @@ export async function welcomeScope(ctx: AppContext, auth: AuthContext): Promise<
     mayReadResource(deviceResource, auth, ctx.grants),
   ]);
   return { tenantId: auth.tenantId, devices, users, readsWarnings, readsDevices };
-}
-
-/**
- * Rows of another table (cycles per day, warnings) whose device the scope shows, matched by device
- * code, the key every telemetry row carries. Without a device scope: no condition (the table's own
- * tenant scope is all), so the figures include devices removed since. The data-scope columns are
- * unqualified, so they are resolved in the subquery against `mes_device` alone.
- */
-export function ofScopedDevices(scope: WelcomeScope, deviceCode: PgColumn): SQL | undefined {
-  if (!scope.devices) return undefined;
-  const shown = and(tenantRows(device, scope.tenantId), scope.devices);
-  return sql`${deviceCode} in (select ${device.deviceCode} from ${device} where ${shown})`;
 }

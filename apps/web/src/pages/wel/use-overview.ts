@@ -7,7 +7,7 @@ import {
   type WelcomeDeviceMap,
   type WelcomeOverview,
 } from '@mes/contracts';
-import { useLiveEvents } from '../../api/live-events';
+import { useLiveEvents, useLiveReconnect } from '../../api/live-events';
 import { apiKey, apiQuery } from '../../api/server-state';
 
 /** The events that change the figures. */
@@ -19,7 +19,9 @@ export const FALLBACK_REFRESH_MS = 60_000;
 
 /**
  * Reads the figures again after a live event, at most once per LIVE_THROTTLE_MS: the first event
- * starts a timer, the events during it ride on the same read.
+ * starts a timer, the events during it ride on the same read. A reopened stream counts as an
+ * event: what happened while it was down is not replayed, and the bell (which re-reads on
+ * reconnect) must not show a newer warning count than the page beside it.
  */
 function useThrottledInvalidation(urls: readonly string[]): void {
   const client = useQueryClient();
@@ -40,6 +42,7 @@ function useThrottledInvalidation(urls: readonly string[]): void {
     [],
   );
   useLiveEvents(LIVE_TYPES, onEvent);
+  useLiveReconnect(onEvent);
 }
 
 const OVERVIEW_URLS = [DASHBOARD_OVERVIEW_PATH] as const;

@@ -7,10 +7,11 @@ import { useNavigate } from 'react-router';
 import {
   NOTICE_INBOX_PATH,
   warningResource,
-  WarningStatus,
+  WARNING_UNHANDLED_PATH,
   type NoticeInboxEntry,
   type NoticeInboxReply,
-  type PageResult,
+  type UnhandledWarningRow,
+  type UnhandledWarningsReply,
 } from '@mes/contracts';
 import { dictText } from '../../crud/dict-text';
 import { WARNING_LEVEL_TAG } from '../warning-level';
@@ -24,24 +25,14 @@ import { activateOnKey } from './key-activate';
 
 /** Width from the spec (section 9); never wider than a narrow window. */
 const POPOVER_WIDTH = 350;
-const WARNING_LIST_URL = `${warningResource.api}/list`;
-/** The active, unhandled warnings, newest first (the resource's default order). */
-const WARNING_PARAMS = { status: WarningStatus.activeUnhandled, current: 1, size: 10 };
+/**
+ * The unhandled warnings: the exact count (the badge's and the tab's) and the newest of the same
+ * set, the server's one definition that the welcome page and the wall screen show too.
+ */
+const WARNING_URL = WARNING_UNHANDLED_PATH;
 /** The pages an entry opens (`/business/notice/:id`, `/report/warning/:id`). */
 const NOTICE_PAGE = '/business/notice';
 const WARNING_PAGE = '/report/warning';
-
-/** A warning as the generic list sends it (the fields shown here). */
-interface WarningRow {
-  id: string;
-  warningNo: string;
-  deviceCode: string;
-  deviceIdName?: string;
-  level: number;
-  levelName?: string;
-  message: string;
-  startTime: string | null;
-}
 
 /** Whether the caller's menu has the warnings screen: the permission the UI knows of. */
 function useMayReadWarnings(): boolean {
@@ -53,7 +44,7 @@ function useMayReadWarnings(): boolean {
 function useNoticeFeeds(mayReadWarnings: boolean) {
   const notices = useQuery({ ...apiQuery<NoticeInboxReply>(NOTICE_INBOX_PATH, undefined, { silent: true }), retry: 1 });
   const warnings = useQuery({
-    ...apiQuery<PageResult<WarningRow>>(WARNING_LIST_URL, WARNING_PARAMS, { silent: true }),
+    ...apiQuery<UnhandledWarningsReply>(WARNING_URL, undefined, { silent: true }),
     enabled: mayReadWarnings,
     retry: 1,
   });
@@ -116,7 +107,7 @@ function NoticeList({ entries, onOpen }: { entries: NoticeInboxEntry[]; onOpen: 
   );
 }
 
-function WarningList({ rows, onOpen }: { rows: WarningRow[]; onOpen: (id: string) => void }) {
+function WarningList({ rows, onOpen }: { rows: UnhandledWarningRow[]; onOpen: (id: string) => void }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'zh';
   return (
@@ -143,14 +134,14 @@ function WarningList({ rows, onOpen }: { rows: WarningRow[]; onOpen: (id: string
                   {dictText(
                     'warning_level',
                     row.level,
-                    row.levelName || t(`live:level_${row.level}`, { defaultValue: String(row.level) }),
+                    t(`live:level_${row.level}`, { defaultValue: String(row.level) }),
                     lang,
                   )}
                 </Tag>
                 <Typography.Text ellipsis={{ tooltip: row.message }}>{row.message || row.warningNo}</Typography.Text>
               </span>
             }
-            description={[row.deviceIdName || row.deviceCode, row.startTime].filter(Boolean).join(' · ')}
+            description={[row.deviceName || row.deviceCode, row.startTime].filter(Boolean).join(' · ')}
           />
         </List.Item>
       )}
@@ -164,7 +155,8 @@ function Empty350({ text, testId }: { text: string; testId: string }) {
 
 /**
  * Bell with the notices and warnings popover (docs/live.md). The badge counts unread notices and
- * active unhandled warnings, and follows live events without a reload; an entry opens its page.
+ * unhandled warnings (the server's figure, docs/warnings.md), and follows live events without a
+ * reload; an entry opens its page.
  */
 export function NoticePopover() {
   const { t } = useTranslation();
@@ -177,8 +169,8 @@ export function NoticePopover() {
   const { notices, warnings, showWarnings } = useNoticeFeeds(mayReadWarnings);
 
   const unreadNotices = notices.data?.unread ?? 0;
-  const activeWarnings = showWarnings ? (warnings.data?.total ?? 0) : 0;
-  const unread = unreadNotices + activeWarnings;
+  const openWarnings = showWarnings ? (warnings.data?.total ?? 0) : 0;
+  const unread = unreadNotices + openWarnings;
   const label = unread ? `${t('header:notice')} (${t('header:unread', { count: unread })})` : t('header:notice');
 
   const go = (path: string) => {
@@ -196,7 +188,7 @@ export function NoticePopover() {
     <Empty350 text={t('header:noNotices')} testId="notice-list-empty" />
   );
   const warningPane = warnings.isError ? (
-    <LoadFailed onRetry={retry(WARNING_LIST_URL)} testId="warning-list-failed" />
+    <LoadFailed onRetry={retry(WARNING_URL)} testId="warning-list-failed" />
   ) : warnings.data?.records.length ? (
     <WarningList rows={warnings.data.records} onOpen={(id) => go(`${WARNING_PAGE}/${id}`)} />
   ) : (
@@ -222,7 +214,7 @@ export function NoticePopover() {
               children: noticePane,
             },
             ...(showWarnings
-              ? [{ key: 'warnings', label: tabLabel(t('header:warnings'), activeWarnings), children: warningPane }]
+              ? [{ key: 'warnings', label: tabLabel(t('header:warnings'), openWarnings), children: warningPane }]
               : []),
           ]}
         />
@@ -232,6 +224,7 @@ export function NoticePopover() {
         className="mes-header-tool mes-hide-xs"
         data-testid="notice"
         data-unread={unread}
+        data-warnings={openWarnings}
         data-live={live ? 'open' : 'closed'}
         role="button"
         tabIndex={0}

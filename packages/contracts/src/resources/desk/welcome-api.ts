@@ -1,4 +1,5 @@
 import type { DeviceRelease } from '../business/verification-record';
+import { UNHANDLED_WARNING_LIST_SIZE, type UnhandledWarningRow } from '../report/warning';
 
 /**
  * The welcome page's and the wall screen's figures (docs/welcome.md). Both read the same reply;
@@ -15,7 +16,7 @@ export const WELCOME_TIME_ZONE = 'Asia/Shanghai';
 /** How many days the charts cover, today included. */
 export const WELCOME_CHART_DAYS = 30;
 /** How many unhandled warnings and due-work rows the reply lists (their counts are exact). */
-export const WELCOME_LIST_SIZE = 10;
+export const WELCOME_LIST_SIZE = UNHANDLED_WARNING_LIST_SIZE;
 /** A device offline longer than this is due work. */
 export const WELCOME_OFFLINE_DUE_HOURS = 24;
 
@@ -64,16 +65,8 @@ export interface WelcomeVerificationFigures {
   recent: { passes: number; fails: number };
 }
 
-export interface WelcomeWarningRow {
-  id: string;
-  warningNo: string;
-  deviceCode: string;
-  deviceName: string | null;
-  level: number;
-  status: number;
-  message: string;
-  startTime: string | null;
-}
+/** An unhandled warning of the work tasks: the same rows as the bell lists (docs/warnings.md). */
+export type WelcomeWarningRow = UnhandledWarningRow;
 
 /** Due work: `fault` — a device in fault; `offline` — offline for over WELCOME_OFFLINE_DUE_HOURS. */
 export type WelcomeDueKind = 'fault' | 'offline';
@@ -109,7 +102,10 @@ export interface WelcomeOverview {
   assets: WelcomeAssetFigures;
   verification: WelcomeVerificationFigures;
   work: {
-    /** Unhandled warnings (status 1 and 3): the exact count and the newest WELCOME_LIST_SIZE. */
+    /**
+     * Unhandled warnings (status 1 and 3): the exact count and the newest WELCOME_LIST_SIZE, the
+     * same figure and rows as `GET /report/warning/unhandled` (docs/warnings.md).
+     */
     unhandledWarnings: number;
     warnings: WelcomeWarningRow[];
     /** Due work: exact counts per kind and up to WELCOME_LIST_SIZE rows of each, longest waiting first. */

@@ -26,6 +26,35 @@ export const WARNING_RESULT_MAX = 500;
 /** A cleared warning nobody handled is re-opened (not duplicated) by the same rule within this many minutes. */
 export const WARNING_REOPEN_MINUTES = 10;
 
+/**
+ * The unhandled warnings (status 1 or 3: nobody has handled them yet), which every "open warnings"
+ * figure counts — the bell's badge and its 告警 tab, the welcome page and the wall screen
+ * (docs/warnings.md). Of the caller's tenant and device data scope.
+ */
+export const UNHANDLED_WARNING_STATUSES = [WarningStatus.activeUnhandled, WarningStatus.clearedUnhandled] as const;
+/** `GET /report/warning/unhandled`: the exact count of the unhandled warnings and the newest of them. */
+export const WARNING_UNHANDLED_PATH = '/report/warning/unhandled';
+/** How many of the newest unhandled warnings a reply lists (the count is exact). */
+export const UNHANDLED_WARNING_LIST_SIZE = 10;
+
+/** An unhandled warning as the bell and the welcome page list it. */
+export interface UnhandledWarningRow {
+  id: string;
+  warningNo: string;
+  deviceCode: string;
+  deviceName: string | null;
+  level: number;
+  status: number;
+  message: string;
+  startTime: string | null;
+}
+
+/** `data` of `GET /report/warning/unhandled`: `total` exact, `records` the newest first. */
+export interface UnhandledWarningsReply {
+  total: number;
+  records: UnhandledWarningRow[];
+}
+
 /** `GET /report/warning/around?id=`: the trigger field's telemetry around the warning, for its chart. */
 export const WARNING_AROUND_PATH = '/report/warning/around';
 export interface WarningAroundReply {
