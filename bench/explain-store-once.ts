@@ -49,7 +49,7 @@ async function main() {
     );
     await show(
       'mqtt/page, newest first, page 1',
-      `select * from mes_mqtt_message where tenant_id = $1 and create_time >= $2 order by create_time desc, id asc limit 10`,
+      `select * from mes_mqtt_message where tenant_id = $1 and create_time >= $2 order by create_time desc, id desc limit 10`,
       ['000000', since],
     );
     for (const [what, table, column] of [

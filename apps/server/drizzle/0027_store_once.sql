@@ -7,8 +7,10 @@ ALTER TABLE "mes_acqdata" ADD COLUMN "client_id" varchar(128);--> statement-brea
 ALTER TABLE "mes_acqdata" ADD COLUMN "qos" integer;--> statement-breakpoint
 ALTER TABLE "mes_acqdata" ADD COLUMN "retain" boolean;--> statement-breakpoint
 ALTER TABLE "mes_acqdata" ADD COLUMN "receive_time" timestamp (3) with time zone;--> statement-breakpoint
-CREATE INDEX "mes_acqdata_tenant_receive_idx" ON "mes_acqdata" USING btree ("tenant_id","receive_time");--> statement-breakpoint
-CREATE INDEX "mes_acqdata_receive_idx" ON "mes_acqdata" USING btree ("receive_time");--> statement-breakpoint
+-- The id closes the MQTT message list's indexes: its order (newest first, then the id downwards)
+-- is then one backward scan of each part of the union below (docs/series.md).
+CREATE INDEX "mes_acqdata_tenant_receive_idx" ON "mes_acqdata" USING btree ("tenant_id","receive_time","id");--> statement-breakpoint
+CREATE INDEX "mes_acqdata_receive_idx" ON "mes_acqdata" USING btree ("receive_time","id");--> statement-breakpoint
 -- 2. Points of mes_telemetry that no acquisition row holds (reports stored before acquisition
 -- data existed, Sparkplug metrics timed otherwise than their payload) become acquisition rows,
 -- one per tenant, device and time; the same field twice at one time goes to a second row, so no
@@ -101,6 +103,10 @@ BEGIN
   END LOOP;
 END $$;
 --> statement-breakpoint
+DROP INDEX "mes_mqtt_message_tenant_time_idx";--> statement-breakpoint
+DROP INDEX "mes_mqtt_message_time_idx";--> statement-breakpoint
+CREATE INDEX "mes_mqtt_message_tenant_time_idx" ON "mes_mqtt_log" USING btree ("tenant_id","create_time","id");--> statement-breakpoint
+CREATE INDEX "mes_mqtt_message_time_idx" ON "mes_mqtt_log" USING btree ("create_time","id");--> statement-breakpoint
 CREATE VIEW "mes_mqtt_message" AS
 SELECT id, topic, client_id, qos, retain, direction, payload, device_code, parsed_ok, error, create_time, tenant_id
   FROM "mes_mqtt_log"
@@ -111,5 +117,9 @@ SELECT a.id, a.topic, a.client_id, a.qos, a.retain, 0,
              ELSE jsonb_build_object('ts', (extract(epoch FROM a.collect_time) * 1000)::bigint, 'seq', a.seq, 'values', a.data_values)
         END)::text,
        a.device_code, true, a.errors, a.receive_time, a.tenant_id
-  FROM "mes_acqdata" a
- WHERE a.receive_time IS NOT NULL;
+  FROM "mes_acqdata" a;
+-- No "WHERE receive_time IS NOT NULL" above: with a condition of its own, this part of the union
+-- can no longer be read in order by its index, and every page sorted the whole range (295 ms
+-- against under 1 ms for a day of 100,000 messages on PostgreSQL 15). The rows it would leave out
+-- (migrated reports, a Sparkplug message's extra times) have no receive time, and a list always
+-- bounds create_time, which a NULL never passes.

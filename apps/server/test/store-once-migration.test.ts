@@ -45,8 +45,10 @@ const earlier = new Date(now - 3 * 24 * HOUR);
 
 const POINTS = `select tenant_id, device_code, field, ts, num_value::text as num, text_value as text
   from mes_telemetry order by tenant_id, device_code, field, ts, num_value, text_value`;
+// As the message list reads it: always within a time range (a report stored before the migration
+// has an acquisition row without a receive time, which no range includes).
 const MESSAGES = `select id::text, tenant_id, topic, client_id, qos, retain, direction, payload, device_code, parsed_ok, error, create_time
-  from mes_mqtt_message order by create_time, id`;
+  from mes_mqtt_message where create_time > '-infinity' order by create_time, id`;
 
 beforeAll(async () => {
   database = await createTestDatabase();

@@ -69,8 +69,8 @@ export const acquisitionResource = defineResource({
     { name: 'mes_acqdata_tenant_time_idx', fields: ['tenantId', 'collectTime'] },
     { name: 'mes_acqdata_time_idx', fields: ['collectTime'] },
     // The MQTT message list's newest first (the `mes_mqtt_message` view), within a tenant and across.
-    { name: 'mes_acqdata_tenant_receive_idx', fields: ['tenantId', 'receiveTime'] },
-    { name: 'mes_acqdata_receive_idx', fields: ['receiveTime'] },
+    { name: 'mes_acqdata_tenant_receive_idx', fields: ['tenantId', 'receiveTime', 'id'] },
+    { name: 'mes_acqdata_receive_idx', fields: ['receiveTime', 'id'] },
   ],
   defaultSort: [{ field: 'collectTime', desc: true }],
   series: telemetrySeries('collectTime', 'day'),

@@ -124,6 +124,17 @@ const mqttMessageFields = {
 } as const satisfies Record<string, FieldDef>;
 
 /**
+ * Newest first, and the id downwards within one instant: each part of the `mes_mqtt_message`
+ * union then gives its rows in that order from one backward index scan, and PostgreSQL merges
+ * the parts' first rows instead of sorting the whole range (335 ms against a few for a page of a
+ * day of 100,000 messages, docs/series.md).
+ */
+const MQTT_LIST_ORDER = [
+  { field: 'createTime', desc: true },
+  { field: 'id', desc: true },
+] as const;
+
+/**
  * The MQTT message log's own rows (docs/mqtt.md "Stored once"): every received message that was
  * not stored as acquisition data — status and cycle reports, Sparkplug births and deaths,
  * refused, duplicate and dead-lettered messages. Written by ingestion; read through
@@ -138,12 +149,14 @@ export const mqttLogResource = defineResource({
   audit: false,
   operations: [],
   fields: mqttMessageFields,
-  // The names the table had as `mes_mqtt_message` (migration 0026 renamed it).
+  // The names the table had as `mes_mqtt_message` (migration 0027 renamed it).
+  // The names the table had as `mes_mqtt_message`; the id closes each so that the list's order
+  // (newest first, then the id downwards) is one backward scan of a part of the union.
   indexes: [
-    { name: 'mes_mqtt_message_tenant_time_idx', fields: ['tenantId', 'createTime'] },
-    { name: 'mes_mqtt_message_time_idx', fields: ['createTime'] },
+    { name: 'mes_mqtt_message_tenant_time_idx', fields: ['tenantId', 'createTime', 'id'] },
+    { name: 'mes_mqtt_message_time_idx', fields: ['createTime', 'id'] },
   ],
-  defaultSort: [{ field: 'createTime', desc: true }],
+  defaultSort: MQTT_LIST_ORDER,
   series: telemetrySeries('createTime', 'day'),
 });
 
@@ -163,7 +176,7 @@ export const mqttMessageResource = defineResource({
   operations: ['page', 'detail'],
   listRoute: 'page',
   fields: mqttMessageFields,
-  defaultSort: [{ field: 'createTime', desc: true }],
+  defaultSort: MQTT_LIST_ORDER,
   series: { ...telemetrySeries('createTime', 'day'), viewOf: 'mqtt_log' },
 });
 
