@@ -168,4 +168,34 @@ describe('a telemetry message stored once', () => {
     expect(list.records).toHaveLength(1);
     expect(list.records[0]).toMatchObject({ deviceCode: DEVICE, dataValues: { temp: 36.5, phase: 'wash' }, seq: 41 });
   });
+
+  it('estimates a large range of points near their number, not at 100 a message', async () => {
+    const series = telemetryResource.series;
+    if (!series) throw new Error('iot is a series');
+    const saved = series.estimateAbove;
+    // A small bound keeps the test's table small; the rule is the same at 100,000.
+    (series as { estimateAbove?: number }).estimateAbove = 1000;
+    try {
+      // 3,000 more messages of 2 values in the last hour, beside the one above: 6,002 points.
+      await t.database.pool.query(
+        `insert into mes_acqdata (id, tenant_id, device_code, collect_time, data_values, topic, protocol, receive_time)
+         select 8000000000000000000 + g * 4, '000000', $1, now() - g * interval '1 second',
+                jsonb_build_object('temp', g % 90, 'phase', 'wash'), 'mes/000000/SO-1/telemetry', 'json',
+                now() - g * interval '1 second'
+           from generate_series(1, 3000) g`,
+        [DEVICE],
+      );
+      await t.database.pool.query('analyze mes_acqdata');
+      const page = dataOf<{ total: number; records: Body[] }>(
+        await get(`/api${telemetryResource.api}/page`, { size: '5' }),
+      );
+      expect(page.records).toHaveLength(5);
+      // Over the bound, so estimated; PostgreSQL alone said about 300,000 (100 a message).
+      expect(page.total).toBeGreaterThan(3000);
+      expect(page.total).toBeLessThan(12_000);
+    } finally {
+      (series as { estimateAbove?: number }).estimateAbove = saved;
+      await t.database.pool.query(`delete from mes_acqdata where id >= 8000000000000000000`);
+    }
+  });
 });

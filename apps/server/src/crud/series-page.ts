@@ -31,6 +31,8 @@ export interface SeriesSource {
   selectRows(): { where(w: SQL | undefined): SeriesQuery };
   listWhere(query: Record<string, unknown>): Promise<{ parsed: ListQuery; where: SQL | undefined }>;
   decorate(rows: Row[]): Promise<Row[]>;
+  /** The factor the planner's estimates are multiplied by (`ResourceHooks.estimateScale`). */
+  estimateScale?(): Promise<number>;
   /** Whose totals these are (a tenant, or every tenant) and the filters' key. */
   rowsOf: string;
   filterKey: string;
@@ -169,11 +171,14 @@ async function estimateRows(source: SeriesSource, where: SQL | undefined): Promi
     .from(source.table)
     .where(where)
     .toSQL();
-  const result = await source.ctx.database.pool.query<{ 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }>(
-    `explain (format json) ${query.sql}`,
-    query.params,
-  );
-  return Math.round(result.rows[0]?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0);
+  const [result, scale] = await Promise.all([
+    source.ctx.database.pool.query<{ 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }>(
+      `explain (format json) ${query.sql}`,
+      query.params,
+    ),
+    source.estimateScale ? source.estimateScale() : 1,
+  ]);
+  return Math.round((result.rows[0]?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0) * scale);
 }
 
 /**
