@@ -20,7 +20,13 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { BatchRows, type AcquisitionRow, type LogRow } from '../apps/server/src/modules/telemetry/batch-rows';
+import {
+  BatchRows,
+  valuesJson,
+  type AcquisitionRow,
+  type LogRow,
+  type StoredValue,
+} from '../apps/server/src/modules/telemetry/batch-rows';
 import {
   acquisitionInsert,
   messageLogInsert,
@@ -82,7 +88,7 @@ function buildBatch(model: BenchModel, tenant: string, devices: number, from: nu
     const device = known[d] as KnownDevice;
     const ts = new Date(now - n + i);
     const sent = model.values(d, seq);
-    const values: Record<string, number | string> = {};
+    const values: Record<string, StoredValue> = {};
     for (const [name, raw] of Object.entries(sent)) {
       const added = rows.addValue(device, name, raw, ts, count);
       if (typeof added === 'string') throw new Error(`baseline message refused: ${added}`);
@@ -130,10 +136,10 @@ async function copyLines(client: pg.PoolClient, sql: string, lines: (string | nu
 }
 
 /** The values of a message aligned to the model's field order, as an array literal: booleans 1/0, absent null. */
-function arrayLiteral(model: BenchModel, values: Record<string, number | string>): string {
+function arrayLiteral(model: BenchModel, values: Readonly<Record<string, StoredValue>>): string {
   const cells = model.fields.map((f) => {
     const v = values[f.field];
-    return typeof v === 'number' ? String(v) : 'NULL';
+    return v !== undefined && typeof v !== 'string' ? v.num : 'NULL';
   });
   return `{${cells.join(',')}}`;
 }
@@ -161,7 +167,7 @@ const ownLines = (batch: Batch, encode: (a: AcquisitionRow) => string) =>
   batch.acquisition.map((a) => [a.id, a.tenantId, a.deviceCode, a.collectTime.toISOString(), encode(a)]);
 
 function layouts(model: BenchModel): { name: string; write: Writer }[] {
-  const json = (a: AcquisitionRow) => JSON.stringify(a.values);
+  const json = (a: AcquisitionRow) => valuesJson(a.values);
   const array = (a: AcquisitionRow) => arrayLiteral(model, a.values);
   const ownUnnest = (table: string, cast: string): Writer => {
     const text =

@@ -3,9 +3,10 @@
  * 1,000,000 points of one device's field (issue 14 point 7: p99 ≤ 200 ms at 10 connections).
  *
  * A scratch database on DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres)
- * gets the server's migrations and seed, a product and a device through the API, then BENCH_IOT_POINTS (1,000,000) points of `chlorine`,
+ * gets the server's migrations and seed, a product and a device through the API, then BENCH_IOT_POINTS (1,000,000) points of `chlorine`
+ * (since "Stored once", docs/mqtt.md: messages of one value each in `mes_acqdata`),
  * one a second up to now, plus BENCH_IOT_NOISE (1,000,000) points of four other devices in the
- * same hours (raise it to see the `(tenant_id, device_code, field, ts)` index chosen for the whole
+ * same hours (raise it to see the `(tenant_id, device_code, collect_time)` index chosen for the whole
  * range: at half of the rows the planner scans). Day partitions cover the range as the series
  * upkeep would have made them. The plans of both statements are printed (BENCH_IOT_PLANS=1: whole).
  *
@@ -101,12 +102,17 @@ async function viaSql(name: string, pool: pg.Pool, run: (client: pg.PoolClient) 
   return { name, rate: times.length / SECONDS, p50: percentile(times, 50), p99: percentile(times, 99), errors };
 }
 
-/** The statements model-list runs (modules/device/iot-series.ts), written out. */
-const WHERE = `tenant_id = $1 and device_code = $2 and field = $3 and ts >= $4 and ts <= $5`;
-const RAW_SQL = `select ts, num_value from mes_telemetry where ${WHERE} order by ts limit $6`;
-const BUCKET_SQL = `select date_bin(make_interval(secs => $6), ts, timestamptz '1970-01-01 00:00:00+00'),
-  avg(num_value::float8), min(num_value::float8), max(num_value::float8), count(*)
-  from mes_telemetry where ${WHERE} group by 1`;
+/**
+ * The statements model-list runs (modules/device/iot-series.ts), written out: the raw points are
+ * the device's messages (`mes_acqdata`, one row per message, docs/mqtt.md "Stored once") holding
+ * the field.
+ */
+const WHERE = `tenant_id = $1 and device_code = $2 and (data_values -> $3::text) is not null and collect_time >= $4 and collect_time <= $5`;
+const NUM = `(case when jsonb_typeof(data_values -> $3::text) = 'number' then (data_values ->> $3::text)::numeric end)`;
+const RAW_SQL = `select collect_time, ${NUM} from mes_acqdata where ${WHERE} order by collect_time limit $6`;
+const BUCKET_SQL = `select date_bin(make_interval(secs => $6), collect_time, timestamptz '1970-01-01 00:00:00+00'),
+  avg(${NUM}::float8), min(${NUM}::float8), max(${NUM}::float8), count(*)
+  from mes_acqdata where ${WHERE} group by 1`;
 
 /**
  * What the server read for buckets of a minute or more before the quarter-hour level (and still
@@ -158,7 +164,7 @@ async function rawBucketsOf(pool: pg.Pool, from: number, to: number, bucketSecon
   const rows = await pool.query<{ ts: string; sum: string; min: string; max: string; count: string }>(
     `select extract(epoch from date_bin(make_interval(secs => $6), ts, timestamptz '1970-01-01 00:00:00+00')) * 1000 as ts,
        sum(num_value)::text as sum, min(num_value)::text as min, max(num_value)::text as max, count(*) as count
-     from mes_telemetry where ${WHERE} group by 1 order by 1`,
+     from mes_telemetry where tenant_id = $1 and device_code = $2 and field = $3 and ts >= $4 and ts <= $5 group by 1 order by 1`,
     [...sqlArgs(from, to), bucketSeconds],
   );
   return rows.rows.map((r) => ({
@@ -227,28 +233,30 @@ async function signIn(port: number): Promise<Record<string, string>> {
 async function fill(pool: pg.Pool, now: number): Promise<void> {
   const first = now - (POINTS - 1) * 1000;
   for (let day = Math.floor(first / DAY_MS) * DAY_MS; day <= now; day += DAY_MS) {
-    const name = `mes_telemetry_p${new Date(day).toISOString().slice(0, 10).replace(/-/g, '')}`;
+    const name = `mes_acqdata_p${new Date(day).toISOString().slice(0, 10).replace(/-/g, '')}`;
     await pool.query(
-      `create table if not exists ${name} partition of mes_telemetry for values from ('${new Date(day).toISOString()}') to ('${new Date(day + DAY_MS).toISOString()}')`,
+      `create table if not exists ${name} partition of mes_acqdata for values from ('${new Date(day).toISOString()}') to ('${new Date(day + DAY_MS).toISOString()}')`,
     );
   }
   const started = performance.now();
   await pool.query(
-    `insert into mes_telemetry (id, tenant_id, device_code, field, ts, num_value, quality)
-     select g, $1, $2, $3, $4::timestamptz + (g - 1) * interval '1 second', round((0.5 + 0.3 * sin(g / 600.0))::numeric, 2), 0
+    `insert into mes_acqdata (id, tenant_id, device_code, collect_time, data_values, topic, protocol)
+     select g, $1, $2, $4::timestamptz + (g - 1) * interval '1 second',
+            jsonb_build_object($3::text, round((0.5 + 0.3 * sin(g / 600.0))::numeric, 2)), '', 'json'
      from generate_series(1, $5::bigint) g`,
     [TENANT, DEVICE, FIELD, new Date(first), POINTS],
   );
   // Other devices report in the same hours: the index, not a scan of the partitions, must find the device.
   await pool.query(
-    `insert into mes_telemetry (id, tenant_id, device_code, field, ts, num_value, quality)
-     select $5::bigint + g, $1, 'BENCH-WL-' || (2 + g % 4), $2, $3::timestamptz + (g * $6::float8) * interval '1 millisecond', 1, 0
+    `insert into mes_acqdata (id, tenant_id, device_code, collect_time, data_values, topic, protocol)
+     select $5::bigint + g, $1, 'BENCH-WL-' || (2 + g % 4), $3::timestamptz + (g * $6::float8) * interval '1 millisecond',
+            jsonb_build_object($2::text, 1), '', 'json'
      from generate_series(1, $4::bigint) g`,
     [TENANT, FIELD, new Date(first), NOISE, POINTS, ((now - first) / Math.max(NOISE, 1)).toFixed(3)],
   );
   // Vacuumed as well as analysed, as days-old partitions are: otherwise autovacuum takes the
   // freshly inserted rows during the measurements (a p99 of 817 ms against 281 in the run before).
-  await pool.query('vacuum (analyze) mes_telemetry');
+  await pool.query('vacuum (analyze) mes_acqdata');
   console.log(
     `${POINTS.toLocaleString('en')} points of ${DEVICE}.${FIELD} + ${NOISE.toLocaleString('en')} of 4 other devices, ` +
       `filled in ${((performance.now() - started) / 1000).toFixed(1)} s`,

@@ -307,8 +307,8 @@ beforeAll(async () => {
   const at = new Date();
   const rowId = (n: number) => String(9_100_000_000 + n);
   await pool.query(
-    `insert into mes_telemetry (id, tenant_id, device_code, field, ts, num_value, text_value)
-     values ($1, '100001', $2, 'chlorine', $3, 1.5, $4)`,
+    `insert into mes_acqdata (id, tenant_id, device_code, collect_time, data_values, topic, protocol)
+     values ($1, '100001', $2, $3, jsonb_build_object('chlorine', $4::text), '', 'json')`,
     [rowId(1), MARKER_DEVICE, at, MARKER],
   );
   await pool.query(
@@ -332,7 +332,7 @@ beforeAll(async () => {
     [rowId(4), MARKER_DEVICE, at, MARKER, `mes/100001/${MARKER_DEVICE}/telemetry`],
   );
   await pool.query(
-    `insert into mes_mqtt_message (id, tenant_id, device_code, topic, payload, parsed_ok, create_time)
+    `insert into mes_mqtt_log (id, tenant_id, device_code, topic, payload, parsed_ok, create_time)
      values ($1, '100001', $2, $3, $4, true, $5)`,
     [rowId(5), MARKER_DEVICE, `mes/100001/${MARKER_DEVICE}/telemetry`, MARKER, at],
   );

@@ -77,7 +77,7 @@ async function productAndDevices(token: string, devices: Body[]) {
   for (const d of devices) idOf(await post(token, '/api/basic/device/submit', { productId, ...d }));
 }
 
-/** Ids of the inserted points, each call a block of its own (detail reads by id alone). */
+/** Ids of the inserted points (a report of one value each), each call a block of its own (detail reads by id alone). */
 let lastPointId = 1_000_000;
 
 /** `count` points of one field, one a second from `start`, valued `first`, `first + 1`, … */
@@ -85,9 +85,9 @@ async function points(tenantId: string, deviceCode: string, field: string, start
   const base = lastPointId;
   lastPointId += count;
   await t.ctx.db.execute(sql`
-    insert into mes_telemetry (id, tenant_id, device_code, field, ts, num_value, quality)
-    select ${base}::bigint + g, ${tenantId}, ${deviceCode}, ${field},
-           ${new Date(start)}::timestamptz + g * interval '1 second', ${first} + g, 0
+    insert into mes_acqdata (id, tenant_id, device_code, collect_time, data_values, topic, protocol)
+    select ${base}::bigint + g, ${tenantId}, ${deviceCode},
+           ${new Date(start)}::timestamptz + g * interval '1 second', jsonb_build_object(${field}::text, ${first} + g), '', 'json'
     from generate_series(0, ${count - 1}) g`);
   // Ingestion keeps the rollups with the raw points (same transaction); so does this.
   await rollup(
@@ -376,9 +376,9 @@ describe('iot/model-list from the per-quarter-hour rollup', () => {
     const base = lastPointId;
     lastPointId += SECONDS;
     await t.ctx.db.execute(sql`
-      insert into mes_telemetry (id, tenant_id, device_code, field, ts, num_value, quality)
-      select ${base}::bigint + g, '000000', 'WL-1', 'waterTemp', ${new Date(T1)}::timestamptz + g * interval '1 second',
-             (${sql.raw(`array[${rows.map((r) => r.num).join(',')}]`)}::numeric[])[g + 1], 0
+      insert into mes_acqdata (id, tenant_id, device_code, collect_time, data_values, topic, protocol)
+      select ${base}::bigint + g, '000000', 'WL-1', ${new Date(T1)}::timestamptz + g * interval '1 second',
+             jsonb_build_object('waterTemp', (${sql.raw(`array[${rows.map((r) => r.num).join(',')}]`)}::numeric[])[g + 1]), '', 'json'
       from generate_series(0, ${SECONDS - 1}) g`);
     // As ingestion would: in batches of 1,000 points, so periods span batches.
     for (let i = 0; i < rows.length; i += 1000) await rollup(rows.slice(i, i + 1000));

@@ -113,7 +113,9 @@ describe('a packet over MQTT_MAX_PACKET_BYTES (embedded broker, real server proc
           `other devices sent ${seq}, acked ${acked.length}, stored ${times.size}, refused connections ${(server.last as { oversize?: number }).oversize}`,
       );
       for (const ms of closed) expect(ms).toBeGreaterThanOrEqual(0);
-      for (const ms of closed) expect(ms).toBeLessThan(1000);
+      // A liveness bound, not a speed figure (the line above prints it): without the guard the
+      // connection stays open (-1); 2 s were seen on a loaded 2-core machine.
+      for (const ms of closed) expect(ms).toBeLessThan(4000);
       expect(growthMb).toBeLessThan(8);
       expect((server.last as { oversize?: number }).oversize).toBe(4);
       expect(acked).toHaveLength(800);

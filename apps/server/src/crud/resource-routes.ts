@@ -116,6 +116,12 @@ export interface ResourceHooks {
   afterRemove?(args: RemoveArgs): void | Promise<void>;
   /** Adds view fields (names of roles, departments, dictionary labels) to rows being sent. */
   decorate?(rows: Row[], auth: AuthContext): Promise<Row[]>;
+  /**
+   * A series over a view whose rows a set-returning function makes: the factor the planner's row
+   * estimate is multiplied by, since PostgreSQL sizes such a function by its declared rows, not by
+   * the data (docs/series.md "Views over a series").
+   */
+  estimateScale?(): Promise<number>;
 }
 
 /** A generic route a module may answer itself instead (registering its own handler on the path). */
@@ -403,6 +409,7 @@ export class ResourceService {
           selectRows: () => this.selectRows(auth),
           listWhere: (q) => this.listWhere(q, auth, 'view'),
           decorate: (rows) => this.decorate(rows, auth),
+          estimateScale: this.binding.hooks?.estimateScale,
           rowsOf: readsAllTenants(this.def, auth) ? ALL_TENANTS : this.tenantOfRows(auth),
           filterKey: this.filterKey(query, auth),
         },

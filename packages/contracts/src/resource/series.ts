@@ -23,6 +23,11 @@ export interface SeriesDef {
    * estimated `total` instead of counting them; default {@link DEFAULT_SERIES_ESTIMATE_ABOVE}.
    */
   estimateAbove?: number;
+  /**
+   * The rows are a view over another series resource's table (its `code`): listed like a series,
+   * but the partitions and their retention are that resource's, never this one's.
+   */
+  viewOf?: string;
 }
 
 export const DEFAULT_SERIES_ESTIMATE_ABOVE = 100_000;

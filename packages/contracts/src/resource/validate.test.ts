@@ -284,7 +284,7 @@ describe('definitions', () => {
     for (const def of defs) {
       // The audit columns every audited table has may be sorted on too (newest attachments first).
       const audit = def.audit === false ? [] : ['createTime', 'updateTime'];
-      const names = new Set([...Object.keys(def.fields), 'tenantId', ...audit]);
+      const names = new Set([...Object.keys(def.fields), 'id', 'tenantId', ...audit]);
       if (def.tree) expect(names, def.code).toContain(def.tree.parent);
       for (const s of def.defaultSort ?? []) expect(names, def.code).toContain(s.field);
       for (const ix of def.indexes ?? []) for (const field of ix.fields) expect(names, def.code).toContain(field);

@@ -60,7 +60,13 @@ import { tenantResource } from './system/tenant';
 import { topMenuResource } from './system/top-menu';
 import { userResource } from './system/user';
 import { acquisitionResource, sparkplugBirthResource } from './telemetry/acquisition';
-import { deviceLatestResource, mqttMessageResource, onOffResource, telemetryResource } from './telemetry/telemetry';
+import {
+  deviceLatestResource,
+  mqttLogResource,
+  mqttMessageResource,
+  onOffResource,
+  telemetryResource,
+} from './telemetry/telemetry';
 import { telemetryMinuteResource } from './telemetry/telemetry-minute';
 import { telemetryQuarterResource } from './telemetry/telemetry-quarter';
 
@@ -129,6 +135,7 @@ export const DEFINITIONS = {
   acquisitionResource,
   sparkplugBirthResource,
   deviceLatestResource,
+  mqttLogResource,
   mqttMessageResource,
   onOffResource,
   telemetryResource,

@@ -21,6 +21,7 @@ import { IotMessages } from './iot-messages';
 import { modelData, telemetryVisible, visibleDevice, visibleDeviceField, visibleTelemetry } from './iot-model';
 import { modelListWindow } from './iot-range';
 import { seriesPoints } from './iot-series';
+import { pointsEstimateScale } from './points-estimate';
 
 const DEVICE_CODE = /^[A-Za-z0-9_-]{1,64}$/;
 const FIELD_KEY = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
@@ -44,7 +45,10 @@ export function registerIotRoutes(app: FastifyInstance, ctx: AppContext): void {
   const service = registerResource(app, ctx, {
     def: telemetryResource,
     table: telemetry,
-    hooks: { listParams: { names: [], where: (_query, auth) => visibleTelemetry(ctx, auth), perCaller: true } },
+    hooks: {
+      listParams: { names: [], where: (_query, auth) => visibleTelemetry(ctx, auth), perCaller: true },
+      estimateScale: pointsEstimateScale(ctx),
+    },
     omit: ['detail'],
   });
   const read = { apiScope: apiScopeCodes(telemetryResource.code).read };

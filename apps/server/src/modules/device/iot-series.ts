@@ -1,8 +1,8 @@
-import { and, asc, count, eq, gte, isNotNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gte, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { ModelListPoint } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { telemetry, telemetryMinute, telemetryQuarter } from '../../platform/db/schema';
+import { acquisition, telemetryMinute, telemetryQuarter } from '../../platform/db/schema';
 import { tenantRows } from '../../platform/tenancy/tenant-scope';
 import { bucketSecondsFor, planWindow, type ModelListWindow, type Span, type WindowPlan } from './iot-range';
 
@@ -20,17 +20,37 @@ export interface SeriesPoints {
 }
 
 /**
- * Every condition leads with the `(tenant_id, device_code, field, ts)` index's columns, so each
- * partition the window touches is read by one index range scan and nothing else.
+ * Rollup rows of the series: every condition leads with the `(tenant_id, device_code, field,
+ * period)` index's columns, so each partition the window touches is read by one index range scan.
  */
 const ofSeries = (
-  table: typeof telemetry | typeof telemetryMinute | typeof telemetryQuarter,
+  table: typeof telemetryMinute | typeof telemetryQuarter,
   key: SeriesKey,
   ...conditions: (SQL | undefined)[]
 ) => tenantRows(table, key.tenantId, eq(table.deviceCode, key.deviceCode), eq(table.field, key.field), ...conditions);
 
+/**
+ * The raw points are the device's messages (`mes_acqdata`, one row per message with its values,
+ * docs/mqtt.md "Stored once"), read by the `(tenant_id, device_code, collect_time)` index; those
+ * holding the field are its points. Read from the rows themselves, not the `mes_telemetry` view,
+ * so that only the field's value is taken out of each row instead of every value unnested.
+ */
+const ts = acquisition.collectTime;
+const holding = (key: SeriesKey, ...conditions: (SQL | undefined)[]) =>
+  tenantRows(
+    acquisition,
+    key.tenantId,
+    eq(acquisition.deviceCode, key.deviceCode),
+    sql`(${acquisition.dataValues} -> ${key.field}::text) is not null`,
+    ...conditions,
+  );
+/** The field's number in a row (a text value of an enum has none). */
+const numberOf = (key: SeriesKey) =>
+  sql`(case when jsonb_typeof(${acquisition.dataValues} -> ${key.field}::text) = 'number'
+    then (${acquisition.dataValues} ->> ${key.field}::text)::numeric end)`;
+
 const inWindow = (key: SeriesKey, window: ModelListWindow) =>
-  ofSeries(telemetry, key, gte(telemetry.ts, new Date(window.from)), lte(telemetry.ts, new Date(window.to)));
+  holding(key, gte(ts, new Date(window.from)), lte(ts, new Date(window.to)));
 
 const num = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
@@ -42,17 +62,17 @@ const num = (value: unknown) => (value === null || value === undefined ? null : 
 async function rawPoints(ctx: AppContext, key: SeriesKey, window: ModelListWindow) {
   const capped = ctx.db
     .select({ one: sql<number>`1`.as('one') })
-    .from(telemetry)
+    .from(acquisition)
     .where(inWindow(key, window))
     .limit(window.maxPoints + 1)
     .as('capped');
   const [counted] = await ctx.db.select({ n: count() }).from(capped);
   if ((counted?.n ?? 0) > window.maxPoints) return undefined;
   const rows = await ctx.db
-    .select({ ts: telemetry.ts, value: telemetry.numValue })
-    .from(telemetry)
+    .select({ ts, value: sql<string | null>`${numberOf(key)}` })
+    .from(acquisition)
     .where(inWindow(key, window))
-    .orderBy(asc(telemetry.ts))
+    .orderBy(asc(ts))
     .limit(window.maxPoints + 1);
   // Points that arrived between the count and the read can tip the window over: then it is bucketed.
   if (rows.length > window.maxPoints) return undefined;
@@ -97,19 +117,19 @@ const epochBin = (seconds: number, column: unknown) =>
  */
 async function rawBuckets(ctx: AppContext, key: SeriesKey, window: ModelListWindow, bucketSeconds: number) {
   if (window.from > window.to) return [];
-  const value = sql`${telemetry.numValue}::float8`;
+  const value = sql`${numberOf(key)}::float8`;
   return ctx.db.transaction(async (tx) => {
     await tx.execute(sql`set local jit = off`);
     await tx.execute(sql`set local enable_sort = off`);
     const rows = await tx
       .select({
-        bucket: sql<Date>`${epochBin(bucketSeconds, telemetry.ts)}`.mapWith((v: string | Date) => new Date(v)),
+        bucket: sql<Date>`${epochBin(bucketSeconds, ts)}`.mapWith((v: string | Date) => new Date(v)),
         sum: sql<number | null>`sum(${value})`,
         min: sql<number | null>`min(${value})`,
         max: sql<number | null>`max(${value})`,
         count: sql<number>`count(${value})`.mapWith(Number),
       })
-      .from(telemetry)
+      .from(acquisition)
       .where(inWindow(key, window))
       .groupBy(sql`1`);
     return pointsOf(rows);
@@ -129,7 +149,7 @@ const LEVELS: readonly Level[] = [
   { seconds: 60, table: telemetryMinute, period: telemetryMinute.minute },
 ];
 
-const inSpan = (column: typeof telemetry.ts | Level['period'], [a, b]: Span) =>
+const inSpan = (column: typeof ts | Level['period'], [a, b]: Span) =>
   and(gte(column, new Date(a)), lt(column, new Date(b)));
 
 /** The columns of one part of the window (rollup rows or raw points), as the union adds them up. */
@@ -169,18 +189,17 @@ async function rollupBuckets(
         .where(ofSeries(table, key, or(...spans.map((span) => inSpan(period, span))))),
     ];
   });
-  const value = sql`${telemetry.numValue}`;
+  const value = numberOf(key);
   const [head, tail] = plan.raw;
   const edges = ctx.db
-    .select(partColumns(epochBin(bucketSeconds, telemetry.ts), value, value, value, sql`1`))
-    .from(telemetry)
+    .select(partColumns(epochBin(bucketSeconds, ts), value, value, value, sql`1`))
+    .from(acquisition)
     .where(
-      ofSeries(
-        telemetry,
+      holding(
         key,
-        isNotNull(telemetry.numValue),
+        sql`${value} is not null`,
         // The window's end is included: the tail span is closed.
-        or(inSpan(telemetry.ts, head), and(gte(telemetry.ts, new Date(tail[0])), lte(telemetry.ts, new Date(tail[1])))),
+        or(inSpan(ts, head), and(gte(ts, new Date(tail[0])), lte(ts, new Date(tail[1])))),
       ),
     );
   // planWindow answers at least one level with whole periods, so there is a second part.

@@ -203,12 +203,17 @@ export interface AcquisitionRow {
   gateway: string;
   groupId: string;
   collectTime: Date;
-  /** Stored values by field: numbers as numbers, text as text. */
-  values: Record<string, number | string>;
+  /** Stored values by field: numbers as their exact decimal text, text as text. */
+  values: Record<string, StoredValue>;
   errors: string | null;
   topic: string;
   protocol: string;
   seq: number | null;
+  /**
+   * The MQTT message this row stands for in the message log (docs/mqtt.md "Stored once"): set
+   * when the message was stored as this one row, which then replaces its log row.
+   */
+  message?: { clientId: string; qos: number; retain: boolean; receivedAt: Date };
 }
 
 /** Counters a report's values move (a subset of the ingestion's counters). */
@@ -258,7 +263,7 @@ export class BatchRows {
     raw: unknown,
     ts: Date,
     counters: ValueCounters,
-  ): { field: string; value: number | string } | string {
+  ): { field: string; value: StoredValue } | string {
     const nameFault = textFault(name, FIELD_NAME_MAX);
     if (nameFault) {
       counters.badText++;
@@ -290,8 +295,22 @@ export class BatchRows {
     const key = `${device.tenantId}/${device.deviceCode}/${field.field}`;
     const previous = this.latestByKey.get(key);
     if (!previous || previous.ts <= row.ts) this.latestByKey.set(key, row);
-    return { field: field.field, value: value.num !== null ? Number(value.num) : (value.text ?? '') };
+    return { field: field.field, value: value.num !== null ? { num: value.num } : (value.text ?? '') };
   }
+}
+
+/** A stored value as a report keeps it: text, or a number as its exact decimal text. */
+export type StoredValue = string | { num: string };
+
+/**
+ * A report's values as the jsonb of acquisition data: numbers written as their exact decimal
+ * text (jsonb keeps numbers as `numeric`, so 2^53 − 1 or 6 decimals stay exact), text as JSON strings.
+ */
+export function valuesJson(values: Readonly<Record<string, StoredValue>>): string {
+  const parts = Object.entries(values).map(
+    ([field, value]) => `${JSON.stringify(field)}:${typeof value === 'string' ? JSON.stringify(value) : value.num}`,
+  );
+  return `{${parts.join(',')}}`;
 }
 
 /** The errors of one report as the log and acquisition data keep them. */

@@ -1,6 +1,6 @@
 import { MqttDirection, TelemetryQuality } from '@mes/contracts';
-import { nextId } from '../../platform/db/ids';
-import type { AcquisitionRow, LogRow, TelemetryRow } from './batch-rows';
+import { nextId, nextIdBlock } from '../../platform/db/ids';
+import { valuesJson, type AcquisitionRow, type LogRow, type TelemetryRow } from './batch-rows';
 
 /** A parameterised statement as `pg`'s `query` takes it. */
 export interface Statement {
@@ -35,33 +35,57 @@ const pointColumns: readonly Column<TelemetryRow>[] = [
   ['quality', 'int', () => TelemetryQuality.good],
 ];
 
-/** The telemetry series' new points. */
-export const telemetryInsert = (rows: readonly TelemetryRow[]) => unnestInsert('mes_telemetry', pointColumns, rows);
-
-/** One acquisition-data row per report. */
+/**
+ * One acquisition-data row per report: the one place a message's values are stored. Its id
+ * starts a block of one id per value, the ids of its points in the `mes_telemetry` view.
+ */
 export const acquisitionInsert = (rows: readonly AcquisitionRow[]) =>
   unnestInsert(
     'mes_acqdata',
     [
-      ['id', 'bigint', () => nextId()],
+      ['id', 'bigint', (r) => nextIdBlock(Object.keys(r.values).length)],
       ['tenant_id', 'varchar', (r) => r.tenantId],
       ['device_code', 'varchar', (r) => r.deviceCode],
       ['gateway', 'varchar', (r) => r.gateway],
       ['group_id', 'varchar', (r) => r.groupId],
       ['collect_time', 'timestamptz', (r) => r.collectTime],
-      ['data_values', 'jsonb', (r) => JSON.stringify(r.values)],
+      ['data_values', 'jsonb', (r) => valuesJson(r.values)],
       ['errors', 'varchar', (r) => r.errors],
       ['topic', 'varchar', (r) => r.topic],
       ['protocol', 'varchar', (r) => r.protocol],
       ['seq', 'int', (r) => r.seq],
+      ['client_id', 'varchar', (r) => r.message?.clientId ?? null],
+      ['qos', 'int', (r) => r.message?.qos ?? null],
+      ['retain', 'boolean', (r) => r.message?.retain ?? null],
+      ['receive_time', 'timestamptz', (r) => r.message?.receivedAt ?? null],
     ],
     rows,
   );
 
-/** One MQTT message-log row per received message. */
+/**
+ * Points as acquisition rows of one value each: what a `mes_telemetry` row was before the series
+ * became a view (bench/ingest-bench.ts's bare comparison; ingestion writes whole reports).
+ */
+export const telemetryInsert = (rows: readonly TelemetryRow[]) =>
+  acquisitionInsert(
+    rows.map((r) => ({
+      tenantId: r.tenantId,
+      deviceCode: r.deviceCode,
+      gateway: '',
+      groupId: '',
+      collectTime: r.ts,
+      values: { [r.field]: r.num !== null ? { num: r.num } : (r.text ?? '') },
+      errors: null,
+      topic: '',
+      protocol: 'json',
+      seq: null,
+    })),
+  );
+
+/** One MQTT message-log row per received message that is not stored as acquisition data. */
 export const messageLogInsert = (rows: readonly LogRow[]) =>
   unnestInsert(
-    'mes_mqtt_message',
+    'mes_mqtt_log',
     [
       ['id', 'bigint', () => nextId()],
       ['tenant_id', 'varchar', (r) => r.tenantId],

@@ -5,8 +5,9 @@ import { errorChain, sqlState } from './retry-or-split';
 
 /**
  * Dead letters (docs/mqtt.md "Retry or dead letter"): a message that made its batch fail on its
- * own, for a reason other than the database being unavailable, is logged in `mes_mqtt_message`
- * with `parsedOk = false` and an error starting with {@link DEAD_LETTER}, then acknowledged. The
+ * own, for a reason other than the database being unavailable, is logged in the message log
+ * (`mes_mqtt_log`, listed through the `mes_mqtt_message` view) with `parsedOk = false` and an
+ * error starting with {@link DEAD_LETTER}, then acknowledged. The
  * row is built so that its own insert cannot fail on the bytes that made the batch fail: every
  * text is escaped (control characters as `\uXXXX`, lone surrogates replaced) and clipped.
  */

@@ -13,6 +13,7 @@ import {
   parseTs,
   printable,
   type LogRow,
+  type StoredValue,
 } from './batch-rows';
 import { SPARKPLUG_NAMESPACE, SparkplugSessions, parseSparkplugTopic } from '../../platform/mqtt/sparkplug';
 import { textFault } from '../../platform/mqtt/device-text';
@@ -29,7 +30,7 @@ export {
 export type { BatchContext, IngestionCounters } from './batch-context';
 import { applyBirthChanges, loadBirths, type StoredBirth } from './sparkplug-births';
 import { addToRollups } from './rollups';
-import { acquisitionInsert, messageLogInsert, telemetryInsert } from './batch-statements';
+import { acquisitionInsert, messageLogInsert } from './batch-statements';
 import { mergeDeviceLatest } from './device-latest';
 import { ingestSparkplug } from './sparkplug-ingest';
 import { AlarmEngine, type AlarmWork } from './alarm-engine';
@@ -49,8 +50,9 @@ export { convertValue } from './batch-rows';
 /**
  * Ingestion of device messages (docs/mqtt.md): parsed (JSON topics here, Sparkplug B in
  * sparkplug-ingest.ts), checked against the product's model, scaled, and written in batches —
- * one transaction per batch to the telemetry series, the latest values, the acquisition data,
- * the MQTT message log, the devices' online state and the on/off records, the finished cycles and
+ * one transaction per batch to the acquisition data (one row per message, its values: the
+ * telemetry series is a view over them), the rollups, the latest values, the MQTT message log
+ * (for what is not stored as acquisition data), the devices' online state and the on/off records, the finished cycles and
  * their day counts, and the warnings the alarm rules raise and clear (docs/warnings.md), with the
  * live events of all that. A message's `ack` (its PUBACK) is called only after the batch holding
  * it committed.
@@ -122,6 +124,12 @@ export function parseTelemetry(
   if (Object.keys(values).length === 0) return 'no values';
   const seq = sequenceOf(record.seq);
   return seq === undefined ? { ts, values } : { ts, values, seq };
+}
+
+/** A Sparkplug birth: its metric definitions are what its log row shows, so it keeps one. */
+function isBirth(topic: string): boolean {
+  const type = topic.startsWith(`${SPARKPLUG_NAMESPACE}/`) ? parseSparkplugTopic(topic)?.type : undefined;
+  return type === 'NBIRTH' || type === 'DBIRTH';
 }
 
 /** Longer than any reason a device means (`normal`), short enough to show. */
@@ -348,7 +356,8 @@ export class Ingestion implements MessageSink {
         this.options.totals?.written({
           [telemetryResource.code]: built.rows.telemetry,
           [acquisitionResource.code]: built.rows.acquisition,
-          [mqttMessageResource.code]: built.rows.logs,
+          // The MQTT message list shows the log rows and the stored messages (the mes_mqtt_message view).
+          [mqttMessageResource.code]: [...built.rows.logs, ...built.rows.acquisition],
         });
         this.counters.batches++;
         this.counters.stored += built.stored;
@@ -419,7 +428,6 @@ export class Ingestion implements MessageSink {
         error: null,
         at: m.receivedAt,
       };
-      rows.logs.push(log);
       const own = duplicate ? { ...ctx, rows: target } : ctx;
       const reports = target.acquisition.length;
       const ok = m.topic.startsWith(`${SPARKPLUG_NAMESPACE}/`)
@@ -427,10 +435,17 @@ export class Ingestion implements MessageSink {
         : await this.ingestJson(m, log, own);
       if (duplicate) {
         log.error = DUPLICATE_TEXT;
+        rows.logs.push(log);
         continue;
       }
       if (ok) stored++;
       const report = target.acquisition[reports];
+      // Stored as one report: that row is the message's entry in the message log too (docs/mqtt.md
+      // "Stored once"). Anything else — refused, status, cycle, births, a Sparkplug message split
+      // by its metrics' times — keeps a log row of its own.
+      if (ok && report && target.acquisition.length === reports + 1 && !isBirth(m.topic))
+        report.message = { clientId: log.clientId, qos: m.qos, retain: m.retain, receivedAt: m.receivedAt };
+      else rows.logs.push(log);
       const key = report && reportKey(report, m.receivedAt);
       if (key === undefined) continue;
       const first = keyed.get(key);
@@ -491,7 +506,7 @@ export class Ingestion implements MessageSink {
         log.error = parsed;
         return false;
       }
-      const values: Record<string, number | string> = {};
+      const values: Record<string, StoredValue> = {};
       for (const [name, raw] of Object.entries(parsed.values)) {
         const added = ctx.rows.addValue(device, name, raw, parsed.ts, this.counters);
         if (typeof added === 'string') errors.push(added);
@@ -588,7 +603,7 @@ export class Ingestion implements MessageSink {
       xid = (await client.query<{ xid: string }>('select txid_current()::text as xid')).rows[0]?.xid;
       const stored = await storedReports(client, keyed);
       if (stored.length) throw new DuplicateReports(stored);
-      if (telemetry.length) await client.query(telemetryInsert(telemetry));
+      // The points themselves are the acquisition rows' values (the `mes_telemetry` view).
       // The rollups (per minute, per quarter hour) `iot/model-list` reads long ranges from: exact, late points included.
       if (telemetry.length) await addToRollups(client, telemetry);
       await mergeDeviceLatest(client, latest);

@@ -1,5 +1,5 @@
 import { AcquisitionProtocol, OnOffReason } from '@mes/contracts';
-import { TENANT_ID, clip, errorText, parseTs, printable, type LogRow } from './batch-rows';
+import { TENANT_ID, clip, errorText, parseTs, printable, type LogRow, type StoredValue } from './batch-rows';
 import type { IncomingMessage } from '../../platform/mqtt/topics';
 import { shownName } from '../../platform/mqtt/device-text';
 import type { BatchContext } from './batch-context';
@@ -129,7 +129,9 @@ export async function ingestSparkplug(m: IncomingMessage, log: LogRow, ctx: Batc
     return false;
   }
   const errors: string[] = [];
-  const values: Record<string, number | string> = {};
+  const values: Record<string, StoredValue> = {};
+  /** Metrics carrying a time of their own, other than the payload's: by that time. */
+  const otherTimes = new Map<number, Record<string, StoredValue>>();
   let raw: ((type: string) => unknown)[] | undefined;
   payload.metrics.forEach((metric: SparkplugMetric, index: number) => {
     if (metric.nameFault !== undefined) {
@@ -173,7 +175,12 @@ export async function ingestSparkplug(m: IncomingMessage, log: LogRow, ctx: Batc
     }
     const added = rows.addValue(known, name, value, ts, counters);
     if (typeof added === 'string') errors.push(added);
-    else values[added.field] = added.value;
+    else if (ts.getTime() === collectTime.getTime()) values[added.field] = added.value;
+    else {
+      const same = otherTimes.get(ts.getTime()) ?? {};
+      same[added.field] = added.value;
+      otherTimes.set(ts.getTime(), same);
+    }
   });
   rows.acquisition.push({
     tenantId: known.tenantId,
@@ -187,6 +194,21 @@ export async function ingestSparkplug(m: IncomingMessage, log: LogRow, ctx: Batc
     protocol: AcquisitionProtocol.sparkplug,
     seq: sequenceOf(payload.seq),
   });
+  // A point's time is its row's: metrics timed otherwise get a row per time (docs/mqtt.md "Stored
+  // once"), without seq or errors, so the duplicate check and the errors stay with the report's row.
+  for (const [ms, timed] of otherTimes)
+    rows.acquisition.push({
+      tenantId: known.tenantId,
+      deviceCode: known.deviceCode,
+      gateway: clip(edge, 64),
+      groupId: clip(group, 64),
+      collectTime: new Date(ms),
+      values: timed,
+      errors: null,
+      topic: log.topic,
+      protocol: AcquisitionProtocol.sparkplug,
+      seq: null,
+    });
   rows.presence.push({
     tenantId: known.tenantId,
     deviceCode: known.deviceCode,

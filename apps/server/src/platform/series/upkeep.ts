@@ -18,7 +18,8 @@ export const seriesUpkeepJob = defineJob({
 export const SERIES_UPKEEP_CRON = '7 * * * *';
 
 /** The series resources of a list of definitions (the registry's, or a module's own). */
-export const seriesDefinitions = (defs: readonly ResourceDef[]) => defs.filter((d) => d.series !== undefined);
+export const seriesDefinitions = (defs: readonly ResourceDef[]) =>
+  defs.filter((d) => d.series !== undefined && d.series.viewOf === undefined);
 
 /**
  * Runs the upkeep of each series in turn; one failing table does not stop the others, and the

@@ -55,11 +55,22 @@ export const acquisitionResource = defineResource({
     },
     // Sparkplug: the payload's seq (0–255); JSON: the payload's `seq` when it carries one.
     seq: { kind: 'int', label: { zh: '序号', en: 'Sequence no.' }, nullable: true, width: 80 },
+    // The MQTT message the report came in (docs/mqtt.md "Stored once"): set on the row that stands
+    // for the whole message in the message log; empty on rows migrated from before, and on the
+    // extra rows of a Sparkplug message whose metrics carry other times (that message keeps a
+    // log row of its own).
+    clientId: { kind: 'string', label: { zh: '客户端', en: 'Client id' }, max: 128, nullable: true, list: false },
+    qos: { kind: 'int', label: { zh: 'QoS', en: 'QoS' }, nullable: true, list: false },
+    retain: { kind: 'boolean', label: { zh: '保留', en: 'Retain' }, nullable: true, list: false },
+    receiveTime: { kind: 'datetime', label: { zh: '接收时间', en: 'Received at' }, nullable: true, list: false },
   },
   indexes: [
     { name: 'mes_acqdata_device_time_idx', fields: ['tenantId', 'deviceCode', 'collectTime'] },
     { name: 'mes_acqdata_tenant_time_idx', fields: ['tenantId', 'collectTime'] },
     { name: 'mes_acqdata_time_idx', fields: ['collectTime'] },
+    // The MQTT message list's newest first (the `mes_mqtt_message` view), within a tenant and across.
+    { name: 'mes_acqdata_tenant_receive_idx', fields: ['tenantId', 'receiveTime', 'id'] },
+    { name: 'mes_acqdata_receive_idx', fields: ['receiveTime', 'id'] },
   ],
   defaultSort: [{ field: 'collectTime', desc: true }],
   series: telemetrySeries('collectTime', 'day'),

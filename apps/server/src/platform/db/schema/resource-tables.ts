@@ -58,6 +58,7 @@ export const user = resourceTable(DEFINITIONS.userResource);
 export const acquisition = resourceTable(DEFINITIONS.acquisitionResource);
 export const sparkplugBirth = resourceTable(DEFINITIONS.sparkplugBirthResource);
 export const deviceLatest = resourceTable(DEFINITIONS.deviceLatestResource);
+export const mqttLog = resourceTable(DEFINITIONS.mqttLogResource);
 export const mqttMessage = resourceTable(DEFINITIONS.mqttMessageResource);
 export const onOff = resourceTable(DEFINITIONS.onOffResource);
 export const telemetry = resourceTable(DEFINITIONS.telemetryResource);
