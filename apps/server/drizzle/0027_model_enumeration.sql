@@ -1,0 +1,1 @@
+ALTER TABLE "mes_product_field" ADD COLUMN "enumeration" jsonb;
