@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import mqtt, { type MqttClient } from 'mqtt';
 import { DEVICE_ROTATE_SECRET_PATH, type DeviceSecretReply, type ModelDataItem } from '@mes/contracts';
@@ -59,6 +60,27 @@ describe('enumerated model values (issue 28 point 2)', () => {
     expect(byKey.get('program')).toContainEqual({ value: '1', zh: '日常补氯', en: 'Daily chlorine top-up' });
     expect(byKey.get('faultCode')).toContainEqual({ value: '104', zh: '余氯传感器异常', en: 'Chlorine sensor fault' });
     expect(byKey.get('chlorine')).toBeNull();
+  });
+
+  it('an install seeded before the column existed gets the demo names from the migration, and only those rows', async () => {
+    const sql = readFileSync(new URL('../drizzle/0027_model_enumeration.sql', import.meta.url), 'utf8');
+    const updates = sql.split('--> statement-breakpoint').filter((part) => /^\s*(--.*\n)*\s*UPDATE/.test(part));
+    expect(updates).toHaveLength(6);
+    const product = await productOfWaterline();
+    // As an upgraded install has them: no names yet, except one an administrator already set.
+    await t.database.pool.query(`update mes_product_field set enumeration = null`);
+    await t.database.pool.query(
+      `update mes_product_field set enumeration = '[{"value":"9","zh":"自定","en":"Own"}]' where product_id = $1 and field_key = 'program'`,
+      [product.id],
+    );
+    for (const update of updates) await t.database.pool.query(update);
+    const after = new Map((await productOfWaterline()).fields.map((f) => [f.fieldKey, f.enumeration]));
+    expect(after.get('phase')).toContainEqual({ value: '2', zh: '保持', en: 'Holding' });
+    expect(after.get('program')).toEqual([{ value: '9', zh: '自定', en: 'Own' }]);
+    expect(after.get('chlorine')).toBeNull();
+    // Back as the seed made it, for the tests below.
+    await t.database.pool.query(`update mes_product_field set enumeration = null where field_key = 'program'`);
+    for (const update of updates) await t.database.pool.query(update);
   });
 
   it('refuses repeated values and blank labels with a 400 in the caller’s language, and stores nothing', async () => {

@@ -1,3 +1,5 @@
+import type { LocalText } from './define';
+
 /**
  * The shape a `json` field's value must have: a small subset of JSON Schema, declared in the
  * resource definition and checked the same way by the form and the server.
@@ -20,8 +22,15 @@ export type JsonSchema =
        */
       uniqueBy?: string;
     }
-  | { type: 'string'; minLength?: number; maxLength?: number; enum?: readonly string[] }
-  | { type: 'number' | 'integer'; minimum?: number; maximum?: number; enum?: readonly number[] }
+  | { type: 'string'; minLength?: number; maxLength?: number; enum?: readonly string[]; title?: LocalText }
+  | {
+      type: 'number' | 'integer';
+      minimum?: number;
+      maximum?: number;
+      enum?: readonly number[];
+      /** A property's heading where the form edits a list of objects as rows (JsonListInput). */
+      title?: LocalText;
+    }
   | { type: 'boolean' };
 
 /** A value JSON can carry. */

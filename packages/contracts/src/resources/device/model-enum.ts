@@ -36,9 +36,9 @@ export const enumerationField = {
       required: ['value', 'zh', 'en'],
       additionalProperties: false,
       properties: {
-        value: { type: 'string', minLength: 1, maxLength: 32 },
-        zh: { type: 'string', minLength: 1, maxLength: 64 },
-        en: { type: 'string', minLength: 1, maxLength: 64 },
+        value: { type: 'string', minLength: 1, maxLength: 32, title: { zh: '值', en: 'Value' } },
+        zh: { type: 'string', minLength: 1, maxLength: 64, title: { zh: '中文名称', en: 'Chinese name' } },
+        en: { type: 'string', minLength: 1, maxLength: 64, title: { zh: '英文名称', en: 'English name' } },
       },
     },
   },
