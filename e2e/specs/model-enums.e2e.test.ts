@@ -144,7 +144,7 @@ describe('names of enumerated values (issue 28 point 2)', () => {
     }
   });
 
-  it('a new value is named as it arrives, and the product form lists the names as rows', async () => {
+  it('a new value is named as it arrives; the product form edits the names as rows, refusing a repeated value', async () => {
     const { context, page } = await newPage(browser());
     try {
       await signIn(page);
@@ -171,6 +171,31 @@ describe('names of enumerated values (issue 28 point 2)', () => {
       await poll(() => dialog.getByTestId('json-list-zh').first().inputValue()).toBe('灭菌');
       expect(await dialog.getByTestId('json-list-en').nth(1).inputValue()).toBe('Drying');
       await screenshot(page, 'model-enums-form-zh');
+
+      // A repeated value is refused on the cell, with the shared check's words; then a rename saves.
+      await dialog.getByTestId('json-list-add').click();
+      await dialog.getByTestId('json-list-value').nth(2).fill('3');
+      await dialog.getByTestId('json-list-zh').nth(2).fill('重复');
+      await dialog.getByTestId('json-list-en').nth(2).fill('Again');
+      await dialog.locator('.ant-modal-footer .ant-btn-primary').click();
+      await dialog.waitFor({ state: 'hidden' });
+      await crudDialog(page).getByTestId('crud-dialog-submit').click();
+      await poll(() => crudDialog(page).innerText()).toContain('[2].value 与第 1 项重复');
+      await cells.nth(1).getByTestId('json-list-open').click();
+      await dialog.locator('.ant-table-row').nth(2).getByRole('button').click();
+      await dialog.getByTestId('json-list-en').nth(1).fill('Drying off');
+      await dialog.locator('.ant-modal-footer .ant-btn-primary').click();
+      await dialog.waitFor({ state: 'hidden' });
+      await crudDialog(page).getByTestId('crud-dialog-submit').click();
+      await crudDialog(page).waitFor({ state: 'detached' });
+      const detail = await callApi<{ fields: { fieldKey: string; enumeration: unknown }[] }>(
+        page,
+        `${PRODUCT}/detail?id=${productId}`,
+      );
+      expect(detail.data.fields.find((f) => f.fieldKey === 'phase')?.enumeration).toEqual([
+        PHASES[0],
+        { value: '5', zh: '干燥', en: 'Drying off' },
+      ]);
     } finally {
       await context.close();
     }
