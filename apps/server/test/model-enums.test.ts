@@ -169,6 +169,8 @@ describe('enumerated model values (issue 28 point 2)', () => {
     const warnings = (await get(`/api/report/warning/list?deviceCode=${code}&field=faultCode`)).records as Row[];
     expect(warnings[0]).toMatchObject({ field: 'faultCode', triggerValueLabel: { zh: '余氯传感器异常' } });
     expect(Number(warnings[0]?.triggerValue)).toBe(104);
+    // The message, written by the alarm engine at ingestion, names the value and the limit too.
+    expect(warnings[0]?.message).toContain('余氯传感器异常(104),不等于阈值 无故障(0)');
     for (const [lang, text] of [
       ['zh', '余氯传感器异常 (104)'],
       ['en', 'Chlorine sensor fault (104)'],
