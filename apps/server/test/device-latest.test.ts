@@ -144,6 +144,9 @@ describe('latest values, one row per device', () => {
       ts: value === null ? null : ts,
       ageSeconds: value === null ? null : expect.any(Number),
       quality: 0,
+      // No field of this model declares an enumeration (issue 28 point 2).
+      valueLabel: null,
+      enumeration: [],
     });
     // Rounded to the field's precision as stored; a bool as 1; an enum sent as text as its text.
     expect(items).toEqual([

@@ -7,6 +7,7 @@ import {
   formatDateTime,
   isAggregate,
   isListed,
+  namedValueText,
   type FieldDef,
   type Lang,
   type ResourceDef,
@@ -94,7 +95,10 @@ export async function sendXlsx(
       for (const [name, field] of columns) {
         const value = row[name];
         const map = labels.get(name);
-        out[name] = map ? (map.get(String(value)) ?? value) : cellOf(field, name, row, lang);
+        out[name] = map
+          ? (map.get(String(value)) ?? value)
+          : // A value a module's decorate named (an enumerated trigger value): `灭菌 (3)`.
+            (namedValueText(row, name, lang) ?? cellOf(field, name, row, lang));
       }
       if (created) out.createTime = row.createTime instanceof Date ? formatDateTime(row.createTime) : '';
       sheet.addRow(out).commit();

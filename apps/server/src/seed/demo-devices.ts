@@ -1,4 +1,4 @@
-import { DEFAULT_TENANT_ID } from '@mes/contracts';
+import { DEFAULT_TENANT_ID, type EnumEntry } from '@mes/contracts';
 import type { Db } from '../platform/db/database';
 import * as t from '../platform/db/schema';
 import { newClientId } from '../modules/device/credentials';
@@ -23,6 +23,8 @@ export interface DemoField {
   unit: string;
   precision: number;
   access: 'r' | 'rw';
+  /** Names of the values (program, phase, fault code), as the simulator means them. */
+  enumeration?: readonly EnumEntry[];
 }
 
 export interface DemoProgram {
@@ -133,7 +135,53 @@ const field = (
   unit: string,
   precision: number,
   access: DemoField['access'] = 'r',
-): DemoField => ({ fieldKey, fieldName, dataType, unit, precision, access });
+  enumeration?: readonly EnumEntry[],
+): DemoField => ({ fieldKey, fieldName, dataType, unit, precision, access, ...(enumeration ? { enumeration } : {}) });
+
+/** `[value, 中文, English]` rows as enumeration entries. */
+const named = (...entries: readonly (readonly [number, string, string])[]): EnumEntry[] =>
+  entries.map(([value, zh, en]) => ({ value: String(value), zh, en }));
+
+// The simulator's meanings (simulator/waterline-model.ts: WATERLINE_PROGRAMS, WaterlinePhase,
+// WATERLINE_FAULTS).
+const WATERLINE_ENUMS = {
+  program: named(
+    [1, '日常补氯', 'Daily chlorine top-up'],
+    [2, '强化冲击消毒', 'Shock disinfection'],
+    [3, '下班冲洗', 'End-of-day flush'],
+  ),
+  phase: named([0, '空闲', 'Idle'], [1, '加药', 'Dosing'], [2, '保持', 'Holding'], [3, '冲洗', 'Flushing']),
+  faultCode: named(
+    [0, '无故障', 'No fault'],
+    [101, '药液箱空', 'Tank empty'],
+    [102, '加药泵故障', 'Dosing pump fault'],
+    [103, '无水流', 'No flow'],
+    [104, '余氯传感器异常', 'Chlorine sensor fault'],
+  ),
+};
+
+// simulator/steriliser-model.ts: STERILISER_PROGRAMS, SteriliserPhase, STERILISER_FAULTS.
+const STERILISER_ENUMS = {
+  program: named(
+    [1, '134℃ 标准', '134 °C standard'],
+    [2, '134℃ 朊病毒', '134 °C prion'],
+    [3, '121℃ 织物', '121 °C textiles'],
+    [4, 'B-D 测试', 'Bowie-Dick test'],
+  ),
+  phase: named(
+    [0, '空闲', 'Idle'],
+    [1, '预真空', 'Pre-vacuum'],
+    [2, '升温', 'Heating'],
+    [3, '灭菌', 'Sterilising'],
+    [4, '排汽', 'Exhaust'],
+    [5, '干燥', 'Drying'],
+  ),
+  faultCode: named(
+    [0, '无故障', 'No fault'],
+    [201, '蒸汽供应不足', 'Steam supply fault'],
+    [202, '真空未达到', 'Vacuum not reached'],
+  ),
+};
 
 export const WATERLINE_PRODUCT: DemoProduct = {
   kind: 'waterline',
@@ -149,10 +197,10 @@ export const WATERLINE_PRODUCT: DemoProduct = {
     field('waterTemp', '水温', 'float', '℃', 1),
     field('flow', '流量', 'float', 'L/min', 2),
     field('tankLevel', '药液余量', 'float', '%', 1),
-    field('program', '程序号', 'int', '', 0, 'rw'),
+    field('program', '程序号', 'int', '', 0, 'rw', WATERLINE_ENUMS.program),
     // 0 idle, 1 dosing, 2 holding, 3 flushing (simulator/waterline-model.ts).
-    field('phase', '运行阶段', 'enum', '', 0),
-    field('faultCode', '故障码', 'int', '', 0),
+    field('phase', '运行阶段', 'enum', '', 0, 'r', WATERLINE_ENUMS.phase),
+    field('faultCode', '故障码', 'int', '', 0, 'r', WATERLINE_ENUMS.faultCode),
     field('cycleCount', '累计周期', 'int', '', 0),
   ],
   programs: [
@@ -244,12 +292,12 @@ export const STERILISER_PRODUCT: DemoProduct = {
   fields: [
     field('chamberTemp', '腔体温度', 'float', '℃', 1),
     field('chamberPressure', '腔体压力', 'float', 'kPa', 1),
-    field('program', '程序号', 'int', '', 0, 'rw'),
+    field('program', '程序号', 'int', '', 0, 'rw', STERILISER_ENUMS.program),
     // 0 idle, 1 pre-vacuum, 2 heating, 3 sterilising, 4 exhaust, 5 drying (simulator/steriliser-model.ts).
-    field('phase', '运行阶段', 'enum', '', 0),
+    field('phase', '运行阶段', 'enum', '', 0, 'r', STERILISER_ENUMS.phase),
     field('remainingSeconds', '剩余时间', 'int', 's', 0),
     field('doorClosed', '门已关闭', 'bool', '', 0),
-    field('faultCode', '故障码', 'int', '', 0),
+    field('faultCode', '故障码', 'int', '', 0, 'r', STERILISER_ENUMS.faultCode),
     field('cycleCount', '累计周期', 'int', '', 0),
   ],
   programs: [

@@ -3,6 +3,8 @@ import { memo, useMemo } from 'react';
 import { controlOf, decimalShapeOf, requiredMessage, type FieldDef, type LocalText } from '@mes/contracts';
 import { yesNoOptions } from './cell-values';
 import { DATE_TIME_FORMAT, DAY_FORMAT } from './form-values';
+import { listColumnsOf, listRowsOf } from './json-list';
+import { JsonListInput } from './json-list-input';
 import type { Option } from './options';
 
 interface TreeNode {
@@ -119,8 +121,24 @@ export const FieldInput = memo(function FieldInput(props: FieldInputProps) {
       );
     case 'date':
       return <DatePicker {...common} value={value} onChange={onChange} format={DAY_FORMAT} style={{ width: '100%' }} />;
-    case 'json':
-      return inSearch ? null : (
+    case 'json': {
+      if (inSearch) return null;
+      // A list of flat objects (an enumeration) is edited as rows, not as JSON text.
+      const columns = listColumnsOf(field.schema);
+      if (columns && listRowsOf(props.value) !== undefined)
+        return (
+          <JsonListInput
+            columns={columns}
+            title={field.label[lang]}
+            lang={lang}
+            disabled={disabled}
+            id={id}
+            value={props.value}
+            onChange={onChange}
+            onBlur={onBlur}
+          />
+        );
+      return (
         <Input.TextArea
           {...common}
           value={value}
@@ -130,6 +148,7 @@ export const FieldInput = memo(function FieldInput(props: FieldInputProps) {
           style={{ fontFamily: 'monospace' }}
         />
       );
+    }
     case 'radio':
       if (!inSearch)
         return (

@@ -1,7 +1,7 @@
 import { Table, type CheckboxProps, type TableColumnsType, type TableProps } from 'antd';
 import { memo, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isListed, type FieldMap, type LocalText } from '@mes/contracts';
+import { isListed, namedValueText, type FieldMap, type LocalText } from '@mes/contracts';
 import { hasKindCell, kindCell } from './cell-values';
 import { EmptyState } from './empty-state';
 import { PAGE_SIZES, type TableState } from './list-params';
@@ -72,7 +72,8 @@ export function buildColumns(p: {
             ? (value: unknown) => labelOf(labels, value)
             : hasKindCell(field)
               ? (_: unknown, row: Row) => kindCell(field, name, row, p.lang)
-              : undefined,
+              : // A value the reply names (`<field>Label`: an enumerated trigger value) reads `灭菌 (3)`.
+                (value: unknown, row: Row) => namedValueText(row, name, p.lang) ?? (value as ReactNode),
       };
     });
   for (const extra of p.extraColumns ?? []) {

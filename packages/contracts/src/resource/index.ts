@@ -6,3 +6,4 @@ export * from './decimal';
 export * from './json-schema';
 export * from './calendar-day';
 export * from './records';
+export * from './named-values';

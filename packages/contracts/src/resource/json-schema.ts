@@ -1,3 +1,5 @@
+import type { LocalText } from './define';
+
 /**
  * The shape a `json` field's value must have: a small subset of JSON Schema, declared in the
  * resource definition and checked the same way by the form and the server.
@@ -10,9 +12,25 @@ export type JsonSchema =
       /** Properties not listed in `properties` are refused when false (JSON Schema's default: allowed). */
       additionalProperties?: boolean;
     }
-  | { type: 'array'; items?: JsonSchema; maxItems?: number }
-  | { type: 'string'; maxLength?: number; enum?: readonly string[] }
-  | { type: 'number' | 'integer'; minimum?: number; maximum?: number; enum?: readonly number[] }
+  | {
+      type: 'array';
+      items?: JsonSchema;
+      maxItems?: number;
+      /**
+       * Items are objects and no two may have the same value of this property (compared as
+       * text, so `1` and `"1"` are the same): an enumeration's values, a list of keyed pairs.
+       */
+      uniqueBy?: string;
+    }
+  | { type: 'string'; minLength?: number; maxLength?: number; enum?: readonly string[]; title?: LocalText }
+  | {
+      type: 'number' | 'integer';
+      minimum?: number;
+      maximum?: number;
+      enum?: readonly number[];
+      /** A property's heading where the form edits a list of objects as rows (JsonListInput). */
+      title?: LocalText;
+    }
   | { type: 'boolean' };
 
 /** A value JSON can carry. */
@@ -93,17 +111,21 @@ export function findJsonProblem(schema: JsonSchema, value: unknown, path = '$'):
       const array = value as unknown[];
       if (schema.maxItems !== undefined && array.length > schema.maxItems)
         return { path, zh: `最多 ${schema.maxItems} 项`, en: `has at most ${schema.maxItems} items` };
-      if (!schema.items) return undefined;
-      for (let i = 0; i < array.length; i++) {
-        const problem = findJsonProblem(schema.items, array[i], `${path}[${i}]`);
-        if (problem) return problem;
-      }
-      return undefined;
+      if (schema.items)
+        for (let i = 0; i < array.length; i++) {
+          const problem = findJsonProblem(schema.items, array[i], `${path}[${i}]`);
+          if (problem) return problem;
+        }
+      return schema.uniqueBy === undefined ? undefined : findRepeated(array, schema.uniqueBy, path);
     }
     case 'string': {
       const text = value as string;
       if (schema.enum && !schema.enum.includes(text))
         return { path, zh: `应为 ${schema.enum.join(' / ')} 之一`, en: `must be one of ${schema.enum.join(', ')}` };
+      if (schema.minLength !== undefined && [...text.trim()].length < schema.minLength)
+        return schema.minLength === 1
+          ? { path, zh: '不能为空', en: 'must not be empty' }
+          : { path, zh: `至少 ${schema.minLength} 个字符`, en: `is at least ${schema.minLength} characters` };
       if (schema.maxLength !== undefined && [...text].length > schema.maxLength)
         return { path, zh: `最长 ${schema.maxLength} 个字符`, en: `is at most ${schema.maxLength} characters` };
       return undefined;
@@ -122,6 +144,25 @@ export function findJsonProblem(schema: JsonSchema, value: unknown, path = '$'):
     case 'boolean':
       return undefined;
   }
+}
+
+/** The first item whose `key` repeats an earlier item's, named with the earlier one's position. */
+function findRepeated(array: readonly unknown[], key: string, path: string): JsonProblem | undefined {
+  const seen = new Map<string, number>();
+  for (let i = 0; i < array.length; i++) {
+    const item = array[i];
+    if (!isPlainObject(item) || !hasOwn(item, key) || item[key] === undefined || item[key] === null) continue;
+    const text = String(item[key]).trim();
+    const first = seen.get(text);
+    if (first !== undefined)
+      return {
+        path: child(`${path}[${i}]`, key),
+        zh: `与第 ${first + 1} 项重复`,
+        en: `repeats item ${first + 1}`,
+      };
+    seen.set(text, i);
+  }
+  return undefined;
 }
 
 /** The characters a `json` field's value may take as JSON text, when the field declares no `max`. */

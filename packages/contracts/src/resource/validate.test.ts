@@ -413,6 +413,25 @@ describe('field kinds of issue 13 (the browser and the server run these same che
     expect(validateSubmit(def, { spec: null }, true).values.spec).toBeNull();
   });
 
+  it('json: items unique by a property (compared as text) and text that must not be blank', () => {
+    const pairs: FieldDef = {
+      kind: 'json',
+      label,
+      schema: {
+        type: 'array',
+        uniqueBy: 'value',
+        items: { type: 'object', properties: { value: { type: 'string', minLength: 1 }, name: { type: 'string' } } },
+      },
+    };
+    expect(checkField(pairs, [{ value: '1' }, { value: '2' }], 'zh')).toBeUndefined();
+    expect(checkField(pairs, [{ value: '1' }, { value: '2' }, { value: ' 1 ' }], 'zh')).toBe(
+      '字段中的 [2].value 与第 1 项重复',
+    );
+    expect(checkField(pairs, [{ value: '7' }, { value: '7' }], 'en')).toBe('Field: [1].value repeats item 1');
+    expect(checkField(pairs, [{ value: '  ' }], 'zh')).toBe('字段中的 [0].value 不能为空');
+    expect(checkField(pairs, [{ value: '' }], 'en')).toBe('Field: [0].value must not be empty');
+  });
+
   it('json: a value nested deeper than PostgreSQL can parse is refused cleanly, never thrown', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 200_000; i++) deep = [deep];

@@ -1,5 +1,12 @@
-import { deviceResource, plcVariableResource, productResource, telemetryResource } from '@mes/contracts';
+import {
+  acquisitionResource,
+  deviceResource,
+  plcVariableResource,
+  productResource,
+  telemetryResource,
+} from '@mes/contracts';
 import type { RouteBinding } from '../../crud/registry';
+import { registerAcquisitionRoutes } from './acquisition-routes';
 import { registerDeviceRoutes } from './device-routes';
 import { registerIotRoutes } from './iot-routes';
 import { registerPlcVariableRoutes } from './plc-variable-routes';
@@ -14,4 +21,6 @@ export const deviceRouteBindings: readonly RouteBinding[] = [
   { defs: [plcVariableResource], register: registerPlcVariableRoutes },
   // The generic page/detail of the telemetry series, its model-data/model-list and dashboard/deviceCount.
   { defs: [telemetryResource], register: registerIotRoutes },
+  // Acquisition data's generic list and detail, with the names of enumerated values.
+  { defs: [acquisitionResource], register: registerAcquisitionRoutes },
 ];

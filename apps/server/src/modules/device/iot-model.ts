@@ -1,7 +1,9 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   deviceResource,
+  enumLabelOf,
   formatDateTime,
+  type EnumEntry,
   TelemetryQuality,
   type LatestEntry,
   type ModelDataItem,
@@ -113,6 +115,7 @@ export async function modelData(ctx: AppContext, auth: AuthContext, target: Visi
       dataType: productField.dataType,
       unit: productField.unit,
       precision: productField.precision,
+      enumeration: productField.enumeration,
       // Null where the left join found no row, or the row no entry of this field.
       entry: sql<LatestEntry | null>`${deviceLatest.latest} -> ${productField.fieldKey}`,
     })
@@ -131,13 +134,17 @@ export async function modelData(ctx: AppContext, auth: AuthContext, target: Visi
     const stored = entry?.v ?? null;
     // Text of a string field, or of an enum sent as text; every other value is stored as a number.
     const text = typeof stored === 'string' && (dataType === 'string' || dataType === 'enum') ? stored : null;
+    const value = ts === null ? null : (text ?? (typeof stored === 'number' ? stored : null));
+    const enumeration = Array.isArray(row.enumeration) ? (row.enumeration as EnumEntry[]) : [];
     return {
       field: row.field,
       name: row.name,
       dataType,
       unit: row.unit,
       precision: row.precision,
-      value: ts === null ? null : (text ?? (typeof stored === 'number' ? stored : null)),
+      value,
+      valueLabel: enumLabelOf([{ fieldKey: row.field, enumeration }], row.field, value) ?? null,
+      enumeration,
       time: at ? formatDateTime(at) : null,
       ts,
       ageSeconds: ts === null ? null : Math.max(0, Math.floor((now - ts) / 1000)),

@@ -20,6 +20,7 @@ import { registerDeviceCountRoute } from './dashboard-device-count';
 import { IotMessages } from './iot-messages';
 import { modelData, telemetryVisible, visibleDevice, visibleDeviceField, visibleTelemetry } from './iot-model';
 import { modelListWindow } from './iot-range';
+import { modelLabelsOf } from './model-labels';
 import { seriesPoints } from './iot-series';
 import { pointsEstimateScale } from './points-estimate';
 
@@ -42,12 +43,21 @@ function required(value: string | undefined, name: string, pattern: RegExp, bad:
 export function registerIotRoutes(app: FastifyInstance, ctx: AppContext): void {
   // The engine's page and detail, kept to the devices of the caller's data scope: the page by
   // a condition, the detail by a check of the row's device (the engine's detail has no hook).
+  const labels = modelLabelsOf(ctx);
   const service = registerResource(app, ctx, {
     def: telemetryResource,
     table: telemetry,
     hooks: {
       listParams: { names: [], where: (_query, auth) => visibleTelemetry(ctx, auth), perCaller: true },
       estimateScale: pointsEstimateScale(ctx),
+      // `valueLabel`: the name of an enumerated value ({zh, en}), beside the untouched value.
+      decorate: (rows, auth) =>
+        labels.labelRows(auth.tenantId, rows, {
+          device: 'deviceCode',
+          field: 'field',
+          value: ['numValue', 'textValue'],
+          label: 'valueLabel',
+        }),
     },
     omit: ['detail'],
   });

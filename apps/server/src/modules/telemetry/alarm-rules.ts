@@ -6,6 +6,7 @@ import {
   plcVariableResource,
   productResource,
   type AlarmRuleType,
+  type EnumEntry,
 } from '@mes/contracts';
 import type { AlarmOperator, AlarmRule, LimitName, RuleSet } from './alarm-evaluator';
 
@@ -33,7 +34,7 @@ export interface DeviceProfile extends RuleSet {
   deptId: string | null;
   deviceName: string;
   /** Field key → display name and unit, for the messages. */
-  fieldInfo: ReadonlyMap<string, { name: string; unit: string }>;
+  fieldInfo: ReadonlyMap<string, { name: string; unit: string; enumeration: readonly EnumEntry[] | null }>;
   /** Rules that watch the device's connection and its cycles. */
   offline: readonly AlarmRule[];
   cycle: readonly AlarmRule[];
@@ -73,7 +74,7 @@ interface ProfileRow {
     ll: number | null;
     level: number;
   }[];
-  fields: { key: string; name: string; unit: string }[];
+  fields: { key: string; name: string; unit: string; enumeration: EnumEntry[] | null }[];
   programs: { no: number; target: number | null }[];
 }
 
@@ -88,7 +89,8 @@ const PROFILE_SQL = `
       from mes_plc_variable v
       where v.tenant_id = d.tenant_id and v.product_id = d.product_id and v.is_deleted = 0
         and (v.limit_hh is not null or v.limit_h is not null or v.limit_l is not null or v.limit_ll is not null)), '[]') as limits,
-    coalesce((select json_agg(json_build_object('key', f.field_key, 'name', f.field_name, 'unit', f.unit))
+    coalesce((select json_agg(json_build_object('key', f.field_key, 'name', f.field_name, 'unit', f.unit,
+        'enumeration', f.enumeration))
       from mes_product_field f
       where f.tenant_id = d.tenant_id and f.product_id = d.product_id and f.is_deleted = 0), '[]') as fields,
     coalesce((select json_agg(json_build_object('no', g.program_no, 'target', g.target_concentration))
@@ -163,7 +165,12 @@ export function profileOf(row: ProfileRow): DeviceProfile {
     deviceName: row.device_name,
     byField,
     targets,
-    fieldInfo: new Map(row.fields.map((f) => [f.key, { name: f.name, unit: f.unit }])),
+    fieldInfo: new Map(
+      row.fields.map((f) => [
+        f.key,
+        { name: f.name, unit: f.unit, enumeration: Array.isArray(f.enumeration) ? f.enumeration : null },
+      ]),
+    ),
     offline,
     cycle,
     longestHoldMs,

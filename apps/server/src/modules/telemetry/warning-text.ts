@@ -1,3 +1,4 @@
+import { enumEntryOf } from '@mes/contracts';
 import type { AlarmRule, Transition } from './alarm-evaluator';
 import type { DeviceProfile } from './alarm-rules';
 import type { StoredCycle } from './cycle-store';
@@ -25,8 +26,13 @@ export function fieldWarningText(profile: DeviceProfile, t: Transition, program:
   const info = profile.fieldInfo.get(t.rule.field);
   const name = info?.name ? `${info.name}(${t.rule.field})` : t.rule.field;
   const unit = info?.unit ?? '';
-  const value = `${shown(t.value)}${unit}`;
-  const limit = `${shown(t.threshold)}${unit}`;
+  // An enumerated value reads by its name with the number after it: 余氯传感器异常(104).
+  const named = (v: number | null) => {
+    const entry = v === null ? undefined : enumEntryOf([{ fieldKey: t.rule.field, ...info }], t.rule.field, v);
+    return entry ? `${entry.zh}(${shown(v)})` : `${shown(v)}${unit}`;
+  };
+  const value = named(t.value);
+  const limit = named(t.threshold);
   const device = deviceText(profile);
   switch (t.rule.type) {
     case 'rate':
@@ -45,5 +51,11 @@ export function fieldWarningText(profile: DeviceProfile, t: Transition, program:
 export function cycleWarningText(profile: DeviceProfile, cycle: StoredCycle): string {
   const outcome = cycle.result === 3 ? '中止' : '失败';
   const program = `程序 ${cycle.programNo}${cycle.programName ? ` ${cycle.programName}` : ''}`;
-  return `${deviceText(profile)} ${program}运行${outcome}${cycle.faultCode ? `,故障码 ${cycle.faultCode}` : ''}`;
+  // The fault's name where the model's faultCode field names it: 故障码 104 余氯传感器异常.
+  const info = profile.fieldInfo.get('faultCode');
+  const fault = cycle.faultCode
+    ? enumEntryOf([{ fieldKey: 'faultCode', enumeration: info?.enumeration }], 'faultCode', cycle.faultCode)
+    : undefined;
+  const faultText = cycle.faultCode ? `,故障码 ${cycle.faultCode}${fault ? ` ${fault.zh}` : ''}` : '';
+  return `${deviceText(profile)} ${program}运行${outcome}${faultText}`;
 }

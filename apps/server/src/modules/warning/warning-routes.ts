@@ -26,6 +26,7 @@ import { LIVE_CHANNEL, livePayloads } from '../../platform/live/notify-live';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
 import { seriesPoints } from '../device/iot-series';
 import { deviceScopeOf } from '../device/scoped-devices';
+import { modelLabelsOf } from '../device/model-labels';
 import { WarningMessages } from './warning-messages';
 import { unhandledWarnings } from './unhandled-warnings';
 
@@ -116,7 +117,21 @@ export async function handleWarnings(
  * the same figure as the welcome page's (docs/warnings.md).
  */
 export function registerWarningRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const service = registerResource(app, ctx, { def: warningResource, table: warning });
+  const labels = modelLabelsOf(ctx);
+  const service = registerResource(app, ctx, {
+    def: warningResource,
+    table: warning,
+    hooks: {
+      // `triggerValueLabel`: the name of an enumerated trigger value ({zh, en}); the value stays.
+      decorate: (rows, auth) =>
+        labels.labelRows(auth.tenantId, rows, {
+          device: 'deviceCode',
+          field: 'field',
+          value: 'triggerValue',
+          label: 'triggerValueLabel',
+        }),
+    },
+  });
 
   app.post(
     `/api${WARNING_HANDLE_PATH}`,

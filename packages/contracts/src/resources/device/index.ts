@@ -4,3 +4,4 @@ export * from './plc-variable';
 export * from './product';
 export * from './device-cycle';
 export * from './device-row-fields';
+export * from './model-enum';

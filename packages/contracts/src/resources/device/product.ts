@@ -9,6 +9,7 @@ import {
   fieldKeyField,
   oneOf,
 } from './model-rules';
+import { enumerationField } from './model-enum';
 
 const productLabel = { zh: '产品', en: 'Product' };
 const dataTypeLabel = { zh: '数据类型', en: 'Data type' };
@@ -48,6 +49,9 @@ export const productFieldResource = defineChildResource({
       pattern: oneOf(['r', 'rw'], accessLabel),
       width: 100,
     },
+    // Names of the values (program 1 → 134℃ 标准): lists, exports and the live page show them,
+    // the value itself stays stored and sent as it came.
+    enumeration: enumerationField,
   },
 });
 

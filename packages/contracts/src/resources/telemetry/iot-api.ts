@@ -2,6 +2,8 @@
  * The IoT calls beside the generic `iot` series routes (spec section 7 `/blade-business/iot`,
  * `/blade-desk/dashboard/deviceCount`). Shared by the server's routes and the device screens.
  */
+import type { LocalText } from '../../resource/define';
+import type { EnumEntry } from '../device/model-enum';
 
 /** `GET ?deviceCode=`: the newest value of every model field of one device. */
 export const IOT_MODEL_DATA_PATH = '/blade-business/iot/model-data';
@@ -23,6 +25,10 @@ export interface ModelDataItem {
   precision: number;
   /** Numeric fields: a number; string/enum-as-text: text; no value received yet: null. */
   value: number | string | null;
+  /** The value's name when the field's enumeration names it (program 1 → 134℃ 标准), else null. */
+  valueLabel: LocalText | null;
+  /** The field's named values (empty for a field without an enumeration). */
+  enumeration: EnumEntry[];
   /** When the value was measured, `yyyy-MM-dd HH:mm:ss`; null when none was received. */
   time: string | null;
   /** Epoch milliseconds of `time` (charts and ages are computed from it); null when none. */

@@ -60,4 +60,25 @@ describe('the field chart', () => {
     expect(text).toContain('min: 1 mg/L');
     expect(text).toContain('max: 4 mg/L');
   });
+
+  it('labels an enumerated field’s axis and tooltip by the names of its whole values', () => {
+    const names: Record<number, string> = { 2: '保持', 3: '冲洗' };
+    const option = seriesChartOption({ ...reply(0), unit: '' }, { ...look, valueName: (v) => names[v] });
+    const axis = option.yAxis as { minInterval?: number; axisLabel: { formatter: (v: number) => string } };
+    expect(axis.minInterval).toBe(1);
+    expect(axis.axisLabel.formatter(3)).toBe('冲洗');
+    expect(axis.axisLabel.formatter(4)).toBe('4');
+    const tooltip = option.tooltip as { formatter: (p: unknown) => string };
+    expect(tooltip.formatter([{ seriesId: 'value', dataIndex: 0 }])).toContain('value: <b>保持 (2)</b>');
+    // An average between two phases has no name.
+    const banded = seriesChartOption(
+      { ...reply(60), unit: '', points: [{ ts: 1_000, value: 2.5, min: 2, max: 3, count: 2 }] },
+      { ...look, valueName: (v) => names[v] },
+    );
+    const text = (banded.tooltip as { formatter: (p: unknown) => string }).formatter([
+      { seriesId: 'value', dataIndex: 0 },
+    ]);
+    expect(text).toContain('avg: <b>2.5</b>');
+    expect(text).toContain('max: 冲洗 (3)');
+  });
 });

@@ -8,6 +8,11 @@ export interface ChartLook {
   grid: string;
   /** Decimals of the field (its model precision): averages would otherwise show many. */
   precision?: number;
+  /**
+   * The name the field's enumeration gives a value (phase 3 → 灭菌), in the page's language: the
+   * axis is labelled by names and the tooltip gives `name (value)`. Only whole values have names.
+   */
+  valueName?: (value: number) => string | undefined;
   /** Tooltip labels, in the page's language. */
   labels: { average: string; min: string; max: string; value: string };
 }
@@ -39,8 +44,13 @@ export function seriesChartOption(reply: ModelListReply, look: ChartLook): Chart
   const banded = reply.bucketSeconds > 0;
   const withDate = reply.to - reply.from > 86_400_000;
   const digits = look.precision;
-  const fmt = (v: number | null) =>
-    v === null ? '–' : `${digits === undefined ? v : v.toFixed(digits)}${unit ? ` ${unit}` : ''}`;
+  const named = (v: number) => (look.valueName && Number.isInteger(v) ? look.valueName(v) : undefined);
+  const fmt = (v: number | null) => {
+    if (v === null) return '–';
+    const text = `${digits === undefined ? v : v.toFixed(digits)}${unit ? ` ${unit}` : ''}`;
+    const name = named(v);
+    return name === undefined ? text : `${name} (${text})`;
+  };
   const series: NonNullable<ChartOption['series']> = [];
   if (banded) {
     series.push(
@@ -106,7 +116,11 @@ export function seriesChartOption(reply: ModelListReply, look: ChartLook): Chart
       scale: true,
       name: unit || undefined,
       nameTextStyle: { color: look.subtle, align: 'left' },
-      axisLabel: { color: look.subtle },
+      // A named field's ticks are its whole values, labelled by their names where it has them.
+      ...(look.valueName ? { minInterval: 1 } : {}),
+      axisLabel: look.valueName
+        ? { color: look.subtle, formatter: (v: number) => named(v) ?? String(v) }
+        : { color: look.subtle },
       splitLine: { lineStyle: { color: look.grid } },
     },
     series,

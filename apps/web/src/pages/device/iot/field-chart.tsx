@@ -2,10 +2,10 @@ import { Alert, Card, DatePicker, Empty, Segmented, Select, Space, Spin, theme, 
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ModelDataItem, ModelListReply } from '@mes/contracts';
+import type { EnumEntry, LocalText, ModelDataItem, ModelListReply } from '@mes/contracts';
 import { EChart } from '../../../charts/echart';
 import { seriesChartOption } from './chart-option';
-import { durationText, isChartable } from './format';
+import { durationText, isChartable, valueName } from './format';
 import { RANGE_PRESETS, type ChartRange, type RangePreset } from './live-data';
 
 export interface FieldChartProps {
@@ -22,15 +22,24 @@ export interface FieldChartProps {
 
 type RangeChoice = RangePreset | 'custom';
 
+/** Names of a field's values from its enumeration (as JSON text), through the shared labelling. */
+const namer = (field: string, names: string, lang: keyof LocalText) => {
+  const enumeration = JSON.parse(names) as EnumEntry[];
+  return (value: number) => valueName({ field, value, enumeration }, lang);
+};
+
 /** The chosen field's line over the chosen range, with the field and range pickers above it. */
 export function FieldChart(props: FieldChartProps) {
   const { fields, field, onField, range, onRange, reply, loading, error, phone } = props;
-  const { t } = useTranslation('iot');
+  const { t, i18n } = useTranslation('iot');
+  const lang = i18n.language.startsWith('en') ? 'en' : 'zh';
   const { token } = theme.useToken();
   const numeric = fields.filter(isChartable);
   const choice: RangeChoice = 'preset' in range ? range.preset : 'custom';
   // A number, so the option is not rebuilt each time the newest values arrive.
   const precision = fields.find((f) => f.field === reply?.field)?.precision;
+  // Text, for the same reason: the names change only when the product's model does.
+  const names = JSON.stringify(fields.find((f) => f.field === reply?.field)?.enumeration ?? []);
 
   const option = useMemo(
     () =>
@@ -41,10 +50,11 @@ export function FieldChart(props: FieldChartProps) {
             subtle: token.colorTextSecondary,
             grid: token.colorBorderSecondary,
             precision,
+            valueName: names === '[]' ? undefined : namer(reply.field, names, lang),
             labels: { average: t('live.average'), min: t('live.min'), max: t('live.max'), value: t('live.value') },
           })
         : undefined,
-    [reply, token, t, precision],
+    [reply, token, t, precision, names, lang],
   );
 
   const pickChoice = (value: RangeChoice) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ageNow, ageText, durationText, formatValue, isStale, type Translate } from './format';
+import { ageNow, ageText, durationText, formatValue, isStale, valueName, type Translate } from './format';
 
 /** Echoes the key and count, so the tests read which text was chosen. */
 const t: Translate = (key, options) => (options?.count !== undefined ? `${key}:${String(options.count)}` : key);
@@ -41,5 +41,26 @@ describe('IoT value formatting', () => {
     expect(durationText(30, t)).toBe('unit.s:30');
     expect(durationText(300, t)).toBe('unit.min:5');
     expect(durationText(7200, t)).toBe('unit.h:2');
+  });
+});
+
+describe('names of enumerated values on the live page', () => {
+  const phase = {
+    field: 'phase',
+    enumeration: [
+      { value: '3', zh: '灭菌', en: 'Sterilising' },
+      { value: '5', zh: '干燥', en: 'Drying' },
+    ],
+  };
+
+  it('names a value the field declares, in the interface language', () => {
+    expect(valueName({ ...phase, value: 3 }, 'zh')).toBe('灭菌');
+    expect(valueName({ ...phase, value: 3 }, 'en')).toBe('Sterilising');
+  });
+
+  it('leaves other values, no value and fields without names to formatValue', () => {
+    expect(valueName({ ...phase, value: 4 }, 'zh')).toBeUndefined();
+    expect(valueName({ ...phase, value: null }, 'zh')).toBeUndefined();
+    expect(valueName({ field: 'temp', value: 3, enumeration: [] }, 'zh')).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import type { ModelDataItem } from '@mes/contracts';
+import { enumEntryOf, type LocalText, type ModelDataItem } from '@mes/contracts';
 
 /** A value older than this is stale whatever the product allows (ten minutes). */
 export const STALE_CAP_SECONDS = 600;
@@ -23,6 +23,18 @@ export function formatValue(
     return n.toFixed(dataType === 'int' ? 0 : Math.max(0, Math.min(6, precision)));
   }
   return String(value);
+}
+
+/**
+ * The name the field's enumeration gives the value (phase 3 → 灭菌 / Sterilising), or undefined
+ * when it names none: the card and the rows then show the value as {@link formatValue} has it.
+ */
+export function valueName(
+  item: Pick<ModelDataItem, 'field' | 'value'> & { enumeration?: ModelDataItem['enumeration'] },
+  lang: keyof LocalText,
+): string | undefined {
+  if (!item.enumeration?.length) return undefined;
+  return enumEntryOf([{ fieldKey: item.field, enumeration: item.enumeration }], item.field, item.value)?.[lang];
 }
 
 /** "3 秒前" / "3 s ago": seconds under a minute, then minutes, hours, days. */

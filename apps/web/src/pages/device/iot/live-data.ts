@@ -6,6 +6,7 @@ import {
   IOT_MODEL_LIST_PATH,
   productResource,
   telemetryResource,
+  type LocalText,
   type ModelDataItem,
   type ModelListReply,
   type PageResult,
@@ -67,6 +68,8 @@ export interface TelemetryRow {
   numValue: string | null;
   textValue: string | null;
   quality: number;
+  /** The value's name when the field's enumeration names it (`{zh, en}`), else null. */
+  valueLabel?: LocalText | null;
 }
 
 export const DEVICE_LIST_URL = `${deviceResource.api}/list`;

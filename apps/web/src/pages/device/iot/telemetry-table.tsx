@@ -1,8 +1,8 @@
 import { Card, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ModelDataItem } from '@mes/contracts';
-import { formatValue } from './format';
+import { isLocalText, nameWithValue, type ModelDataItem } from '@mes/contracts';
+import { formatValue, valueName } from './format';
 import { useTelemetryRows, type TelemetryRow } from './live-data';
 
 const PAGE_SIZE = 10;
@@ -10,7 +10,8 @@ const PAGE_SIZE = 10;
 /** The device's raw telemetry rows (one per field and time), newest first, paged by the server. */
 export function TelemetryTable(props: { deviceCode: string; fields: readonly ModelDataItem[]; phone: boolean }) {
   const { deviceCode, fields, phone } = props;
-  const { t } = useTranslation('iot');
+  const { t, i18n } = useTranslation('iot');
+  const lang = i18n.language.startsWith('en') ? 'en' : 'zh';
   const [page, setPage] = useState({ current: 1, size: PAGE_SIZE });
   const rows = useTelemetryRows(deviceCode, page.current, page.size);
   const byKey = new Map(fields.map((f) => [f.field, f]));
@@ -18,6 +19,10 @@ export function TelemetryTable(props: { deviceCode: string; fields: readonly Mod
   const valueOf = (row: TelemetryRow) => {
     const model = byKey.get(row.field);
     const value = row.numValue !== null ? Number(row.numValue) : row.textValue;
+    // A named value reads `灭菌 (3)`: by the model's names, or the server's when the model lacks the field.
+    const name = model ? valueName({ ...model, value }, lang) : undefined;
+    const served = isLocalText(row.valueLabel) ? row.valueLabel[lang] : undefined;
+    if (name ?? served) return nameWithValue((name ?? served) as string, value);
     if (!model) return value === null ? '' : String(value);
     const shown = formatValue({ ...model, value }, t) ?? '';
     return model.unit && model.dataType !== 'bool' && shown ? `${shown} ${model.unit}` : shown;

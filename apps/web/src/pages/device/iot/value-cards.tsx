@@ -2,7 +2,7 @@ import { ClockCircleOutlined } from '@ant-design/icons';
 import { Empty, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ModelDataItem } from '@mes/contracts';
-import { ageNow, ageText, formatValue, isChartable, isStale } from './format';
+import { ageNow, ageText, formatValue, isChartable, isStale, valueName } from './format';
 import { useNow } from './live-data';
 
 export interface ValueCardsProps {
@@ -20,7 +20,8 @@ export interface ValueCardsProps {
  * without a value say so. A numeric card picks the chart's field. The grid wraps to the width.
  */
 export function ValueCards({ items, repliedAt, inactivitySeconds, selected, onSelect }: ValueCardsProps) {
-  const { t } = useTranslation('iot');
+  const { t, i18n } = useTranslation('iot');
+  const lang = i18n.language.startsWith('en') ? 'en' : 'zh';
   const now = useNow();
   if (!items.length)
     return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('live.noModel')} data-testid="iot-no-model" />;
@@ -28,6 +29,7 @@ export function ValueCards({ items, repliedAt, inactivitySeconds, selected, onSe
     <div className="mes-iot-cards" data-testid="iot-cards">
       {items.map((item) => {
         const shown = formatValue(item, t);
+        const name = shown === null ? undefined : valueName(item, lang);
         const age = ageNow(item.ageSeconds, repliedAt, now);
         const stale = isStale(age, inactivitySeconds);
         const chartable = isChartable(item);
@@ -48,8 +50,14 @@ export function ValueCards({ items, repliedAt, inactivitySeconds, selected, onSe
                 <Typography.Text type="secondary">{t('live.noValue')}</Typography.Text>
               ) : (
                 <>
-                  <span data-testid={`iot-value-${item.field}`}>{shown}</span>
-                  {item.unit && item.dataType !== 'bool' ? (
+                  <span data-testid={`iot-value-${item.field}`}>{name ?? shown}</span>
+                  {/* A named value keeps its number beside the name (the device sent the number). */}
+                  {name !== undefined && (
+                    <span className="mes-iot-card-raw" data-testid={`iot-raw-${item.field}`}>
+                      {shown}
+                    </span>
+                  )}
+                  {name === undefined && item.unit && item.dataType !== 'bool' ? (
                     <span className="mes-iot-card-unit">{item.unit}</span>
                   ) : null}
                 </>

@@ -9,6 +9,7 @@ import {
   buttonCodes,
   WARNING_AROUND_PATH,
   warningResource,
+  namedValueText,
   type FieldDef,
   type LocalText,
   type WarningAroundReply,
@@ -150,7 +151,8 @@ export default function WarningDetail() {
         ) : NAMED.has(name) ? (
           String(named || value || '')
         ) : (
-          String(value ?? '')
+          // An enumerated trigger value reads by its name: `余氯传感器异常 (104)`.
+          (namedValueText(warning, name, lang) ?? String(value ?? ''))
         );
       return {
         key: name,
