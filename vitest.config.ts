@@ -47,6 +47,9 @@ export default defineConfig({
           globalSetup: ['e2e/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
+          // expect.poll's own default is 1 s: a reload that takes longer on a loaded machine (the
+          // top-menu test's side menu, seen failing at load 8) failed though the screen was right.
+          expect: { poll: { timeout: 15_000 } },
           fileParallelism: false,
           // CI machines are shared and loaded; one retry absorbs a timing hiccup of the browser,
           // while a test that fails twice still fails the run (the report names every retry).
