@@ -163,4 +163,18 @@ describe('run state follows the data (issue 28)', () => {
     // Cleared, the state is what the data says at once: a fault code is set.
     expect((await device()).runState).toBe(DeviceRunState.fault);
   });
+
+  it('a product naming a run-state field outside its model is refused with a 400', async () => {
+    const [product] = (await get(`/api/basic/product/list?productCode=${STERILISER_PRODUCT.productCode}`)).records as {
+      id: string;
+    }[];
+    const detail = await get(`/api/basic/product/detail?id=${product!.id}`);
+    const reply = await t.as(token, {
+      method: 'POST',
+      url: '/api/basic/product/submit',
+      payload: { ...detail, phaseField: 'cyclePhase' },
+    });
+    expect(reply.statusCode).toBe(400);
+    expect(reply.body).toContain('cyclePhase');
+  });
 });
