@@ -1,11 +1,15 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import pg from 'pg';
 import {
+  DASHBOARD_DEVICE_COUNT_PATH,
+  DASHBOARD_DEVICE_MAP_PATH,
+  DASHBOARD_OVERVIEW_PATH,
   DEVICE_ROTATE_SECRET_PATH,
   DeviceRunState,
   WARNING_HANDLE_PATH,
   type DeviceSecretReply,
   type LiveEvent,
+  type WelcomeDeviceMap,
 } from '@mes/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TelemetryRuntime } from '../src/modules/telemetry';
@@ -105,6 +109,13 @@ describe('run state follows the data (issue 28)', () => {
     await publish({ program: 3, phase: 5, chamberTemp: 108.5, remainingSeconds: 842, faultCode: 0 });
     const running = await stateBecomes(DeviceRunState.disinfecting);
     expect(running.cycle).toEqual({ program: 3, phase: 5, remainingSeconds: 842 });
+    // The welcome page's figures, the wall screen's tile and the dashboard read the same state.
+    expect((await get(`/api${DASHBOARD_OVERVIEW_PATH}`)).devices.disinfecting).toBe(1);
+    const tiles = ((await get(`/api${DASHBOARD_DEVICE_MAP_PATH}`)) as WelcomeDeviceMap).depts.flatMap((g) => g.devices);
+    expect(tiles.find((d) => d.deviceCode === code)).toMatchObject({
+      runState: DeviceRunState.disinfecting,
+      cycle: { program: 3, phase: 5, remainingSeconds: 842 },
+    });
     // The browsers hear of it: one live `state` event for the device.
     await waitFor(() => events.some((e) => e.type === 'device' && e.action === 'state' && e.deviceCode === code));
     const stateEvent = events.find((e) => e.type === 'device' && e.action === 'state');
@@ -118,6 +129,8 @@ describe('run state follows the data (issue 28)', () => {
   it('fault on a fault code, until the code clears', async () => {
     await publish({ faultCode: 201 });
     await stateBecomes(DeviceRunState.fault);
+    expect((await get(`/api${DASHBOARD_OVERVIEW_PATH}`)).devices.fault).toBe(1);
+    expect((await get(`/api${DASHBOARD_DEVICE_COUNT_PATH}`)).fault).toBe(1);
     await publish({ faultCode: 0 });
     await stateBecomes(DeviceRunState.idle);
   });
