@@ -176,9 +176,11 @@ beforeAll(async () => {
     .values([clinic(EAST_CLINIC, DEPT_IDS.east, '东区诊所'), clinic(SOUTH_CLINIC, DEPT_IDS.south, '南区诊所')]);
   await productAndDevices(admin, [
     { deviceCode: 'WL-1', deviceName: '一号机', deptId: EAST_CLINIC },
-    { deviceCode: 'WL-2', deviceName: '二号机', deptId: SOUTH_CLINIC, runState: DeviceRunState.fault },
+    { deviceCode: 'WL-2', deviceName: '二号机', deptId: SOUTH_CLINIC },
   ]);
   await t.ctx.db.execute(sql`update mes_device set online = true where device_code = 'WL-1'`);
+  // The run state is derived from data (run-state.test.ts); these tests count it, so it is set directly.
+  await t.ctx.db.execute(sql`update mes_device set run_state = ${DeviceRunState.fault} where device_code = 'WL-2'`);
   idOf(
     await post(admin, '/api/blade-system/tenant/submit', {
       tenantId: OTHER_TENANT,
@@ -524,10 +526,11 @@ describe('dashboard/deviceCount', () => {
         deviceCode: 'WL-3',
         deviceName: '三号机',
         deptId: SOUTH_CLINIC,
-        runState: DeviceRunState.fault,
       }),
     );
-    await t.ctx.db.execute(sql`update mes_device set online = true where device_code = 'WL-3'`);
+    await t.ctx.db.execute(
+      sql`update mes_device set online = true, run_state = ${DeviceRunState.fault} where device_code = 'WL-3'`,
+    );
     expect(await count(admin)).toEqual({
       total: before.total + 1,
       online: before.online + 1,

@@ -126,6 +126,8 @@ export interface DemoProduct {
   programs: readonly DemoProgram[];
   alarmRules: readonly DemoAlarmRule[];
   plcVariables: readonly DemoPlcVariable[];
+  /** How the devices' run state follows their fields (docs/devices.md "Run state"); '' for none. */
+  runState: { phaseField: string; faultField: string; programField: string; remainingField: string };
 }
 
 const field = (
@@ -203,6 +205,8 @@ export const WATERLINE_PRODUCT: DemoProduct = {
     field('faultCode', '故障码', 'int', '', 0, 'r', WATERLINE_ENUMS.faultCode),
     field('cycleCount', '累计周期', 'int', '', 0),
   ],
+  // No remaining time: the waterline reports no countdown (its cycles are minutes long).
+  runState: { phaseField: 'phase', faultField: 'faultCode', programField: 'program', remainingField: '' },
   programs: [
     {
       programNo: 1,
@@ -300,6 +304,12 @@ export const STERILISER_PRODUCT: DemoProduct = {
     field('faultCode', '故障码', 'int', '', 0, 'r', STERILISER_ENUMS.faultCode),
     field('cycleCount', '累计周期', 'int', '', 0),
   ],
+  runState: {
+    phaseField: 'phase',
+    faultField: 'faultCode',
+    programField: 'program',
+    remainingField: 'remainingSeconds',
+  },
   programs: [
     {
       programNo: 1,
@@ -435,6 +445,7 @@ export async function seedDemoDevices(tx: Tx): Promise<void> {
         category: p.category,
         protocol: 'mqtt-json',
         inactivitySeconds: p.inactivitySeconds,
+        ...p.runState,
         sort: p.category,
         remark: p.remark,
       })

@@ -28,7 +28,9 @@ export interface WarningLiveEvent {
 
 export interface DeviceLiveEvent {
   type: 'device';
-  action: 'online' | 'offline';
+  /** `state`: its run state changed (`runState`), derived by ingestion or set by hand. */
+  action: 'online' | 'offline' | 'state';
+  runState?: number;
   tenantId: string;
   deptId: string | null;
   deviceCode: string;

@@ -314,6 +314,8 @@ export const DEMO_WASHER: DemoProduct = {
     { ruleType: 'offline', fieldKey: '', operator: '>', threshold: null, durationSeconds: 600, level: 3 },
   ],
   plcVariables: [],
+  // No phase field: its cycles come from the demo's history, not from telemetry.
+  runState: { phaseField: '', faultField: 'faultCode', programField: 'program', remainingField: '' },
 };
 
 export const DEMO_TENANT_PRODUCTS: readonly DemoProduct[] = [DEMO_WATERLINE, DEMO_STERILISER, DEMO_WASHER];

@@ -189,6 +189,7 @@ async function productsStep(s: DemoSession): Promise<void> {
           category: p.category,
           protocol: 'mqtt-json',
           inactivitySeconds: p.inactivitySeconds,
+          ...p.runState,
           sort: i + 1,
           remark: p.remark,
           fields: p.fields.map((f, n) => ({ ...f, sort: n + 1 })),

@@ -21,6 +21,10 @@ import { badRequest, notFound } from '../../platform/http/errors';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
 import { hashSecret, newClientId, newSecret } from './credentials';
 import { DeviceMessages } from './messages';
+import { cyclesNow } from './device-cycle-now';
+import { txQueryable } from '../../platform/jobs/transaction-executor';
+import { publishChanges } from '../telemetry/publish-changes';
+import { refreshRunState } from '../telemetry/run-state';
 
 /**
  * A new device gets its MQTT client id here and no usable secret yet (an empty hash matches
@@ -46,8 +50,22 @@ async function revokeMqtt(tx: Tx, clientIds: readonly unknown[]): Promise<void> 
       await tx.execute(sql`select pg_notify(${CHANGE_CHANNEL}, ${mqttRevocationTopic(clientId)})`);
 }
 
-/** Disabling a device (status 0) cuts its connection; enabling it lets it sign in again. */
-async function afterChange({ adding, values, existing, tx }: ChangeArgs & { id: string }): Promise<void> {
+/**
+ * Disabling a device (status 0) cuts its connection; enabling it lets it sign in again. Its run
+ * state is derived again: maintenance set or cleared by hand takes effect with the save, and a
+ * cleared one gives way to what the device's data says.
+ */
+async function afterChange({ adding, values, existing, tx, auth }: ChangeArgs & { id: string }): Promise<void> {
+  const deviceCode = String(values.deviceCode ?? existing?.deviceCode ?? '');
+  const client = txQueryable(tx);
+  await publishChanges(
+    client,
+    await refreshRunState(
+      client,
+      [{ tenantId: String(existing?.tenantId ?? values.tenantId ?? auth.tenantId), deviceCode }],
+      new Date(),
+    ),
+  );
   if (adding || !existing) return;
   if (values.status === DeviceStatus.disabled && Number(existing.status) !== DeviceStatus.disabled)
     await revokeMqtt(tx, [existing.mqttClientId]);
@@ -62,7 +80,19 @@ async function afterRemove({ rows, tx }: RemoveArgs): Promise<void> {
 
 /** Devices (`/api/basic/device`: list, detail, submit, remove, export) and their MQTT secret. */
 export function registerDeviceRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerResource(app, ctx, { def: deviceResource, table: device, hooks: { beforeChange, afterChange, afterRemove } });
+  // Each row carries its current cycle (program, phase, remaining time) from its latest values.
+  const decorate = async (rows: Record<string, unknown>[]) => {
+    const cycles = await cyclesNow(
+      ctx.db,
+      rows.map((r) => String(r.id)),
+    );
+    return rows.map((r) => ({ ...r, cycle: cycles.get(String(r.id)) ?? null }));
+  };
+  registerResource(app, ctx, {
+    def: deviceResource,
+    table: device,
+    hooks: { beforeChange, afterChange, afterRemove, decorate },
+  });
 
   // A new secret for a device, answered once; the old one stops working at once.
   app.post(

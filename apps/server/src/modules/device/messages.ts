@@ -1,5 +1,9 @@
 /** The device area's own refusals (400s), in the console's language. */
 export const DeviceMessages = {
+  runStateFieldNotInModel: (label: { zh: string; en: string }, key: string) => ({
+    zh: `${label.zh}: 字段标识 ${key} 不是本产品物模型中的字段`,
+    en: `${label.en}: the field key ${key} is not in this product's thing model`,
+  }),
   alarmFieldNotInModel: (row: number, key: string) => ({
     zh: `「告警规则」第 ${row} 行: 字段标识 ${key} 不是本产品物模型中的字段`,
     en: `Alarm rules, row ${row}: the field key ${key} is not in this product's thing model`,

@@ -1,12 +1,15 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { productResource } from '@mes/contracts';
+import { productResource, RUN_STATE_FIELD_KEYS } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { registerResource, type ChangeArgs } from '../../crud/resource-routes';
 import { plcVariable, product, productAlarmRule, productField } from '../../platform/db/schema';
 import { badRequest } from '../../platform/http/errors';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
 import { DeviceMessages } from './messages';
+import { txQueryable } from '../../platform/jobs/transaction-executor';
+import { publishChanges } from '../telemetry/publish-changes';
+import { refreshRunState } from '../telemetry/run-state';
 
 const rowsOf = (value: unknown): Record<string, unknown>[] =>
   Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
@@ -15,6 +18,46 @@ const rowsOf = (value: unknown): Record<string, unknown>[] =>
 async function beforeChange(args: ChangeArgs): Promise<void> {
   await keepMappedFields(args);
   await checkAlarmFields(args);
+  await checkRunStateFields(args);
+}
+
+/** The fields a product names for its devices' run state are fields of its own model. */
+async function checkRunStateFields({ tx, auth, adding, existing, body, values }: ChangeArgs): Promise<void> {
+  const named = RUN_STATE_FIELD_KEYS.flatMap((name) => {
+    const key = values[name] ?? (adding ? undefined : existing?.[name]);
+    return typeof key === 'string' && key ? [{ name, key }] : [];
+  });
+  if (!named.length) return;
+  const keys = new Set(
+    Array.isArray(body.fields) || adding
+      ? rowsOf(body.fields).map((f) => String(f.fieldKey))
+      : (
+          await tenantScope(tx, auth.tenantId)
+            .select(productField, { fieldKey: productField.fieldKey })
+            .where(eq(productField.productId, String(existing?.id)))
+        ).map((f) => f.fieldKey),
+  );
+  const missing = named.find((n) => !keys.has(n.key));
+  if (missing)
+    throw badRequest(DeviceMessages.runStateFieldNotInModel(productResource.fields[missing.name].label, missing.key));
+}
+
+/** A product's new rules apply to its devices at once, not at their next message. */
+async function afterChange({ tx, adding, id }: ChangeArgs & { id: string }): Promise<void> {
+  if (adding) return;
+  const client = txQueryable(tx);
+  const { rows } = await client.query<{ tenant_id: string; device_code: string }>(
+    'select tenant_id, device_code from mes_device where product_id = $1::bigint and is_deleted = 0',
+    [id],
+  );
+  await publishChanges(
+    client,
+    await refreshRunState(
+      client,
+      rows.map((r) => ({ tenantId: r.tenant_id, deviceCode: r.device_code })),
+      new Date(),
+    ),
+  );
 }
 
 /** A model field a PLC variable of the product maps stays while the variable exists. */
@@ -65,5 +108,5 @@ async function checkAlarmFields({ tx, auth, adding, existing, body }: ChangeArgs
 
 /** Products (`/api/basic/product`: list, detail, submit, remove, export) with model, programs, alarm rules. */
 export function registerProductRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerResource(app, ctx, { def: productResource, table: product, hooks: { beforeChange } });
+  registerResource(app, ctx, { def: productResource, table: product, hooks: { beforeChange, afterChange } });
 }

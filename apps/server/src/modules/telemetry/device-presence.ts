@@ -7,6 +7,7 @@ import { nextId } from '../../platform/db/ids';
 import { defineJob } from '../../platform/jobs/job-definition';
 import { publishChanges } from './publish-changes';
 import { raiseOfflineWarnings } from './alarm-store';
+import { refreshRunState } from './run-state';
 
 /**
  * Devices' online state kept in PostgreSQL (docs/mqtt.md "Online state and on/off records"): the
@@ -362,7 +363,14 @@ export async function sweepInactiveDevices(db: Db, now: Date): Promise<{ offline
       }),
     );
     const warnings = await raiseOfflineWarnings(client, now);
+    // Offline, a device's last phase is no cycle under way; an offline warning may be a fault.
+    const states = await refreshRunState(
+      client,
+      [...rows.map((r) => ({ tenantId: r.tenant_id, deviceCode: r.device_code })), ...warnings],
+      now,
+    );
     await publishChanges(client, [
+      ...states,
       ...rows.map((r) =>
         deviceLiveEvent({
           tenantId: r.tenant_id,

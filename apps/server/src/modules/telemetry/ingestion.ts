@@ -39,6 +39,7 @@ import { parseCycle } from './cycle-report';
 import { cycleLiveEvent, storeCycles } from './cycle-store';
 import { deviceLiveEvent } from './device-presence';
 import { publishChanges } from './publish-changes';
+import { refreshRunState, touchedDevices } from './run-state';
 import type { TotalsWriters } from '../../crud/totals-invalidation';
 import { acquisitionResource, mqttMessageResource, telemetryResource } from '@mes/contracts';
 import { isWorthRetrying } from './retry-or-split';
@@ -618,8 +619,15 @@ export class Ingestion implements MessageSink {
         alarms.transitions.length || cycles.length || cameOnline.length
           ? await this.guarded(client, 'the warnings', () => this.alarms.write(client, alarms, cycles, cameOnline), [])
           : [];
+      const states = await this.guarded(
+        client,
+        'the run states',
+        () => refreshRunState(client, touchedDevices(rows, warnings), new Date(this.options.now())),
+        [],
+      );
       const events = [
         ...(presence?.transitions.map(deviceLiveEvent) ?? []),
+        ...states,
         ...cycles.map(cycleLiveEvent),
         ...warnings,
       ];

@@ -28,6 +28,9 @@ import { seriesPoints } from '../device/iot-series';
 import { deviceScopeOf } from '../device/scoped-devices';
 import { modelLabelsOf } from '../device/model-labels';
 import { WarningMessages } from './warning-messages';
+import { txQueryable } from '../../platform/jobs/transaction-executor';
+import { publishChanges } from '../telemetry/publish-changes';
+import { refreshRunState } from '../telemetry/run-state';
 import { unhandledWarnings } from './unhandled-warnings';
 
 /** The chart of `around`: this long before the start and after the end. */
@@ -106,6 +109,9 @@ export async function handleWarnings(
     at: how.at.toISOString(),
   }));
   for (const payload of livePayloads(events)) await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${payload})`);
+  // A handled warning no longer holds its device in fault (modules/telemetry/run-state.ts).
+  const client = txQueryable(tx);
+  await publishChanges(client, await refreshRunState(client, rows, how.at));
   return rows.length;
 }
 

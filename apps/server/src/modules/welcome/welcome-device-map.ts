@@ -4,6 +4,7 @@ import type { AppContext } from '../../app-context';
 import { dept, device } from '../../platform/db/schema';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
 import type { WelcomeScope } from './welcome-scope';
+import { cyclesNow } from '../device/device-cycle-now';
 
 /**
  * The wall screen's device map: the devices of the caller's scope with their connection and run
@@ -31,6 +32,10 @@ export async function welcomeDeviceMap(ctx: AppContext, scope: WelcomeScope): Pr
   const depts = deptIds.length
     ? await db.select(dept, { id: dept.id, name: dept.deptName, sort: dept.sort }).where(inArray(dept.id, deptIds))
     : [];
+  const cycles = await cyclesNow(
+    ctx.db,
+    shown.map((r) => r.id),
+  );
   const groups = new Map<string | null, WelcomeMapDept>();
   for (const d of [...depts].sort((a, b) => (a.sort ?? 0) - (b.sort ?? 0) || a.name.localeCompare(b.name))) {
     groups.set(d.id, { deptId: d.id, deptName: d.name, devices: [] });
@@ -45,6 +50,7 @@ export async function welcomeDeviceMap(ctx: AppContext, scope: WelcomeScope): Pr
       deviceName: r.deviceName,
       online: r.online,
       runState: r.runState,
+      cycle: cycles.get(r.id) ?? null,
     });
   }
   return { depts: [...groups.values()].filter((g) => g.devices.length > 0), truncated };

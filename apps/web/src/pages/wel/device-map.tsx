@@ -1,5 +1,6 @@
 import { Empty, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { CycleNow } from '../device/iot/device-state';
 import { DeviceRunState, WELCOME_MAP_LIMIT, type WelcomeDeviceMap, type WelcomeMapDevice } from '@mes/contracts';
 
 /** What a tile's colour says, most urgent first: a fault shows even when the device is offline. */
@@ -52,6 +53,7 @@ export function DeviceMap({ map }: { map: WelcomeDeviceMap | undefined }) {
                   >
                     <div className={`mes-wall-tile is-${state}`} data-testid="wall-tile" data-state={state}>
                       {d.deviceName || d.deviceCode}
+                      <CycleNow state={d.runState} cycle={d.cycle} />
                     </div>
                   </Tooltip>
                 );

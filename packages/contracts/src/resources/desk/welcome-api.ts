@@ -1,3 +1,4 @@
+import type { DeviceCycleNow } from '../telemetry/iot-api';
 import type { DeviceRelease } from '../business/verification-record';
 import { UNHANDLED_WARNING_LIST_SIZE, type UnhandledWarningRow } from '../report/warning';
 
@@ -125,8 +126,10 @@ export interface WelcomeMapDevice {
   deviceCode: string;
   deviceName: string;
   online: boolean;
-  /** Dictionary device_run_state: 1 idle, 2 disinfecting, 3 fault, 4 maintenance. */
+  /** Dictionary device_run_state: 1 idle, 2 disinfecting, 3 fault, 4 maintenance (derived: docs/devices.md). */
   runState: number;
+  /** The current cycle from the device's latest values; null when its product names no such fields. */
+  cycle?: DeviceCycleNow | null;
 }
 
 export interface WelcomeMapDept {

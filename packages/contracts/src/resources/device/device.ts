@@ -82,14 +82,23 @@ export const deviceResource = defineResource({
     location: { kind: 'string', label: { zh: '安装位置', en: 'Location' }, max: 128, list: false },
     serialNo: { kind: 'string', label: { zh: '出厂序列号', en: 'Serial no.' }, max: 64, search: true, list: false },
     firmware: { kind: 'string', label: { zh: '固件版本', en: 'Firmware' }, max: 32, list: false },
+    // Derived from the device's data by its product's rules (docs/devices.md "Run state"); only
+    // maintenance is set by hand, through `maintenance`.
     runState: {
       kind: 'int',
       label: { zh: '运行状态', en: 'Run state' },
       default: 1,
       range: [1, 4],
       options: { dict: 'device_run_state' },
+      form: 'readonly',
       search: true,
       width: 100,
+    },
+    maintenance: {
+      kind: 'boolean',
+      label: { zh: '维护中', en: 'Under maintenance' },
+      default: false,
+      list: false,
     },
     status: {
       kind: 'int',

@@ -4,6 +4,7 @@ import { remarkField, sortField } from '../common-fields';
 import {
   ALARM_OPERATORS,
   ALARM_RULE_TYPES,
+  FIELD_KEY_PATTERN,
   MODEL_DATA_TYPES,
   PRODUCT_PROTOCOLS,
   fieldKeyField,
@@ -167,6 +168,45 @@ export const productAlarmRuleResource = defineChildResource({
 });
 
 /**
+ * How a product's devices' run state follows their data (docs/devices.md "Run state"): each a
+ * field key of the product's thing model, or empty. Ingestion evaluates it per batch
+ * (modules/telemetry/run-state.ts); the screens show the current cycle's program, phase and
+ * remaining time from the same fields' latest values.
+ */
+export const RUN_STATE_FIELD_KEYS = ['phaseField', 'faultField', 'programField', 'remainingField'] as const;
+
+const stateFieldKey = (zh: string, en: string) =>
+  ({
+    kind: 'string',
+    label: { zh, en },
+    max: 64,
+    pattern: FIELD_KEY_PATTERN,
+    list: false,
+    width: 140,
+  }) as const;
+
+const runStateFields = {
+  /** Not 0 → the device runs a cycle (消毒中); also the phase the screens show. */
+  phaseField: stateFieldKey('运行阶段字段', 'Phase field'),
+  /** Not 0 → fault (故障). */
+  faultField: stateFieldKey('故障码字段', 'Fault code field'),
+  programField: stateFieldKey('程序号字段', 'Program field'),
+  /** Seconds left of the running cycle. */
+  remainingField: stateFieldKey('剩余时间字段(秒)', 'Remaining time field (s)'),
+  /** An unhandled warning of this level or more severe (1 critical … 4) → fault; empty: none does. */
+  faultWarningLevel: {
+    kind: 'int',
+    label: { zh: '故障告警级别', en: 'Fault warning level' },
+    range: [1, 4],
+    nullable: true,
+    default: 1,
+    options: { dict: 'warning_level' },
+    list: false,
+    width: 110,
+  },
+} as const;
+
+/**
  * A product (device model): its thing model, programs and alarm rules travel with it as child
  * rows (docs/devices.md). The model's field keys are what telemetry carries and what PLC
  * variables map.
@@ -269,6 +309,7 @@ export const productResource = defineResource({
       range: [30, 86400],
       width: 120,
     },
+    ...runStateFields,
     sort: sortField(),
     remark: remarkField(),
   },

@@ -74,3 +74,14 @@ export interface DeviceCountReply {
 
 /** `runState` of a device (dictionary `device_run_state`). */
 export const DeviceRunState = { idle: 1, disinfecting: 2, fault: 3, maintenance: 4 } as const;
+
+/**
+ * The current cycle of a device, from its latest values of the fields its product names for them
+ * (docs/devices.md "Run state"): null where the product names no such field or none came yet.
+ */
+export interface DeviceCycleNow {
+  program: number | string | null;
+  phase: number | string | null;
+  /** Seconds left of the running cycle. */
+  remainingSeconds: number | null;
+}

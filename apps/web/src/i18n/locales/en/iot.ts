@@ -41,6 +41,11 @@ export const iot: typeof zh = {
     '3': 'Fault',
     '4': 'Maintenance',
   },
+  cycle: {
+    program: 'Program {{value}}',
+    phase: 'phase {{value}}',
+    remaining: '{{value}} left',
+  },
   live: {
     tab: 'Device live data',
     back: 'Back to devices',

@@ -39,6 +39,11 @@ export const iot = {
     '3': '故障',
     '4': '维护',
   },
+  cycle: {
+    program: '程序 {{value}}',
+    phase: '阶段 {{value}}',
+    remaining: '剩余 {{value}}',
+  },
   live: {
     tab: '设备实时数据',
     back: '返回设备列表',

@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router';
 import type { PageResult } from '@mes/contracts';
 import { ApiError } from '../../../api/http';
 import { apiQuery } from '../../../api/server-state';
-import { OnlineBadge, RunStateTag } from './device-state';
+import { CycleNow, OnlineBadge, RunStateTag } from './device-state';
 import { DEVICE_LIST_URL, type DeviceRow } from './live-data';
 import { livePath } from './live-page-path';
 
@@ -53,6 +53,7 @@ export function DeviceList({ phone }: { phone: boolean }) {
     <Space size={4} wrap>
       <OnlineBadge online={row.online} />
       <RunStateTag state={row.runState} name={row.runStateName} />
+      <CycleNow state={row.runState} cycle={row.cycle} />
     </Space>
   );
 
@@ -69,8 +70,13 @@ export function DeviceList({ phone }: { phone: boolean }) {
     {
       key: 'runState',
       title: t('list.runState'),
-      width: 100,
-      render: (_, row) => <RunStateTag state={row.runState} name={row.runStateName} />,
+      width: 220,
+      render: (_, row) => (
+        <Space size={4} wrap>
+          <RunStateTag state={row.runState} name={row.runStateName} />
+          <CycleNow state={row.runState} cycle={row.cycle} />
+        </Space>
+      ),
     },
     { key: 'product', title: t('list.product'), dataIndex: 'productIdName', width: 160, ellipsis: true },
     { key: 'dept', title: t('list.dept'), dataIndex: 'deptIdName', width: 160, ellipsis: true },

@@ -1,5 +1,6 @@
 import { Badge, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { DeviceRunState, type DeviceCycleNow } from '@mes/contracts';
 
 /** The fault state of `device_run_state` (1 idle, 2 disinfecting, 3 fault, 4 maintenance). */
 export const RUN_STATE_FAULT = 3;
@@ -27,5 +28,39 @@ export function RunStateTag({ state, name }: { state: number | null | undefined;
     <Tag color={RUN_STATE_COLOR[state] ?? 'default'} data-testid="iot-run-state">
       {known ? t(`state.${state}`) : (name ?? String(state))}
     </Tag>
+  );
+}
+
+/** Seconds as m:ss, or h:mm:ss from an hour on. */
+const clock = (seconds: number) => {
+  const s = Math.max(0, Math.round(seconds));
+  const mm = String(Math.floor((s % 3600) / 60)).padStart(2, '0');
+  const ss = String(s % 60).padStart(2, '0');
+  return s >= 3600 ? `${Math.floor(s / 3600)}:${mm}:${ss}` : `${Math.floor(s / 60)}:${ss}`;
+};
+
+/**
+ * The cycle under way (program, phase, time left) while the device disinfects: from its latest
+ * values of the fields its product names (docs/devices.md "Run state").
+ */
+export function CycleNow({
+  state,
+  cycle,
+}: {
+  state: number | null | undefined;
+  cycle: DeviceCycleNow | null | undefined;
+}) {
+  const { t } = useTranslation('iot');
+  if (state !== DeviceRunState.disinfecting || !cycle) return null;
+  const parts = [
+    cycle.program !== null ? t('cycle.program', { value: cycle.program }) : undefined,
+    cycle.phase !== null ? t('cycle.phase', { value: cycle.phase }) : undefined,
+    cycle.remainingSeconds !== null ? t('cycle.remaining', { value: clock(cycle.remainingSeconds) }) : undefined,
+  ].filter((p) => p !== undefined);
+  if (!parts.length) return null;
+  return (
+    <span className="mes-iot-cycle" data-testid="iot-cycle">
+      {parts.join(' · ')}
+    </span>
   );
 }

@@ -1,3 +1,4 @@
+import type { DeviceCycleNow } from '@mes/contracts';
 import { keepPreviousData, queryOptions, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import {
@@ -54,6 +55,8 @@ export interface DeviceRow {
   online: boolean;
   runState: number;
   runStateName?: string;
+  /** The current cycle, from the latest values of the fields the product names (null: none named). */
+  cycle?: DeviceCycleNow | null;
   lastConnectTime: string | null;
   lastDisconnectTime: string | null;
   lastActivityTime: string | null;

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { formatDateTime } from '@mes/contracts';
 import { useScreenSize } from '../../../shell/layout/use-screen-size';
-import { OnlineBadge, RunStateTag } from './device-state';
+import { CycleNow, OnlineBadge, RunStateTag } from './device-state';
 import { FieldChart } from './field-chart';
 import { useDeviceLive, type ChartRange } from './live-data';
 import { IOT_SCREEN_PATH } from './live-page-path';
@@ -78,6 +78,7 @@ export default function DeviceLivePage() {
           <Space size={4}>
             <OnlineBadge online={row.online} />
             <RunStateTag state={row.runState} name={row.runStateName} />
+            <CycleNow state={row.runState} cycle={row.cycle} />
           </Space>
         </div>
         <Descriptions
