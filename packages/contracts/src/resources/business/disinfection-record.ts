@@ -1,5 +1,6 @@
 import type { FieldDef } from '../../resource/define';
 import { defineRecordResource, type RetentionRule } from '../../resource/records';
+import { judgementFields } from '../device/device-cycle';
 import { deviceRowFields } from '../device/device-row-fields';
 import { productResource } from '../device/product';
 
@@ -184,6 +185,7 @@ export const disinfectionRecordResource = defineRecordResource({
       width: 90,
     },
     failReason: text('失败原因', 'Fail reason', 255),
+    ...judgementFields(),
     indicatorResult: text('化学/BD结果', 'Chemical/BD result'),
     verificationNo: text('验证记录', 'Verification'),
   },
