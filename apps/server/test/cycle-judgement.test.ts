@@ -1,6 +1,14 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEVICE_ROTATE_SECRET_PATH, ParametricResult, RecordType, type DeviceSecretReply } from '@mes/contracts';
+import {
+  DEVICE_ROTATE_SECRET_PATH,
+  DISINFECTION_LEDGER_ROUTE,
+  LEDGER_TIME_ZONE,
+  ParametricResult,
+  RecordType,
+  type DeviceSecretReply,
+  type LedgerRow,
+} from '@mes/contracts';
 import type { TelemetryRuntime } from '../src/modules/telemetry';
 import { f0 } from '../src/modules/telemetry/lethality';
 import { startEmbeddedTelemetry } from './support/embedded-telemetry';
@@ -13,7 +21,8 @@ import { createTestApp, type TestApp } from './support/test-app';
  * publishes its chamber curve and then its finished cycle through the embedded broker; the records
  * job judges the cycle from the stored points and carries the judgement to the record. One cycle
  * holds its plateau 240 s and passes; one holds it 120 s and fails on the hold time, although the
- * device itself reported it passed. A redelivered cycle changes nothing.
+ * device itself reported it passed. The ledger shows the period's least and mean F0 and the
+ * parametric failure; a redelivered cycle changes nothing.
  */
 
 let t: TestApp;
@@ -193,6 +202,23 @@ describe('each cycle judged (issue 28 point 4)', () => {
       { parametric_result: ParametricResult.pass, hold_achieved_seconds: 240, lethality: passed?.lethality },
       { parametric_result: ParametricResult.fail, hold_achieved_seconds: 120, lethality: failed?.lethality },
     ]);
+
+    // The ledger: the least and mean F0 of the period, and the one parametric failure.
+    const month = (ms: number) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: LEDGER_TIME_ZONE }).format(new Date(ms)).slice(0, 7);
+    const ledger = (
+      await get<{ records: LedgerRow[] }>(
+        `/api${DISINFECTION_LEDGER_ROUTE}?period=month&deviceCode=${CODE}` +
+          `&startDate=${month(Date.now() - 86_400_000)}&endDate=${month(Date.now())}`,
+      )
+    ).records;
+    const values = [Number(passed?.lethality), Number(failed?.lethality)];
+    expect(ledger.reduce((n, r) => n + r.parametricFails, 0)).toBe(1);
+    expect(Math.min(...ledger.map((r) => Number(r.minF0)))).toBe(Math.min(...values));
+    expect(ledger.every((r) => r.minA0 === null && r.avgA0 === null)).toBe(true);
+    // Both cycles in one month (unless this runs in the first two hours of one): the mean of the two, rounded half up as PostgreSQL rounds.
+    const cents = values.map((v) => Math.round(v * 100));
+    if (ledger.length === 1) expect(ledger[0]?.avgF0).toBe((Math.round((cents[0]! + cents[1]!) / 2) / 100).toFixed(2));
 
     // A redelivered cycle: no second cycle, no second record, the judgement unchanged.
     await publish(`${secret.topicPrefix}/cycle`, failing.cycle);
