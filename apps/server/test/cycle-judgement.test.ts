@@ -2,10 +2,12 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEVICE_ROTATE_SECRET_PATH,
+  DISINFECTION_CURVE_ROUTE,
   DISINFECTION_LEDGER_ROUTE,
   LEDGER_TIME_ZONE,
   ParametricResult,
   RecordType,
+  type CycleCurveReply,
   type DeviceSecretReply,
   type LedgerRow,
 } from '@mes/contracts';
@@ -202,6 +204,15 @@ describe('each cycle judged (issue 28 point 4)', () => {
       { parametric_result: ParametricResult.pass, hold_achieved_seconds: 240, lethality: passed?.lethality },
       { parametric_result: ParametricResult.fail, hold_achieved_seconds: 120, lethality: failed?.lethality },
     ]);
+
+    // The record page's curve: the raw points with the program's profile and the hold they prove.
+    const shown = await get<CycleCurveReply>(`/api${DISINFECTION_CURVE_ROUTE}?id=${failed?.id}`);
+    expect(shown.temperature).toEqual(failing.points.map((p) => [p.ts, p.values.chamberTemp]));
+    expect(shown.pressure).toHaveLength(failing.points.length);
+    expect(shown.profile).toMatchObject({ lethalityKind: 'F0', plateauMin: 134, plateauMax: 137, minHoldSeconds: 180 });
+    expect((shown.holdEnd ?? 0) - (shown.holdStart ?? 0)).toBe(120_000);
+    const bad = await t.as(token, { method: 'GET', url: `/api${DISINFECTION_CURVE_ROUTE}?id=x` });
+    expect(bad.statusCode).toBe(400);
 
     // The ledger: the least and mean F0 of the period, and the one parametric failure.
     const month = (ms: number) =>

@@ -1,4 +1,4 @@
-import { eq, gte, inArray, isNotNull, isNull, lte } from 'drizzle-orm';
+import { asc, eq, gte, inArray, isNotNull, isNull, lte } from 'drizzle-orm';
 import { LETHALITY_KINDS, ParametricResult } from '@mes/contracts';
 import { deviceCycle, productProgram, telemetry } from '../../../platform/db/schema';
 import { tenantRows, type Queryable } from '../../../platform/tenancy/tenant-scope';
@@ -7,6 +7,7 @@ import {
   profileJudges,
   reasonText,
   type CurvePoint,
+  type CycleCurves,
   type LethalityKind,
   type ValidatedProfile,
 } from '../../telemetry/lethality';
@@ -45,15 +46,20 @@ export interface JudgedCycle {
 }
 
 const REASON_MAX = 1000;
+/**
+ * At most this many points a field: a day at one a second. A cycle with more (a device reporting
+ * far faster) is judged on its first day of points, which no cycle outlasts.
+ */
+const CURVE_POINTS = 86_400;
 /** numeric(14, 2)'s largest value: a curve far above the reference (a faulty sensor) is kept as that. */
 const LETHALITY_MAX = 999_999_999_999.99;
 const decimal = (value: string | null) => (value === null || value === '' ? null : Number(value));
 const kindOf = (value: string): LethalityKind =>
   (LETHALITY_KINDS as readonly string[]).includes(value) ? (value as LethalityKind) : 'none';
 
-type ProgramRow = typeof productProgram.$inferSelect;
+export type ProgramRow = typeof productProgram.$inferSelect;
 
-function profileOf(program: ProgramRow): ValidatedProfile {
+export function profileOf(program: ProgramRow): ValidatedProfile {
   return {
     lethalityKind: kindOf(program.lethalityKind),
     plateauMin: decimal(program.plateauMin),
@@ -93,24 +99,38 @@ export async function judgementOf(tx: Queryable, cycle: JudgedCycle): Promise<St
   return judged;
 }
 
-async function judge(tx: Queryable, cycle: JudgedCycle): Promise<StoredJudgement> {
-  if (!cycle.productId) return notJudged;
+/** The program a cycle ran, by its product and number (none: not judged). */
+export async function programOf(
+  tx: Queryable,
+  tenantId: string,
+  productId: string | null,
+  programNo: number,
+): Promise<ProgramRow | undefined> {
+  if (!productId) return undefined;
   const [program] = await tx
     .select()
     .from(productProgram)
     .where(
       tenantRows(
         productProgram,
-        cycle.tenantId,
-        eq(productProgram.productId, cycle.productId),
-        eq(productProgram.programNo, cycle.programNo),
+        tenantId,
+        eq(productProgram.productId, productId),
+        eq(productProgram.programNo, programNo),
       ),
     )
     .limit(1);
-  if (!program) return notJudged;
-  const profile = profileOf(program);
-  if (!profileJudges(profile)) return notJudged;
+  return program;
+}
 
+/**
+ * The raw points of the program's curves between the cycle's start and end, read from
+ * `mes_telemetry` by a query (no reach into ingestion), at most {@link CURVE_POINTS} a field.
+ */
+export async function curvesOf(
+  tx: Queryable,
+  where: { tenantId: string; deviceCode: string; startTime: Date; endTime: Date },
+  program: ProgramRow,
+): Promise<CycleCurves> {
   const keys = {
     temperature: program.temperatureField,
     pressure: program.pressureField,
@@ -124,14 +144,16 @@ async function judge(tx: Queryable, cycle: JudgedCycle): Promise<StoredJudgement
         .where(
           tenantRows(
             telemetry,
-            cycle.tenantId,
-            eq(telemetry.deviceCode, cycle.deviceCode),
+            where.tenantId,
+            eq(telemetry.deviceCode, where.deviceCode),
             inArray(telemetry.field, fields),
-            gte(telemetry.ts, cycle.startTime),
-            lte(telemetry.ts, cycle.endTime),
+            gte(telemetry.ts, where.startTime),
+            lte(telemetry.ts, where.endTime),
             isNotNull(telemetry.numValue),
           ),
         )
+        .orderBy(asc(telemetry.ts))
+        .limit(CURVE_POINTS * fields.length)
     : [];
   const curve = (key: string): CurvePoint[] =>
     key
@@ -139,14 +161,19 @@ async function judge(tx: Queryable, cycle: JudgedCycle): Promise<StoredJudgement
           .filter((row) => row.field === key && row.ts)
           .map((row) => ({ t: new Date(row.ts as Date | string).getTime(), v: Number(row.value) }))
       : [];
-  const judged = judgeCycle(
-    {
-      temperature: curve(keys.temperature),
-      pressure: curve(keys.pressure),
-      concentration: curve(keys.concentration),
-    },
-    profile,
-  );
+  return {
+    temperature: curve(keys.temperature),
+    pressure: curve(keys.pressure),
+    concentration: curve(keys.concentration),
+  };
+}
+
+async function judge(tx: Queryable, cycle: JudgedCycle): Promise<StoredJudgement> {
+  const program = await programOf(tx, cycle.tenantId, cycle.productId, cycle.programNo);
+  if (!program) return notJudged;
+  const profile = profileOf(program);
+  if (!profileJudges(profile)) return notJudged;
+  const judged = judgeCycle(await curvesOf(tx, cycle, program), profile);
   return {
     lethalityKind: profile.lethalityKind === 'none' ? null : profile.lethalityKind,
     lethality: judged.lethality === null ? null : Math.min(judged.lethality, LETHALITY_MAX).toFixed(2),
