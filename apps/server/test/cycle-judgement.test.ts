@@ -10,6 +10,7 @@ import {
   type CycleCurveReply,
   type DeviceSecretReply,
   type LedgerRow,
+  type ReportData,
 } from '@mes/contracts';
 import type { TelemetryRuntime } from '../src/modules/telemetry';
 import { f0 } from '../src/modules/telemetry/lethality';
@@ -230,6 +231,18 @@ describe('each cycle judged (issue 28 point 4)', () => {
     // Both cycles in one month (unless this runs in the first two hours of one): the mean of the two, rounded half up as PostgreSQL rounds.
     const cents = values.map((v) => Math.round(v * 100));
     if (ledger.length === 1) expect(ledger[0]?.avgF0).toBe((Math.round((cents[0]! + cents[1]!) / 2) / 100).toFixed(2));
+
+    // The built-in report: one group per parametric result of this device's F0 records.
+    const templates = await get<{ records: { id: string; code: string }[] }>(
+      '/api/blade-report/template/list?size=100',
+    );
+    const template = templates.records.find((r) => r.code === 'builtin.lethality-by-device-monthly');
+    const day = (ms: number) => new Intl.DateTimeFormat('en-CA', { timeZone: LEDGER_TIME_ZONE }).format(new Date(ms));
+    const params = encodeURIComponent(JSON.stringify({ from: day(Date.now() - 2 * 86_400_000), to: day(Date.now()) }));
+    const report = await get<ReportData>(`/api/blade-report/template/data?id=${template?.id}&params=${params}`);
+    const mine = report.rows.filter((r) => r.deviceCode === CODE);
+    expect(mine, JSON.stringify(report)).toHaveLength(2);
+    expect(mine.every((r) => r.lethalityKind === 'F0')).toBe(true);
 
     // A redelivered cycle: no second cycle, no second record, the judgement unchanged.
     await publish(`${secret.topicPrefix}/cycle`, failing.cycle);

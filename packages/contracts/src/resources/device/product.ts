@@ -66,6 +66,7 @@ const profileFieldKey = (zh: string, en: string, usual: string) =>
     default: usual,
     pattern: { ...FIELD_KEY_PATTERN, regex: `^(?:${FIELD_KEY_PATTERN.regex.slice(1, -1)})?$` },
     list: false,
+    width: 130,
   }) as const satisfies FieldDef;
 
 const profileFigure = (zh: string, en: string, range: [number, number]) =>
@@ -77,6 +78,7 @@ const profileFigure = (zh: string, en: string, range: [number, number]) =>
     range,
     nullable: true,
     list: false,
+    width: 120,
   }) as const satisfies FieldDef;
 
 /** A program a device runs (a disinfection or sterilisation cycle). */
@@ -140,6 +142,7 @@ export const productProgramResource = defineChildResource({
       range: [0, 86400],
       nullable: true,
       list: false,
+      width: 110,
     },
     pressureField: profileFieldKey('压力字段', 'Pressure field', 'chamberPressure'),
     pressureMin: profileFigure('压力下限(kPa)', 'Pressure min (kPa)', [-1000, 10000]),
