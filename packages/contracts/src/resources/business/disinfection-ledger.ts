@@ -99,6 +99,12 @@ export const disinfectionLedgerResource = defineAggregate({
     waterVolume: amount('用水量(L)', 'Water (L)', 2),
     disinfectantMg: amount('消毒剂用量(mg)', 'Disinfectant (mg)', 2, 120),
     warnings: count('告警数', 'Warnings', true),
+    // The cycles' lethality (docs/lethality.md): least and mean of the records judged by A0 / F0.
+    minA0: amount('最低A0(秒)', 'Min A0 (s)', 2),
+    avgA0: amount('平均A0(秒)', 'Avg A0 (s)', 2),
+    minF0: amount('最低F0(分钟)', 'Min F0 (min)', 2),
+    avgF0: amount('平均F0(分钟)', 'Avg F0 (min)', 2),
+    parametricFails: count('参数不合格', 'Parametric fails', true),
     // The device's newest verification (current version) tested before the period ended.
     lastVerificationType: {
       ...verificationRecordResource.fields.verificationType,
@@ -153,6 +159,11 @@ export interface LedgerRow {
   waterVolume: string | null;
   disinfectantMg: string | null;
   warnings: number;
+  minA0: string | null;
+  avgA0: string | null;
+  minF0: string | null;
+  avgF0: string | null;
+  parametricFails: number;
   concentrationCount: number;
   /** The newest verification of the device tested before the period ended (null: none yet). */
   lastVerificationType: number | null;

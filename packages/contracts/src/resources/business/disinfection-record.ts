@@ -1,5 +1,6 @@
 import type { FieldDef } from '../../resource/define';
 import { defineRecordResource, type RetentionRule } from '../../resource/records';
+import { judgementFields } from '../device/device-cycle';
 import { deviceRowFields } from '../device/device-row-fields';
 import { productResource } from '../device/product';
 
@@ -184,6 +185,7 @@ export const disinfectionRecordResource = defineRecordResource({
       width: 90,
     },
     failReason: text('失败原因', 'Fail reason', 255),
+    ...judgementFields(),
     indicatorResult: text('化学/BD结果', 'Chemical/BD result'),
     verificationNo: text('验证记录', 'Verification'),
   },
@@ -203,3 +205,34 @@ export const disinfectionRecordResource = defineRecordResource({
   ],
   defaultSort: [{ field: 'endTime', desc: true }],
 });
+
+/** `GET /api` + this + `?id=`: a record's cycle curve with its program's validated profile. */
+export const DISINFECTION_CURVE_ROUTE = '/blade-business/disinfection/curve';
+
+/** A curve's points as `[epoch ms, value]`. */
+export type CurvePoints = [number, number][];
+
+/**
+ * The curve of a record's cycle (docs/lethality.md): the raw points between its start and end,
+ * the profile of its program (null when the program has none or is gone) and the hold the
+ * points prove (null when none).
+ */
+export interface CycleCurveReply {
+  startTime: number;
+  endTime: number;
+  profile: {
+    lethalityKind: string;
+    plateauMin: number | null;
+    plateauMax: number | null;
+    minHoldSeconds: number | null;
+    pressureMin: number | null;
+    pressureMax: number | null;
+    minConcentration: number | null;
+    minLethality: number | null;
+  } | null;
+  temperature: CurvePoints;
+  pressure: CurvePoints;
+  concentration: CurvePoints;
+  holdStart: number | null;
+  holdEnd: number | null;
+}

@@ -1,6 +1,68 @@
 import { defineResource, type FieldDef } from '../../resource/define';
 import { deviceRowFields } from './device-row-fields';
 
+/**
+ * `parametricResult` of a cycle judged against its program's validated profile (docs/lethality.md):
+ * empty until the records job has judged it, 0 when the program has no profile.
+ */
+export const ParametricResult = { none: 0, pass: 1, fail: 2 } as const;
+
+/**
+ * The judgement's columns, on the cycle and on its record: the lethality the profile asks for
+ * (A0 in s, F0 in min), the hold the points prove, the parametric result and its reasons.
+ */
+export const judgementFields = () =>
+  ({
+    lethalityKind: {
+      kind: 'string',
+      label: { zh: '致死值类型', en: 'Lethality kind' },
+      max: 4,
+      nullable: true,
+      form: 'readonly',
+      list: false,
+    },
+    lethality: {
+      kind: 'decimal',
+      label: { zh: 'A0(秒)/F0(分钟)', en: 'A0 (s) / F0 (min)' },
+      precision: 14,
+      scale: 2,
+      nullable: true,
+      form: 'readonly',
+      width: 110,
+    },
+    holdAchievedSeconds: {
+      kind: 'int',
+      label: { zh: '实际维持(秒)', en: 'Hold achieved (s)' },
+      range: [0, 2147483647],
+      nullable: true,
+      form: 'readonly',
+      list: false,
+    },
+    parametricResult: {
+      kind: 'int',
+      label: { zh: '参数放行', en: 'Parametric' },
+      range: [0, 2],
+      nullable: true,
+      form: 'readonly',
+      width: 100,
+      options: {
+        items: [
+          { value: ParametricResult.none, label: { zh: '未判定', en: 'Not judged' } },
+          { value: ParametricResult.pass, label: { zh: '合格', en: 'Pass' } },
+          { value: ParametricResult.fail, label: { zh: '不合格', en: 'Fail' } },
+        ],
+      },
+    },
+    parametricReason: {
+      kind: 'string',
+      label: { zh: '参数判定原因', en: 'Parametric reason' },
+      max: 1000,
+      nullable: true,
+      form: 'readonly',
+      list: false,
+    },
+  }) as const satisfies Record<string, FieldDef>;
+
 /** `result` of a cycle (dictionary disinfection_result). */
 export const CycleResult = { pass: 1, fail: 2, aborted: 3 } as const;
 
@@ -77,6 +139,7 @@ export const deviceCycleResource = defineResource({
       nullable: true,
       list: false,
     },
+    ...judgementFields(),
     // Every figure the device sent, as sent (the columns above are the ones reports read).
     figures: {
       kind: 'json',

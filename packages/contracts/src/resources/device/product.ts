@@ -1,5 +1,6 @@
 import { defineChildResource } from '../../resource/children';
 import { defineResource } from '../../resource/define';
+import type { FieldDef } from '../../resource/define';
 import { remarkField, sortField } from '../common-fields';
 import {
   ALARM_OPERATORS,
@@ -56,6 +57,34 @@ export const productFieldResource = defineChildResource({
   },
 });
 
+/** `lethalityKind` of a program: which lethality its cycles are judged by (docs/lethality.md). */
+export const LETHALITY_KINDS = ['none', 'A0', 'F0'] as const;
+const lethalityLabel = { zh: '致死值', en: 'Lethality' };
+
+/** The model field a profile curve is read from (the usual key by default; empty reads none). */
+const profileFieldKey = (zh: string, en: string, usual: string) =>
+  ({
+    kind: 'string',
+    label: { zh, en },
+    max: 64,
+    default: usual,
+    pattern: { ...FIELD_KEY_PATTERN, regex: `^(?:${FIELD_KEY_PATTERN.regex.slice(1, -1)})?$` },
+    list: false,
+    width: 130,
+  }) as const satisfies FieldDef;
+
+const profileFigure = (zh: string, en: string, range: [number, number]) =>
+  ({
+    kind: 'decimal',
+    label: { zh, en },
+    precision: 12,
+    scale: 2,
+    range,
+    nullable: true,
+    list: false,
+    width: 120,
+  }) as const satisfies FieldDef;
+
 /** A program a device runs (a disinfection or sterilisation cycle). */
 export const productProgramResource = defineChildResource({
   code: 'product_program',
@@ -91,6 +120,40 @@ export const productProgramResource = defineChildResource({
       nullable: true,
       width: 130,
     },
+    // The validated profile (docs/lethality.md): what each finished cycle is judged against.
+    lethalityKind: {
+      kind: 'string',
+      label: lethalityLabel,
+      max: 4,
+      required: true,
+      default: 'none',
+      options: {
+        items: [
+          { value: 'none', label: { zh: '不计算', en: 'None' } },
+          { value: 'A0', label: { zh: 'A0 (湿热消毒)', en: 'A0 (thermal disinfection)' } },
+          { value: 'F0', label: { zh: 'F0 (蒸汽灭菌)', en: 'F0 (steam sterilisation)' } },
+        ],
+      },
+      pattern: oneOf(LETHALITY_KINDS, lethalityLabel),
+      width: 110,
+    },
+    temperatureField: profileFieldKey('温度字段', 'Temperature field', 'chamberTemp'),
+    plateauMin: profileFigure('平台温度下限(℃)', 'Plateau min (°C)', [-100, 1000]),
+    plateauMax: profileFigure('平台温度上限(℃)', 'Plateau max (°C)', [-100, 1000]),
+    minHoldSeconds: {
+      kind: 'int',
+      label: { zh: '最短维持(秒)', en: 'Min hold (s)' },
+      range: [0, 86400],
+      nullable: true,
+      list: false,
+      width: 110,
+    },
+    pressureField: profileFieldKey('压力字段', 'Pressure field', 'chamberPressure'),
+    pressureMin: profileFigure('压力下限(kPa)', 'Pressure min (kPa)', [-1000, 10000]),
+    pressureMax: profileFigure('压力上限(kPa)', 'Pressure max (kPa)', [-1000, 10000]),
+    concentrationField: profileFieldKey('浓度字段', 'Concentration field', 'chlorine'),
+    minConcentration: profileFigure('最低浓度(mg/L)', 'Min concentration (mg/L)', [0, 1000000]),
+    minLethality: profileFigure('最低A0(秒)/F0(分钟)', 'Min A0 (s) / F0 (min)', [0, 1000000]),
   },
 });
 

@@ -1,12 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import { disinfectionRecordResource, RecordSource } from '@mes/contracts';
+import { eq } from 'drizzle-orm';
+import {
+  apiScopeCodes,
+  DISINFECTION_CURVE_ROUTE,
+  disinfectionRecordResource,
+  RecordSource,
+  type CycleCurveReply,
+} from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
 import { registerResource, type ChangeArgs, type Row } from '../../../crud/resource-routes';
 import { disinfectionRecord } from '../../../platform/db/schema';
 import { newRecordNo, recordDevice } from './record-device';
 import { startRecordsFromCycles } from './records-from-cycles';
 import { recallMarks } from '../verification/verification-recall';
-import type { AuthContext } from '../../../platform/auth/request-auth';
+import { requireAuth, type AuthContext } from '../../../platform/auth/request-auth';
+import { ok } from '../../../platform/http/envelope';
+import { tenantRows } from '../../../platform/tenancy/tenant-scope';
+import { judgeCycle } from '../../telemetry/lethality';
+import { curvesOf, profileOf, programOf } from './cycle-judgement';
 
 /**
  * A manual entry (or a correction) names the device; the rest of what identifies the record —
@@ -45,10 +56,60 @@ const recallDecoration =
  * routes the engine adds: review, correct, versions, verify), made from finished cycles too.
  */
 export function registerDisinfectionRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerResource(app, ctx, {
+  const service = registerResource(app, ctx, {
     def: disinfectionRecordResource,
     table: disinfectionRecord,
     hooks: { beforeChange, decorate: recallDecoration(ctx) },
   });
+  const read = { apiScope: apiScopeCodes(disinfectionRecordResource.code).read };
+  app.get(`/api${DISINFECTION_CURVE_ROUTE}`, { config: read }, async (request) => {
+    const auth = requireAuth(request);
+    const id = (request.query as Record<string, unknown>).id;
+    // The detail's own checks: a bad id is a 400, a record outside the reader's scope a 404.
+    await service.detail(id, auth);
+    return ok(await curveOf(ctx, auth.tenantId, String(id)));
+  });
   startRecordsFromCycles(ctx);
+}
+
+/** The record's cycle curve and its program's profile, read as the judgement reads them. */
+async function curveOf(ctx: AppContext, tenantId: string, id: string): Promise<CycleCurveReply> {
+  const r = disinfectionRecord;
+  const [row] = await ctx.db
+    .select({
+      deviceCode: r.deviceCode,
+      productId: r.productId,
+      programNo: r.programNo,
+      startTime: r.startTime,
+      endTime: r.endTime,
+    })
+    .from(r)
+    .where(tenantRows(r, tenantId, eq(r.id, id)));
+  const startTime = new Date(row?.startTime ?? 0);
+  const endTime = new Date(row?.endTime ?? 0);
+  const empty: CycleCurveReply = {
+    startTime: startTime.getTime(),
+    endTime: endTime.getTime(),
+    profile: null,
+    temperature: [],
+    pressure: [],
+    concentration: [],
+    holdStart: null,
+    holdEnd: null,
+  };
+  const program = row ? await programOf(ctx.db, tenantId, row.productId, row.programNo ?? 0) : undefined;
+  if (!row || !program) return empty;
+  const curves = await curvesOf(ctx.db, { tenantId, deviceCode: row.deviceCode, startTime, endTime }, program);
+  const profile = profileOf(program);
+  const judged = judgeCycle(curves, profile);
+  const pairs = (points: readonly { t: number; v: number }[]): [number, number][] => points.map((p) => [p.t, p.v]);
+  return {
+    ...empty,
+    profile,
+    temperature: pairs(curves.temperature),
+    pressure: pairs(curves.pressure),
+    concentration: pairs(curves.concentration),
+    holdStart: judged.holdStart,
+    holdEnd: judged.holdEnd,
+  };
 }

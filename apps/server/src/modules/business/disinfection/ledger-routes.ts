@@ -5,6 +5,7 @@ import {
   addDays,
   apiScopeCodes,
   CycleResult,
+  ParametricResult,
   disinfectionLedgerResource,
   DISINFECTION_LEDGER_ROUTE,
   isLedgerRangeError,
@@ -61,11 +62,13 @@ function eventsOf(period: LedgerPeriod, span: { from: string; until: string }): 
       1 as cycle, ${r.result} as result,
       coalesce(${r.durationSeconds}, extract(epoch from ${r.endTime} - ${r.startTime}))::numeric as seconds,
       ${r.concentration}::numeric as concentration, ${r.waterVolume}::numeric as water_volume,
-      ${d.chairs} as chairs, 0 as warning
+      ${d.chairs} as chairs, 0 as warning,
+      ${r.lethalityKind} as lethality_kind, ${r.lethality}::numeric as lethality, ${r.parametricResult} as parametric_result
     from ${r} left join ${d} on ${d.id} = ${r.deviceId} and ${rowsOfSameTenant(d, r)}
     where ${and(liveRows(r), eq(r.superseded, false), within(r.endTime))}`;
   const warnings = sql`select ${w.tenantId}, ${w.deptId}, ${w.deviceCode}, ${w.deviceId}, null::int,
-      ${periodStartOf(period, w.startTime)}, 0, null::int, null::numeric, null::numeric, null::numeric, null::int, 1
+      ${periodStartOf(period, w.startTime)}, 0, null::int, null::numeric, null::numeric, null::numeric, null::int, 1,
+      null::varchar, null::numeric, null::int
     from ${w}
     where ${and(liveRows(w), within(w.startTime))}`;
   return sql`${records} union all ${warnings}`;
@@ -80,7 +83,9 @@ function eventsOf(period: LedgerPeriod, span: { from: string; until: string }): 
  * - total minutes: the recorded duration, or end − start where the device sent none;
  * - disinfectant used: Σ water volume (L) × concentration (mg/L), milligrams of the active
  *   substance (a record without either contributes nothing);
- * - warnings: those whose start falls in the period, of the same device and department.
+ * - warnings: those whose start falls in the period, of the same device and department;
+ * - A0 / F0: the least and the mean of the records judged by that lethality, and the records
+ *   failed parametrically (docs/lethality.md).
  */
 export function ledgerQuery(range: LedgerRange): SQL {
   const { period } = range;
@@ -100,6 +105,11 @@ export function ledgerQuery(range: LedgerRange): SQL {
       round(sum(water_volume * concentration), 2)::numeric(14, 2) as disinfectant_mg,
       sum(warning)::int as warnings,
       count(concentration)::int as concentration_count,
+      min(lethality) filter (where lethality_kind = 'A0')::numeric(14, 2) as min_a0,
+      round(avg(lethality) filter (where lethality_kind = 'A0'), 2)::numeric(14, 2) as avg_a0,
+      min(lethality) filter (where lethality_kind = 'F0')::numeric(14, 2) as min_f0,
+      round(avg(lethality) filter (where lethality_kind = 'F0'), 2)::numeric(14, 2) as avg_f0,
+      (count(*) filter (where parametric_result = ${ParametricResult.fail}))::int as parametric_fails,
       null::bigint as create_user
     from (${eventsOf(period, ledgerSpan(range))}) as ledger_events
     group by tenant_id, period_start, dept_id, device_code

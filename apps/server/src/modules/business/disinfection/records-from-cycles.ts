@@ -4,6 +4,7 @@ import {
   CycleResult,
   deviceCycleResource,
   disinfectionRecordResource,
+  ParametricResult,
   RecordSource,
   recordTypeOfCategory,
 } from '@mes/contracts';
@@ -13,6 +14,8 @@ import { ALL_TENANTS, rowsTopic } from '../../../platform/cache/row-changes';
 import { device, deviceCycle, disinfectionRecord, product } from '../../../platform/db/schema';
 import { defineJob } from '../../../platform/jobs/job-definition';
 import { rowsOfSameTenant, tenantRows } from '../../../platform/tenancy/tenant-scope';
+import { clipText } from '../../../platform/mqtt/device-text';
+import { judgementOf, type StoredJudgement } from './cycle-judgement';
 import { newRecordNo } from './record-device';
 
 /**
@@ -31,6 +34,8 @@ export const recordsFromCyclesJob = defineJob({
 const SWEEP_CRON = '* * * * *';
 const BATCH = 200;
 const PG_UNIQUE_VIOLATION = '23505';
+/** The record's `failReason` column. */
+const FAIL_REASON_MAX = 255;
 
 const figureOf = (figures: unknown, name: string): number | null => {
   const value = figures && typeof figures === 'object' ? (figures as Record<string, unknown>)[name] : undefined;
@@ -76,10 +81,19 @@ type Pending = Awaited<ReturnType<typeof pendingCycles>>[number];
 /** The chain the job appends to; a backfill appends through the same one. */
 export const disinfectionRecordChain = () => new RecordChain(disinfectionRecordResource, disinfectionRecord);
 
-/** The record of a cycle: its figures as the device sent them, no operator (the device ran it). */
-function recordOf(cycle: Pending): Record<string, unknown> {
+/**
+ * The record of a cycle: its figures as the device sent them, no operator (the device ran it), and
+ * its parametric judgement (docs/lethality.md). A cycle the device passed but its profile fails is
+ * a failed record, the reason naming the broken limit: release goes by the parameters.
+ */
+function recordOf(cycle: Pending, judgement: StoredJudgement): Record<string, unknown> {
   const { productId, category } = cycle;
-  const failed = cycle.result !== CycleResult.pass && cycle.faultCode ? `故障码 ${cycle.faultCode}` : '';
+  const deviceFailed = cycle.result !== CycleResult.pass;
+  const parametricFail = judgement.parametricResult === ParametricResult.fail;
+  const reasons = [
+    deviceFailed && cycle.faultCode ? `故障码 ${cycle.faultCode}` : '',
+    parametricFail ? judgement.parametricReason : '',
+  ].filter(Boolean);
   return {
     recordNo: newRecordNo(),
     deviceId: cycle.deviceId,
@@ -103,8 +117,9 @@ function recordOf(cycle: Pending): Record<string, unknown> {
     waterVolume: decimalFigure(cycle.figures, 'waterVolume'),
     todayBatch: intFigure(cycle.figures, 'todayBatch'),
     totalBatch: intFigure(cycle.figures, 'totalBatch'),
-    result: cycle.result,
-    failReason: failed,
+    result: !deviceFailed && parametricFail ? CycleResult.fail : cycle.result,
+    failReason: clipText(reasons.join('；'), FAIL_REASON_MAX),
+    ...judgement,
   };
 }
 
@@ -153,7 +168,10 @@ export async function recordsFromCycles(
       await ctx.db.transaction(async (tx) => {
         for (const row of cycles) {
           try {
-            await tx.transaction((savepoint) => chain.append(savepoint, String(row.tenantId), recordOf(row)));
+            await tx.transaction(async (savepoint) => {
+              const judgement = await judgementOf(savepoint, { ...row, tenantId: String(row.tenantId) });
+              await chain.append(savepoint, String(row.tenantId), recordOf(row, judgement));
+            });
             made += 1;
             tenants.add(String(row.tenantId));
           } catch (error) {

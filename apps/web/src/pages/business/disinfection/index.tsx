@@ -1,23 +1,40 @@
-import { Tag } from 'antd';
-import { useMemo } from 'react';
+import { Button, Tag } from 'antd';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { disinfectionRecordResource } from '@mes/contracts';
+import { disinfectionRecordResource, ParametricResult, RecordSource } from '@mes/contracts';
 import { ResourcePage } from '../../../crud/resource-page';
 import type { ResourcePageProps, Row } from '../../../crud/resource-page-types';
+import { CURVE_TEXT, CycleCurveDialog } from './cycle-curve';
 
 const TEXT = {
-  zh: { recalled: '召回', handled: '召回已处理' },
-  en: { recalled: 'Recalled', handled: 'Recall handled' },
+  zh: { recalled: '召回', handled: '召回已处理', pass: '参数合格', fail: '参数不合格', none: '未判定' },
+  en: {
+    recalled: 'Recalled',
+    handled: 'Recall handled',
+    pass: 'Parametric pass',
+    fail: 'Parametric fail',
+    none: 'Not judged',
+  },
+};
+
+/** The reason's half in the reader's language (`zh … / en …`, docs/lethality.md). */
+const reasonIn = (reason: unknown, en: boolean) => {
+  const text = String(reason ?? '');
+  const at = text.indexOf(' / ');
+  return at < 0 ? text : en ? text.slice(at + 3) : text.slice(0, at);
 };
 
 /**
  * 消毒记录: the generic record screen, with a 召回 tag before the number of every record a failed
  * biological indicator recalled (rows carry `recalled` and `recallHandled`, docs/records.md), where
- * the eye starts reading a row rather than in a column off to the right.
+ * the eye starts reading a row rather than in a column off to the right; the parametric result
+ * (docs/lethality.md) as a tag whose tooltip names the limit a failed cycle broke, and 曲线 on a
+ * record of a device cycle: its curve with the program's validated profile drawn over it.
  */
 export default function DisinfectionScreen() {
   const { i18n } = useTranslation();
-  const text = i18n.language.startsWith('en') ? TEXT.en : TEXT.zh;
+  const en = i18n.language.startsWith('en');
+  const text = en ? TEXT.en : TEXT.zh;
   const render = useMemo<ResourcePageProps['render']>(
     () => ({
       recordNo: (value: unknown, row: Row) => (
@@ -30,8 +47,44 @@ export default function DisinfectionScreen() {
           <span title={String(value ?? '')}>{String(value ?? '')}</span>
         </>
       ),
+      parametricResult: (value: unknown, row: Row) => {
+        if (value === null || value === undefined || value === '') return null;
+        const result = Number(value);
+        if (result === ParametricResult.none) return <Tag>{text.none}</Tag>;
+        const failed = result === ParametricResult.fail;
+        return (
+          <Tag
+            color={failed ? 'red' : 'green'}
+            title={failed ? reasonIn(row.parametricReason, en) : undefined}
+            data-testid="disinfection-parametric"
+          >
+            {failed ? text.fail : text.pass}
+          </Tag>
+        );
+      },
     }),
-    [text],
+    [text, en],
   );
-  return <ResourcePage resource={disinfectionRecordResource} render={render} />;
+  const curveText = en ? CURVE_TEXT.en : CURVE_TEXT.zh;
+  const [curveOf, setCurveOf] = useState<string | null>(null);
+  const rowActions = useCallback(
+    (row: Row) =>
+      Number(row.source) === RecordSource.cycle ? (
+        <Button
+          type="link"
+          size="small"
+          onClick={() => setCurveOf(String(row.id))}
+          data-testid="disinfection-curve-open"
+        >
+          {curveText.curve}
+        </Button>
+      ) : null,
+    [curveText],
+  );
+  return (
+    <>
+      <ResourcePage resource={disinfectionRecordResource} render={render} rowActions={rowActions} />
+      {curveOf ? <CycleCurveDialog id={curveOf} text={curveText} onClose={() => setCurveOf(null)} /> : null}
+    </>
+  );
 }
