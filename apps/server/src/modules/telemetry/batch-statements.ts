@@ -1,4 +1,4 @@
-import { MqttDirection, TelemetryQuality } from '@mes/contracts';
+import { MqttDirection } from '@mes/contracts';
 import { nextId, nextIdBlock } from '../../platform/db/ids';
 import { valuesJson, type AcquisitionRow, type LogRow, type TelemetryRow } from './batch-rows';
 
@@ -23,17 +23,6 @@ function unnestInsert<R>(table: string, columns: readonly Column<R>[], rows: rea
     values: columns.map(([, , value]) => rows.map(value)),
   };
 }
-
-const pointColumns: readonly Column<TelemetryRow>[] = [
-  ['id', 'bigint', () => nextId()],
-  ['tenant_id', 'varchar', (r) => r.tenantId],
-  ['device_code', 'varchar', (r) => r.deviceCode],
-  ['field', 'varchar', (r) => r.field],
-  ['ts', 'timestamptz', (r) => r.ts],
-  ['num_value', 'numeric', (r) => r.num],
-  ['text_value', 'varchar', (r) => r.text],
-  ['quality', 'int', () => TelemetryQuality.good],
-];
 
 /**
  * One acquisition-data row per report: the one place a message's values are stored. Its id
