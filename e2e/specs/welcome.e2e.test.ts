@@ -112,7 +112,6 @@ describe('welcome page and wall screen', () => {
           deviceName: `首页设备${i + 1}`,
           productId,
           chairs: 3 + i,
-          runState: i === 2 ? 3 : 1,
         });
         expect(added.success, added.msg).toBe(true);
         const found = await callApi<{ records: { id: string }[] }>(
@@ -132,6 +131,9 @@ describe('welcome page and wall screen', () => {
            values ($1, '000000', $2, $3, 2, $4, $5, now())`,
           [warningIds[i], `E2EW${stamp}${i}`, codes[0], status, `首页告警${i}`],
         );
+      // The third device in fault, as ingestion would have derived it from its data (the run
+      // state is no longer typed by hand; docs/devices.md "Run state").
+      await db.query(`update mes_device set run_state = 3 where tenant_id = '000000' and device_code = $1`, [codes[2]]);
       // Cached list totals follow the change feed, as for every writer outside the routes.
       await db.query(`select pg_notify('mes_data_changed', 'rows:warning:000000')`);
     } finally {
