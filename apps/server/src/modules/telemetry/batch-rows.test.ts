@@ -122,14 +122,20 @@ describe('a batch’s values (BatchRows.addValue)', () => {
   it('refuses a point further ahead than the allowed skew; it never becomes the latest value', () => {
     const batch = rows();
     const c = counters();
-    expect(batch.addValue(device, 'level', 1, new Date(now - 1000), c)).toEqual({ field: 'level', value: 1 });
+    expect(batch.addValue(device, 'level', 1, new Date(now - 1000), c)).toEqual({
+      field: 'level',
+      value: { num: '1' },
+    });
     expect(batch.addValue(device, 'level', 99, new Date(now + 23 * HOUR), c)).toBe(
       "level: ts is 82800 s (23 h) ahead of the server's clock, more than the 300 s allowed",
     );
     expect(batch.addValue(device, 'level', 98, new Date(now + 300_001), c)).toBe(
       "level: ts is 301 s ahead of the server's clock, more than the 300 s allowed",
     );
-    expect(batch.addValue(device, 'level', 2, new Date(now + 300_000), c)).toEqual({ field: 'level', value: 2 });
+    expect(batch.addValue(device, 'level', 2, new Date(now + 300_000), c)).toEqual({
+      field: 'level',
+      value: { num: '2' },
+    });
     expect(batch.latest.map((r) => r.num)).toEqual(['2']);
     expect(batch.telemetry.map((r) => r.num)).toEqual(['1', '2']);
     expect(c.aheadOfClock).toBe(2);

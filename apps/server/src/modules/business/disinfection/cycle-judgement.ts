@@ -1,7 +1,7 @@
 import { asc, eq, gte, inArray, isNotNull, isNull, lte } from 'drizzle-orm';
 import { LETHALITY_KINDS, ParametricResult } from '@mes/contracts';
 import { deviceCycle, productProgram, telemetry } from '../../../platform/db/schema';
-import { tenantRows, type Queryable } from '../../../platform/tenancy/tenant-scope';
+import { tenantRows, tenantScope, type Queryable } from '../../../platform/tenancy/tenant-scope';
 import {
   judgeCycle,
   profileJudges,
@@ -92,10 +92,10 @@ export async function judgementOf(tx: Queryable, cycle: JudgedCycle): Promise<St
     };
   const judged = await judge(tx, cycle);
   // Only where still empty: two runs at once store the same judgement once.
-  await tx
+  await tenantScope(tx, cycle.tenantId)
     .update(deviceCycle)
     .set(judged)
-    .where(tenantRows(deviceCycle, cycle.tenantId, eq(deviceCycle.id, cycle.id), isNull(deviceCycle.parametricResult)));
+    .where(eq(deviceCycle.id, cycle.id), isNull(deviceCycle.parametricResult));
   return judged;
 }
 
