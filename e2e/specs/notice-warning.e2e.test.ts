@@ -243,11 +243,13 @@ describe('warnings', () => {
              now() - interval '10 minutes', now(), 1, 1, '000000')`,
           [rowId(9_100n, i), no, `e2e-dev-${stamp}`, i + 1, `有效氯过低 ${no}`],
         );
-      // The chlorine reading of their device around them: falling under the threshold 0.3.
+      // The chlorine reading of their device around them: falling under the threshold 0.3. A
+      // report is stored once, as an acquisition row (mes_telemetry is a view of its values).
       for (let i = 0; i < 20; i++)
         await db.query(
-          `insert into mes_telemetry (id, device_code, field, ts, num_value, tenant_id)
-           values ($1, $2, 'chlorine', now() - make_interval(mins => $3), $4, '000000')`,
+          `insert into mes_acqdata (id, device_code, collect_time, data_values, topic, protocol, receive_time, tenant_id)
+           values ($1, $2, now() - make_interval(mins => $3), jsonb_build_object('chlorine', $4::numeric), '', 'json',
+                   now() - make_interval(mins => $3), '000000')`,
           [rowId(9_200n, i), `e2e-dev-${stamp}`, 19 - i, (0.6 - i * 0.025).toFixed(3)],
         );
       await signIn(page);
@@ -322,7 +324,7 @@ describe('warnings', () => {
       }
     } finally {
       await db.query('delete from mes_warning where warning_no = any($1)', [numbers]);
-      await db.query('delete from mes_telemetry where device_code = $1', [`e2e-dev-${stamp}`]);
+      await db.query('delete from mes_acqdata where device_code = $1', [`e2e-dev-${stamp}`]);
       await db.end();
       await context.close();
     }
