@@ -1,4 +1,4 @@
-import { ParametricResult, type LETHALITY_KINDS } from '@mes/contracts';
+import { ParametricResult, type LethalityKind, type ValidatedProfile } from '@mes/contracts';
 
 /**
  * Lethality and the parametric judgement of a finished cycle (docs/lethality.md), from the raw
@@ -23,25 +23,12 @@ export const F0_REFERENCE = 121.1;
 /** The longest interval between two points that is still integrated. */
 export const MAX_GAP_SECONDS = 60;
 
-export type LethalityKind = (typeof LETHALITY_KINDS)[number];
+export type { LethalityKind, ValidatedProfile };
 
 /** A point: epoch milliseconds and the value. */
 export interface CurvePoint {
   t: number;
   v: number;
-}
-
-/** The program's validated profile; an absent limit is not judged. */
-export interface ValidatedProfile {
-  lethalityKind: LethalityKind;
-  plateauMin: number | null;
-  plateauMax: number | null;
-  minHoldSeconds: number | null;
-  pressureMin: number | null;
-  pressureMax: number | null;
-  minConcentration: number | null;
-  /** The least A0 (s) or F0 (min) the cycle must deliver. */
-  minLethality: number | null;
 }
 
 export interface CycleCurves {

@@ -2,7 +2,7 @@ import type { FieldDef } from '../../resource/define';
 import { defineRecordResource, type RetentionRule } from '../../resource/records';
 import { judgementFields } from '../device/device-cycle';
 import { deviceRowFields } from '../device/device-row-fields';
-import { productResource } from '../device/product';
+import { productResource, type LETHALITY_KINDS } from '../device/product';
 
 /** `recordType`: what the standards keep apart, each with its retention. */
 export const RecordType = { disinfection: 1, sterilisation: 2, waterline: 3 } as const;
@@ -212,6 +212,24 @@ export const DISINFECTION_CURVE_ROUTE = '/blade-business/disinfection/curve';
 /** A curve's points as `[epoch ms, value]`. */
 export type CurvePoints = [number, number][];
 
+export type LethalityKind = (typeof LETHALITY_KINDS)[number];
+
+/**
+ * A program's validated profile, as the judgement reads it and the curve reply sends it; an
+ * absent limit is not judged.
+ */
+export interface ValidatedProfile {
+  lethalityKind: LethalityKind;
+  plateauMin: number | null;
+  plateauMax: number | null;
+  minHoldSeconds: number | null;
+  pressureMin: number | null;
+  pressureMax: number | null;
+  minConcentration: number | null;
+  /** The least A0 (s) or F0 (min) the cycle must deliver. */
+  minLethality: number | null;
+}
+
 /**
  * The curve of a record's cycle (docs/lethality.md): the raw points between its start and end,
  * the profile of its program (null when the program has none or is gone) and the hold the
@@ -220,16 +238,7 @@ export type CurvePoints = [number, number][];
 export interface CycleCurveReply {
   startTime: number;
   endTime: number;
-  profile: {
-    lethalityKind: string;
-    plateauMin: number | null;
-    plateauMax: number | null;
-    minHoldSeconds: number | null;
-    pressureMin: number | null;
-    pressureMax: number | null;
-    minConcentration: number | null;
-    minLethality: number | null;
-  } | null;
+  profile: ValidatedProfile | null;
   temperature: CurvePoints;
   pressure: CurvePoints;
   concentration: CurvePoints;
