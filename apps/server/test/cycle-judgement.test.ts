@@ -1,4 +1,4 @@
-import mqtt, { type MqttClient } from 'mqtt';
+import { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEVICE_ROTATE_SECRET_PATH,
@@ -15,6 +15,7 @@ import {
 import type { TelemetryRuntime } from '../src/modules/telemetry';
 import { f0 } from '../src/modules/telemetry/lethality';
 import { startEmbeddedTelemetry } from './support/embedded-telemetry';
+import { connectWithSecret } from './support/pg-telemetry';
 import { waitFor } from './support/mqtt-kit';
 import { createTestApp, type TestApp } from './support/test-app';
 
@@ -147,13 +148,7 @@ describe('each cycle judged (issue 28 point 4)', () => {
       await post('/api/basic/device/submit', { deviceCode: CODE, deviceName: '判定灭菌器一号', productId }),
     );
     secret = (await post(`/api${DEVICE_ROTATE_SECRET_PATH}?id=${deviceId}&first=1`, {})) as DeviceSecretReply;
-    client = await mqtt.connectAsync(`mqtt://127.0.0.1:${runtime.port()}`, {
-      protocolVersion: 4,
-      clientId: secret.clientId,
-      username: secret.clientId,
-      password: secret.secret,
-      reconnectPeriod: 0,
-    });
+    client = await connectWithSecret(runtime.port(), secret);
 
     const passing = await runCycle(Date.now() - 2 * 3_600_000, 25);
     const failing = await runCycle(Date.now() - 3_600_000, 13);

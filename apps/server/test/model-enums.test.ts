@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
-import mqtt, { type MqttClient } from 'mqtt';
+import { type MqttClient } from 'mqtt';
 import { DEVICE_ROTATE_SECRET_PATH, type DeviceSecretReply, type ModelDataItem } from '@mes/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TelemetryRuntime } from '../src/modules/telemetry';
 import { DEMO_DEVICES, WATERLINE_PRODUCT } from '../src/seed/demo-devices';
 import { startEmbeddedTelemetry } from './support/embedded-telemetry';
+import { connectWithSecret } from './support/pg-telemetry';
 import { waitFor } from './support/mqtt-kit';
 import { createTestApp, type TestApp } from './support/test-app';
 
@@ -124,13 +125,7 @@ describe('enumerated model values (issue 28 point 2)', () => {
     const [device] = (await get(`/api/basic/device/list?deviceCode=${code}`)).records as { id: string }[];
     const rotated = await t.as(token, { method: 'POST', url: `/api${DEVICE_ROTATE_SECRET_PATH}?id=${device?.id}` });
     const secret = rotated.json().data as DeviceSecretReply;
-    client = await mqtt.connectAsync(`mqtt://127.0.0.1:${runtime.port()}`, {
-      protocolVersion: 4,
-      clientId: secret.clientId,
-      username: secret.clientId,
-      password: secret.secret,
-      reconnectPeriod: 0,
-    });
+    client = await connectWithSecret(runtime.port(), secret);
     // The product's rule `faultCode != 0` raises a warning at once.
     await client.publishAsync(
       `${secret.topicPrefix}/telemetry`,

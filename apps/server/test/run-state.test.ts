@@ -1,4 +1,4 @@
-import mqtt, { type MqttClient } from 'mqtt';
+import { type MqttClient } from 'mqtt';
 import pg from 'pg';
 import {
   DASHBOARD_DEVICE_COUNT_PATH,
@@ -16,6 +16,7 @@ import type { TelemetryRuntime } from '../src/modules/telemetry';
 import { LIVE_CHANNEL } from '../src/platform/live/notify-live';
 import { DEMO_DEVICES, STERILISER_PRODUCT } from '../src/seed/demo-devices';
 import { startEmbeddedTelemetry } from './support/embedded-telemetry';
+import { connectWithSecret } from './support/pg-telemetry';
 import { waitFor } from './support/mqtt-kit';
 import { createTestApp, type TestApp } from './support/test-app';
 
@@ -81,13 +82,7 @@ beforeAll(async () => {
   const row = await device();
   const secret = (await post(`/api${DEVICE_ROTATE_SECRET_PATH}?id=${row.id}`, {})) as DeviceSecretReply;
   prefix = secret.topicPrefix;
-  client = await mqtt.connectAsync(`mqtt://127.0.0.1:${runtime.port()}`, {
-    protocolVersion: 4,
-    clientId: secret.clientId,
-    username: secret.clientId,
-    password: secret.secret,
-    reconnectPeriod: 0,
-  });
+  client = await connectWithSecret(runtime.port(), secret);
   listener = new pg.Client({ connectionString: t.databaseUrl });
   await listener.connect();
   listener.on('notification', (n) => {

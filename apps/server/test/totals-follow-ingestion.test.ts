@@ -1,8 +1,9 @@
-import mqtt, { type MqttClient } from 'mqtt';
+import { type MqttClient } from 'mqtt';
 import { DEVICE_ROTATE_SECRET_PATH, type DeviceSecretReply } from '@mes/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TelemetryRuntime } from '../src/modules/telemetry';
 import { startEmbeddedTelemetry } from './support/embedded-telemetry';
+import { connectWithSecret } from './support/pg-telemetry';
 import { DEMO_DEVICES, WATERLINE_PRODUCT } from '../src/seed/demo-devices';
 import { waitFor } from './support/mqtt-kit';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -73,13 +74,7 @@ describe('list totals after ingestion (issue 27)', () => {
     const [row] = (await get(`/api/basic/device/list?deviceCode=${code}`)).records as { id: string }[];
     const reply = await t.as(token, { method: 'POST', url: `/api${DEVICE_ROTATE_SECRET_PATH}?id=${row?.id}` });
     const secret = reply.json().data as DeviceSecretReply;
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${runtime.port()}`, {
-      protocolVersion: 4,
-      clientId: secret.clientId,
-      username: secret.clientId,
-      password: secret.secret,
-      reconnectPeriod: 0,
-    });
+    const client = await connectWithSecret(runtime.port(), secret);
     return { client, secret };
   }
 

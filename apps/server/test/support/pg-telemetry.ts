@@ -30,11 +30,13 @@ export async function startPgTelemetry(
 }
 
 /** An MQTT 3.1.1 connection of a device whose client id is also its user name, without reconnecting. */
-export const connectWithSecret = (port: number, d: { clientId: string; secret: string }) =>
-  mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
+export const connectWithSecret = (port: number | undefined, d: { clientId: string; secret: string }) => {
+  if (port === undefined) throw new Error('the broker is not listening');
+  return mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
     protocolVersion: 4,
     clientId: d.clientId,
     username: d.clientId,
     password: d.secret,
     reconnectPeriod: 0,
   });
+};
