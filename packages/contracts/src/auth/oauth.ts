@@ -25,6 +25,33 @@ export interface TokenResponse {
   license: string;
 }
 
+/**
+ * The token route of SpringBlade 3.7.1 (`POST /api/blade-auth/token`), which its console Saber
+ * 3.7.1 signs in and refreshes with: its parameter names and the grants it takes here.
+ */
+export const FAMILY_TOKEN_PATH = '/api/blade-auth/token';
+export const FAMILY_GRANT_TYPES = ['password', 'captcha', 'refresh_token'] as const;
+export type FamilyGrantType = (typeof FAMILY_GRANT_TYPES)[number];
+
+/** The data of a successful `POST /api/blade-auth/token`, in the envelope (SpringBlade's `AuthInfo`). */
+export interface FamilyAuthInfo {
+  accessToken: string;
+  tokenType: 'bearer';
+  refreshToken: string;
+  userId: string;
+  tenantId: string;
+  oauthId: string;
+  account: string;
+  /** The person's real name, as the family shows it in the top bar. */
+  userName: string;
+  avatar: string;
+  /** Comma-joined role aliases. */
+  authority: string;
+  /** Seconds the access token lives. */
+  expiresIn: number;
+  license: string;
+}
+
 /** The failure body of the token endpoint (raw JSON, with a 4xx status). */
 export interface TokenError {
   error_code: number;

@@ -2,10 +2,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   authText,
   DEFAULT_TENANT_ID,
+  FAMILY_GRANT_TYPES,
+  FAMILY_TOKEN_PATH,
   GRANT_TYPES,
+  type FamilyAuthInfo,
+  type FamilyGrantType,
   type GrantType,
   type OAuthUserInfo,
   type SignInOptions,
+  type TokenError,
+  type TokenResponse,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { isPlatformCaller, requireAuth } from '../../platform/auth/request-auth';
@@ -16,14 +22,15 @@ import {
   DATABASE_UNAVAILABLE_STATUS,
   DATABASE_UNAVAILABLE_TEXT,
 } from '../../platform/http/database-unavailable';
-import { ok } from '../../platform/http/envelope';
+import { fail, ok } from '../../platform/http/envelope';
 import { notFound } from '../../platform/http/errors';
 import { requestLanguage } from '../../platform/http/request-language';
 import { registerVisitRoutes } from '../holiday/visit-routes';
 import { findUserView } from '../user/user-view';
 import { consumeCaptcha, createCaptcha } from './captcha';
-import { authenticateClient } from './client-auth';
-import { withSignInLog } from '../log/login-log';
+import { wirePasswordToMd5 } from '../../platform/auth/wire-password';
+import { authenticateClient, type ClientRow } from './client-auth';
+import { withSignInLog, type SignInParams } from '../log/login-log';
 import { OAuthError } from './oauth-error';
 import { registerQrRoutes } from './qr/qr-routes';
 import { signInWithQr } from './qr-sign-in';
@@ -55,32 +62,71 @@ const header = (request: FastifyRequest, name: string): string => {
 };
 
 /**
- * Token-endpoint style replies: the raw success JSON, or `{error_code, error_description}`. Every
- * attempt (refreshes aside) is recorded in the login log with its grant, account and outcome.
+ * How a token route answers: `answer` shapes the token a grant issued, `refusal` a refusal's
+ * code and text (in the caller's language).
  */
-async function signInReply(
+interface TokenReplyStyle<T> {
+  answer(token: T): unknown;
+  refusal(code: number, text: string): unknown;
+}
+
+/** `/oauth/token` and its siblings: the raw success JSON, or `{error_code, error_description}`. */
+const OAUTH_STYLE: TokenReplyStyle<unknown> = {
+  answer: (token) => token,
+  refusal: (code, text): TokenError => ({ error_code: code, error_description: text }),
+};
+
+/** SpringBlade 3.7.1's `/token`: its `AuthInfo` in the envelope, a refusal as `{code, success: false, msg}`. */
+const FAMILY_STYLE: TokenReplyStyle<TokenResponse> = {
+  answer: (token) => ok(familyAuthInfo(token)),
+  refusal: (code, text) => fail(code, text),
+};
+
+/** SpringBlade's `AuthInfo` of a token pair this server issued. */
+function familyAuthInfo(token: TokenResponse): FamilyAuthInfo {
+  return {
+    accessToken: token.access_token,
+    tokenType: token.token_type,
+    refreshToken: token.refresh_token,
+    userId: token.user_id,
+    tenantId: token.tenant_id,
+    oauthId: token.oauth_id,
+    account: token.account,
+    // The family's AuthInfo names the person by their real name.
+    userName: token.real_name || token.user_name,
+    avatar: token.avatar,
+    authority: token.role_name,
+    expiresIn: token.expires_in,
+    license: token.license,
+  };
+}
+
+/**
+ * Runs one grant of a token route and answers in the route's style. Every attempt (refreshes
+ * aside) is recorded in the login log with its grant, account and outcome.
+ */
+async function signInReply<T>(
   ctx: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  params: Record<string, string>,
-  work: () => Promise<unknown>,
+  params: SignInParams,
+  work: () => Promise<T>,
+  style: TokenReplyStyle<T>,
 ) {
+  const lang = requestLanguage(request);
   try {
-    return await withSignInLog(ctx, request, params, work);
+    return style.answer(await withSignInLog(ctx, request, params, work));
   } catch (e) {
     // In the endpoint's own shape, as a refusal is: the sign-in screen shows it as it is.
     if (isDatabaseUnavailable(e)) {
       return reply
         .code(DATABASE_UNAVAILABLE_STATUS)
         .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
-        .send({
-          error_code: DATABASE_UNAVAILABLE_STATUS,
-          error_description: DATABASE_UNAVAILABLE_TEXT[requestLanguage(request)],
-        });
+        .send(style.refusal(DATABASE_UNAVAILABLE_STATUS, DATABASE_UNAVAILABLE_TEXT[lang]));
     }
     if (!(e instanceof OAuthError)) throw e;
     if (e.retryAfterSeconds !== undefined) void reply.header('retry-after', String(e.retryAfterSeconds));
-    return reply.code(e.status).send(e.toBody(requestLanguage(request)));
+    return reply.code(e.status).send(style.refusal(e.code, e.text[lang]));
   }
 }
 
@@ -99,61 +145,139 @@ async function solvedCaptcha(ctx: AppContext, request: FastifyRequest, optional:
 const tenantOf = (request: FastifyRequest, params: Record<string, string>) =>
   params.tenantId || header(request, 'tenant-id') || DEFAULT_TENANT_ID;
 
+/**
+ * The password and captcha grants, whichever route names their parameters: one captcha check and
+ * one set of sign-in limits for every way in. The captcha grant carries a solved captcha in the
+ * `Captcha-Key` / `Captcha-Code` headers; the password grant never does: past a limit, or in
+ * captcha mode, it is refused with code 428 and the client retries with the captcha grant.
+ */
+async function passwordGrant(
+  ctx: AppContext,
+  request: FastifyRequest,
+  client: ClientRow,
+  grant: 'password' | 'captcha',
+  attempt: { tenantId: string; account: string; md5: string },
+): Promise<TokenResponse> {
+  const captchaSolved = grant === 'captcha' && (await solvedCaptcha(ctx, request, false));
+  const { tenantId, account, md5 } = attempt;
+  return limitPasswordAttempt(ctx, { tenantId, account, ip: request.ip, captchaSolved }, () =>
+    signInWithPassword(ctx, client, tenantId, account, md5),
+  );
+}
+
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post('/api/blade-auth/oauth/token', { config: { public: true } }, async (request, reply) => {
     const params = tokenParams(request);
-    return signInReply(ctx, request, reply, params, async () => {
-      const grant = params.grant_type as GrantType;
-      if (!GRANT_TYPES.includes(grant)) throw new OAuthError(400, authText('unsupportedGrant'));
-      const client = await authenticateClient(ctx.db, request.headers.authorization, grant);
-      const tenantId = tenantOf(request, params);
-      switch (grant) {
-        case 'captcha':
-        case 'password': {
-          // The password grant never carries a captcha: past a limit, or in captcha mode, it is
-          // refused with error_code 428 and the client retries with grant_type=captcha.
-          const captchaSolved = grant === 'captcha' && (await solvedCaptcha(ctx, request, false));
-          const account = params.username ?? '';
-          return await limitPasswordAttempt(ctx, { tenantId, account, ip: request.ip, captchaSolved }, () =>
-            signInWithPassword(ctx, client, tenantId, account, params.password ?? ''),
-          );
+    return signInReply(
+      ctx,
+      request,
+      reply,
+      params,
+      async () => {
+        const grant = params.grant_type as GrantType;
+        if (!GRANT_TYPES.includes(grant)) throw new OAuthError(400, authText('unsupportedGrant'));
+        const client = await authenticateClient(ctx.db, request.headers.authorization, grant);
+        const tenantId = tenantOf(request, params);
+        switch (grant) {
+          case 'captcha':
+          case 'password':
+            return await passwordGrant(ctx, request, client, grant, {
+              tenantId,
+              account: params.username ?? '',
+              md5: params.password ?? '',
+            });
+          case 'refresh_token':
+            return await signInWithRefreshToken(ctx, client, params.refresh_token ?? '', params.tenantId);
+          case 'sms':
+            return await signInWithSms(ctx, client, tenantId, params);
+          case 'qr':
+            return await signInWithQr(ctx, client, tenantId, params);
+          case 'social':
+            return await signInWithSocial(ctx, client, tenantId, params);
         }
-        case 'refresh_token':
-          return await signInWithRefreshToken(ctx, client, params.refresh_token ?? '', params.tenantId);
-        case 'sms':
-          return await signInWithSms(ctx, client, tenantId, params);
-        case 'qr':
-          return await signInWithQr(ctx, client, tenantId, params);
-        case 'social':
-          return await signInWithSocial(ctx, client, tenantId, params);
-      }
-    });
+      },
+      OAUTH_STYLE,
+    );
+  });
+
+  /*
+   * SpringBlade 3.7.1's token route, which its console Saber 3.7.1 signs in and refreshes with
+   * (`grantType`, `tenantId`, `account`, `password`, `refreshToken`; `type` and `scope` are not
+   * read). The same client check, grants, captcha, limits, revocation and session-end checks as
+   * `/oauth/token`; only the names of the parameters and the reply's shape differ.
+   */
+  app.post(FAMILY_TOKEN_PATH, { config: { public: true } }, async (request, reply) => {
+    const params = tokenParams(request);
+    const grant = (params.grantType || 'password') as FamilyGrantType;
+    const logged: SignInParams = { grant_type: grant, tenantId: params.tenantId, account: params.account };
+    return signInReply(
+      ctx,
+      request,
+      reply,
+      logged,
+      async () => {
+        if (!FAMILY_GRANT_TYPES.includes(grant)) throw new OAuthError(400, authText('unsupportedGrant'));
+        const client = await authenticateClient(ctx.db, request.headers.authorization, grant);
+        if (grant === 'refresh_token') {
+          try {
+            return await signInWithRefreshToken(ctx, client, params.refreshToken ?? '', params.tenantId);
+          } catch (e) {
+            // The family's client refreshes every second until it succeeds, showing each refusal,
+            // and signs out only on code 401: a session that cannot go on answers 401.
+            if (e instanceof OAuthError) throw new OAuthError(401, e.text);
+            throw e;
+          }
+        }
+        // The family's console sends the password as typed; ours sends its md5 (wire-password.ts).
+        const password = params.password ? wirePasswordToMd5(params.password) : '';
+        return passwordGrant(ctx, request, client, grant, {
+          tenantId: tenantOf(request, params),
+          account: params.account ?? '',
+          md5: password,
+        });
+      },
+      FAMILY_STYLE,
+    );
   });
 
   // The spec's QR sign-in call: the qr grant at its own path (grant_type=qr, tenantId, code, state).
   app.post('/api/blade-auth/oauth/qrlogin', { config: { public: true } }, async (request, reply) => {
     const params = tokenParams(request);
-    return signInReply(ctx, request, reply, { ...params, grant_type: 'qr' }, async () => {
-      if ((params.grant_type || 'qr') !== 'qr') throw new OAuthError(400, authText('unsupportedGrant'));
-      const client = await authenticateClient(ctx.db, request.headers.authorization, 'qr');
-      return signInWithQr(ctx, client, tenantOf(request, params), params);
-    });
+    return signInReply(
+      ctx,
+      request,
+      reply,
+      { ...params, grant_type: 'qr' },
+      async () => {
+        if ((params.grant_type || 'qr') !== 'qr') throw new OAuthError(400, authText('unsupportedGrant'));
+        const client = await authenticateClient(ctx.db, request.headers.authorization, 'qr');
+        return signInWithQr(ctx, client, tenantOf(request, params), params);
+      },
+      OAUTH_STYLE,
+    );
   });
 
   // A first-time social user links an existing account (oauthId, account, md5 password).
   app.post('/api/blade-auth/oauth/social/link', { config: { public: true } }, async (request, reply) => {
     const params = tokenParams(request);
-    return signInReply(ctx, request, reply, { ...params, grant_type: 'social' }, async () => {
-      const client = await authenticateClient(ctx.db, request.headers.authorization, 'social');
-      const tenantId = tenantOf(request, params);
-      // Proves an account with its password: the same limits and captcha mode as the password
-      // grants, with an optional captcha in the same headers.
-      const captchaSolved = await solvedCaptcha(ctx, request, true);
-      const account = params.account ?? params.username ?? '';
-      return limitPasswordAttempt(ctx, { tenantId, account, ip: request.ip, captchaSolved }, () =>
-        linkSocialAccount(ctx, client, tenantId, params),
-      );
-    });
+    return signInReply(
+      ctx,
+      request,
+      reply,
+      { ...params, grant_type: 'social' },
+      async () => {
+        const client = await authenticateClient(ctx.db, request.headers.authorization, 'social');
+        const tenantId = tenantOf(request, params);
+        // Proves an account with its password: the same limits and captcha mode as the password
+        // grants, with an optional captcha in the same headers.
+        const captchaSolved = await solvedCaptcha(ctx, request, true);
+        const account = params.account ?? params.username ?? '';
+        return limitPasswordAttempt(ctx, { tenantId, account, ip: request.ip, captchaSolved }, () =>
+          linkSocialAccount(ctx, client, tenantId, params),
+        );
+      },
+      OAUTH_STYLE,
+    );
   });
 
   registerQrRoutes(app, ctx);
@@ -161,6 +285,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   registerVisitRoutes(app, ctx);
 
   app.get('/api/blade-auth/oauth/captcha', { config: { public: true } }, async () => createCaptcha(ctx.store));
+  // The family's captcha route (Saber 3.7.1 asks it before its captcha grant): the same, in the envelope.
+  app.get('/api/blade-auth/captcha', { config: { public: true } }, async () => ok(await createCaptcha(ctx.store)));
 
   // What the sign-in page must ask for before the first attempt (param account.captchaMode).
   app.get('/api/blade-auth/oauth/sign-in-options', { config: { public: true } }, async () => {
