@@ -22,7 +22,7 @@ function wireForm(field: FieldDef): string {
     case 'reference':
       return `, id of a ${field.reference?.to().title.en ?? 'referenced'} row (replies add its name as the field name + "Name")`;
     default:
-      return '';
+      return field.numberAsText ? ', text (a number is taken as its text)' : '';
   }
 }
 

@@ -223,6 +223,12 @@ export interface FieldDef {
    */
   sealed?: boolean;
   /**
+   * `string` only: a finite JSON number is taken as its decimal text (`-1` → `"-1"`) instead of
+   * being refused, for a key the BladeX family's screens edit in a number column (the dictionary's
+   * `dictKey`). Other text fields refuse numbers (validate.ts).
+   */
+  numberAsText?: boolean;
+  /**
    * `string` only: a credential shown only in part (`LTAI****9xQk`) in every reply and export.
    * Submitting the masked text back unchanged keeps the stored value.
    */
@@ -320,6 +326,12 @@ export interface ResourceDef<F extends FieldMap = FieldMap> {
    * and the resource then also has `page` for a page of flat rows.
    */
   listRoute?: 'list' | 'page';
+  /**
+   * The list also answers under this other name, with the same page (not for tree resources,
+   * whose `page` already exists): the name the spec's or the family's calls use where our
+   * screens use `listRoute`.
+   */
+  listAlias?: 'list' | 'page';
   /**
    * Rows form a tree through this field (parent id, 0 at the root). Replies carry `parentName`
    * (the parent's `title` field, 顶级 at the root).

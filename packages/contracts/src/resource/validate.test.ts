@@ -96,6 +96,16 @@ describe('values of the wrong type or beyond their column', () => {
     expect(validateSubmit(postResource, { postName: 1 }, false).errors).toEqual({ postName: '岗位名称应为文本' });
   });
 
+  it('takes a finite number as its text in a numberAsText field (the family sends dictKey -1), nothing else', () => {
+    const key: FieldDef = { kind: 'string', label, max: 3, numberAsText: true };
+    expect(checkField(key, -1, 'zh')).toBeUndefined();
+    expect(checkField(key, 12345, 'zh')).toBe('字段最长 3 个字符');
+    for (const value of [Number.NaN, Number.POSITIVE_INFINITY, true, { a: 1 }])
+      expect(checkField(key, value, 'zh'), String(value)).toBe('字段应为文本');
+    const def = { ...postResource, fields: { ...postResource.fields, postCode: { ...key, max: 12 } } };
+    expect(validateSubmit(def, { postCode: -1 }, false).values).toEqual({ postCode: '-1' });
+  });
+
   it('bounds text without a declared max by its varchar(255) column, counting characters as PostgreSQL does', () => {
     expect(checkField(unbounded, 'x'.repeat(255), 'zh')).toBeUndefined();
     expect(checkField(unbounded, 'x'.repeat(256), 'zh')).toBe('字段最长 255 个字符');

@@ -233,6 +233,7 @@ export function checkField(field: FieldDef, value: unknown, lang: Lang, row?: Ro
         ? undefined
         : zh(lang, `${label}的格式应为 yyyy-MM-dd HH:mm:ss`, `${label} must look like yyyy-MM-dd HH:mm:ss`);
     default: {
+      if (isNumberAsText(field, value)) return checkField(field, String(value), lang, row);
       if (typeof value !== 'string') return zh(lang, `${label}应为文本`, `${label} must be text`);
       if (field.options && 'items' in field.options && !field.options.items.some((i) => String(i.value) === value))
         return zh(lang, `${label}的取值无效`, `${label} has an invalid value`);
@@ -380,11 +381,15 @@ function normalise(field: FieldDef, raw: unknown): StoredValue {
     case 'ids':
       return (idsOf(raw) as string[]).join(',');
     case 'string':
-      return (raw as string).trim();
+      return isNumberAsText(field, raw) ? String(raw) : (raw as string).trim();
     default:
       return raw as string;
   }
 }
+
+/** A number a `numberAsText` field takes as its text (define.ts). */
+const isNumberAsText = (field: FieldDef, value: unknown): value is number =>
+  field.kind === 'string' && field.numberAsText === true && typeof value === 'number' && Number.isFinite(value);
 
 /** One child row as validated: its stored id when it names one, and its values in stored form. */
 export interface ChildRowCheck {

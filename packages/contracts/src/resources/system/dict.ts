@@ -36,6 +36,8 @@ const dictFields = (treeUrl: string) =>
       required: true,
       requiredMessage: { zh: '请输入字典键值', en: 'Please enter the dictionary key' },
       default: '-1',
+      // The family's dictionary screen edits the key in a number column and sends -1 as a number.
+      numberAsText: true,
     },
     sort: {
       kind: 'int',

@@ -189,6 +189,8 @@ export const onOffResource = defineResource({
   title: { zh: '开关机记录', en: 'On/off records' },
   table: 'mes_onoff',
   api: '/blade-business/onoff',
+  // The spec's call is `onoff/page`; our screen reads `onoff/list`.
+  listAlias: 'page',
   menu: { group: 'business', sort: 20, icon: 'thunderbolt', nameEn: 'On/off records' },
   owner: 'tenant',
   audit: false,
