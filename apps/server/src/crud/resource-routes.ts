@@ -110,6 +110,11 @@ export interface ResourceHooks {
     /** The condition depends on the caller (a scope of their own), so totals are kept per caller. */
     perCaller?: boolean;
   };
+  /**
+   * Rewrites a submitted body before its checks: a body in the BladeX family's shape becomes one
+   * in the definition's (the family's names and values for the same thing). Answers the body to check.
+   */
+  fromWire?(body: Record<string, unknown>): Record<string, unknown>;
   beforeChange?(args: ChangeArgs): void | Promise<void>;
   afterChange?(args: ChangeArgs & { id: string }): void | Promise<void>;
   beforeRemove?(args: RemoveArgs): void | Promise<void>;
@@ -671,12 +676,13 @@ export class ResourceService {
    * with it, and a refusal undoes only this change.
    */
   async submit(
-    body: Record<string, unknown>,
+    sent: Record<string, unknown>,
     auth: AuthContext,
     within?: Tx,
   ): Promise<{ id: string; adding: boolean }> {
     // access
     assertOwnerAccess(this.def, auth, true);
+    const body = this.binding.hooks?.fromWire?.(sent) ?? sent;
     const rawId = body.id;
     const adding = rawId === undefined || rawId === null || rawId === '' || rawId === '0';
     if (!adding && (typeof rawId !== 'string' || !isId(rawId)))
@@ -1036,9 +1042,11 @@ export function registerResource(app: FastifyInstance, ctx: AppContext, declared
           ok(await service.page(query(request), requireAuth(request))),
         );
     } else {
-      app.get(`${base}/${listRoute}`, { config: read, schema: docs.list }, async (request) =>
-        ok(await service.page(query(request), requireAuth(request))),
-      );
+      const names = new Set([listRoute, def.listAlias ?? listRoute]);
+      for (const name of names)
+        app.get(`${base}/${name}`, { config: read, schema: docs.list }, async (request) =>
+          ok(await service.page(query(request), requireAuth(request))),
+        );
     }
   }
   if (def.tree && !binding.omit?.includes('tree')) {

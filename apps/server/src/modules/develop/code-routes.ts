@@ -21,6 +21,7 @@ import {
   type CodeConfig,
   type GeneratedFile,
 } from './code-source';
+import { codeConfigFromFamily } from './family-code-config';
 import { checkDestination, DatasourceMessages, withConnection } from './datasource-connect';
 import { allowedPorts } from './datasource-rules';
 
@@ -92,7 +93,11 @@ const columnBody = (c: CodeColumn, id?: unknown) => ({ ...(id ? { id } : {}), ..
  * generation as files (`gen-code`) or as a zip with a README (`download`). Platform only.
  */
 export function registerCodeRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const service: ResourceService = registerResource(app, ctx, { def: codeResource, table: codeTable });
+  const service: ResourceService = registerResource(app, ctx, {
+    def: codeResource,
+    table: codeTable,
+    hooks: { fromWire: codeConfigFromFamily },
+  });
 
   /** Runs `work` on the configuration's datasource: its own, or the console's database. */
   async function onDatasource<T>(datasourceId: unknown, work: (db: Queryable) => Promise<T>): Promise<T> {

@@ -207,7 +207,18 @@ export const codeResource = defineResource({
       search: true,
       width: 140,
     },
-    codeNameEn: { kind: 'string', label: { zh: '英文名', en: 'Title (en)' }, max: 64, required: true, width: 140 },
+    codeNameEn: {
+      kind: 'string',
+      label: { zh: '英文名', en: 'Title (en)' },
+      max: 64,
+      required: true,
+      // Says what to fill: the family's form has no such field, and 英文名 alone names no place.
+      requiredMessage: {
+        zh: '请输入模块的英文名称(菜单和页面的英文标题,如 Gauges)',
+        en: 'Please enter the English title of the module (its menu and screen title, e.g. Gauges)',
+      },
+      width: 140,
+    },
     datasourceId: {
       kind: 'reference',
       label: { zh: '数据源', en: 'Datasource' },
