@@ -24,7 +24,7 @@ import {
 } from '../../platform/http/database-unavailable';
 import { fail, ok } from '../../platform/http/envelope';
 import { notFound } from '../../platform/http/errors';
-import { requestLanguage } from '../../platform/http/request-language';
+import { requestLanguage, type ReplyLanguage } from '../../platform/http/request-language';
 import { registerVisitRoutes } from '../holiday/visit-routes';
 import { findUserView } from '../user/user-view';
 import { consumeCaptcha, createCaptcha } from './captcha';
@@ -62,24 +62,28 @@ const header = (request: FastifyRequest, name: string): string => {
 };
 
 /**
- * How a token route answers: `answer` shapes the token a grant issued, `refusal` a refusal's
- * code and text (in the caller's language).
+ * How a token route answers: `answer` shapes the token a grant issued, `refused` a refusal (in
+ * the caller's language), `unavailable` the database outage's code and text.
  */
 interface TokenReplyStyle<T> {
   answer(token: T): unknown;
-  refusal(code: number, text: string): unknown;
+  refused(error: OAuthError, lang: ReplyLanguage): unknown;
+  unavailable(code: number, text: string): unknown;
 }
 
 /** `/oauth/token` and its siblings: the raw success JSON, or `{error_code, error_description}`. */
 const OAUTH_STYLE: TokenReplyStyle<unknown> = {
   answer: (token) => token,
-  refusal: (code, text): TokenError => ({ error_code: code, error_description: text }),
+  // The error's own body: a refusal may say more (the social grant's ticket to link an account).
+  refused: (error, lang) => error.toBody(lang),
+  unavailable: (code, text): TokenError => ({ error_code: code, error_description: text }),
 };
 
 /** SpringBlade 3.7.1's `/token`: its `AuthInfo` in the envelope, a refusal as `{code, success: false, msg}`. */
 const FAMILY_STYLE: TokenReplyStyle<TokenResponse> = {
   answer: (token) => ok(familyAuthInfo(token)),
-  refusal: (code, text) => fail(code, text),
+  refused: (error, lang) => fail(error.code, error.text[lang]),
+  unavailable: (code, text) => fail(code, text),
 };
 
 /** SpringBlade's `AuthInfo` of a token pair this server issued. */
@@ -122,11 +126,11 @@ async function signInReply<T>(
       return reply
         .code(DATABASE_UNAVAILABLE_STATUS)
         .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
-        .send(style.refusal(DATABASE_UNAVAILABLE_STATUS, DATABASE_UNAVAILABLE_TEXT[lang]));
+        .send(style.unavailable(DATABASE_UNAVAILABLE_STATUS, DATABASE_UNAVAILABLE_TEXT[lang]));
     }
     if (!(e instanceof OAuthError)) throw e;
     if (e.retryAfterSeconds !== undefined) void reply.header('retry-after', String(e.retryAfterSeconds));
-    return reply.code(e.status).send(style.refusal(e.code, e.text[lang]));
+    return reply.code(e.status).send(style.refused(e, lang));
   }
 }
 
