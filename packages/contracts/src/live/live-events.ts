@@ -9,7 +9,8 @@
 /** `GET /api/blade-desk/live`: a `text/event-stream` of `LiveEvent`s for the caller (`Blade-Auth` header). */
 export const LIVE_STREAM_PATH = '/blade-desk/live';
 
-export type WarningAction = 'raised' | 'repeated' | 'cleared' | 'handled';
+/** `escalated`: nobody handled it within a step of the tenant's escalation (docs/warnings.md "Escalation"). */
+export type WarningAction = 'raised' | 'repeated' | 'cleared' | 'handled' | 'escalated';
 
 export interface WarningLiveEvent {
   type: 'warning';
