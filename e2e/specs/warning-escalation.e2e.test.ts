@@ -24,7 +24,7 @@ describe('warning escalation', () => {
       page.setDefaultTimeout(15_000);
       const stamp = Date.now().toString(36).toUpperCase();
       const warningNo = `E2EESC${stamp}`;
-      const warningId = rowId(9_300n);
+      const warningId = rowId(9_210n);
       let stepId: string | undefined;
       try {
         await signIn(page);
