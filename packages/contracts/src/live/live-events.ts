@@ -1,5 +1,5 @@
 /**
- * Events pushed to signed-in browsers (docs/live.md): new, repeated, cleared and handled warnings,
+ * Events pushed to signed-in browsers (docs/live.md): new, repeated, cleared, handled and escalated warnings,
  * devices going online or offline, finished cycles (the welcome figures) and released notices.
  * A server publishes them inside the transaction that made the change (PostgreSQL NOTIFY is sent
  * on commit, never for a rolled-back change); every server process listens and passes each to
@@ -9,7 +9,8 @@
 /** `GET /api/blade-desk/live`: a `text/event-stream` of `LiveEvent`s for the caller (`Blade-Auth` header). */
 export const LIVE_STREAM_PATH = '/blade-desk/live';
 
-export type WarningAction = 'raised' | 'repeated' | 'cleared' | 'handled';
+/** `escalated`: nobody handled it within a step of the tenant's escalation (docs/warnings.md "Escalation"). */
+export type WarningAction = 'raised' | 'repeated' | 'cleared' | 'handled' | 'escalated';
 
 export interface WarningLiveEvent {
   type: 'warning';

@@ -41,6 +41,7 @@ import { reportFileResource } from './report/report-file';
 import { reportScheduleResource } from './report/report-schedule';
 import { reportTemplateResource } from './report/report-template';
 import { warningResource } from './report/warning';
+import { warningEscalationResource } from './report/warning-escalation';
 import { attachResource } from './resource/attach';
 import { ossResource } from './resource/oss';
 import { smsResource } from './resource/sms';
@@ -111,6 +112,7 @@ export const DEFINITIONS = {
   reportScheduleResource,
   reportTemplateResource,
   warningResource,
+  warningEscalationResource,
   attachResource,
   ossResource,
   smsResource,

@@ -2,13 +2,16 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
   bilingual,
+  EscalationSms,
   formatDateTime,
   WARNING_AROUND_PATH,
   WARNING_HANDLE_MAX_IDS,
+  WARNING_HISTORY_PATH,
   WARNING_HANDLE_PATH,
   WARNING_RESULT_MAX,
   WARNING_UNHANDLED_PATH,
   type WarningAroundReply,
+  type WarningHistoryEntry,
   type WarningLiveEvent,
   warningResource,
   WarningStatus,
@@ -17,7 +20,7 @@ import type { AppContext } from '../../app-context';
 import { registerResource } from '../../crud/resource-routes';
 import { requireAuth } from '../../platform/auth/request-auth';
 import type { Db } from '../../platform/db/database';
-import { device, productField, warning } from '../../platform/db/schema';
+import { device, productField, warning, warningHistory } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
 import { requestLanguage } from '../../platform/http/request-language';
 import { badRequest, notFound } from '../../platform/http/errors';
@@ -170,6 +173,26 @@ export function registerWarningRoutes(app: FastifyInstance, ctx: AppContext): vo
     ok(await unhandledWarnings(ctx.db, await deviceScopeOf(ctx, requireAuth(request)), { list: true })),
   );
 
+  app.get(`/api${WARNING_HISTORY_PATH}`, { config: { apiScope: `${warningResource.code}:read` } }, async (request) => {
+    const auth = requireAuth(request);
+    const id = idValue((request.query as Record<string, unknown>).id, 'id');
+    // The list's scoping: a warning the caller cannot list has no history for them either.
+    const [row] = await ctx.db
+      .select({
+        tenantId: warning.tenantId,
+        startTime: warning.startTime,
+        clearTime: warning.clearTime,
+        handleTime: warning.handleTime,
+        handleUserName: warning.handleUserName,
+        handleResult: warning.handleResult,
+      })
+      .from(warning)
+      .where(and(await service.readScope(auth, 'view'), eq(warning.id, id)))
+      .limit(1);
+    if (!row) throw notFound(bilingual('rowNotFound'));
+    return ok(await warningHistoryOf(ctx.db, id, row));
+  });
+
   app.get(`/api${WARNING_AROUND_PATH}`, { config: { apiScope: `${warningResource.code}:read` } }, async (request) => {
     const auth = requireAuth(request);
     const id = idValue((request.query as Record<string, unknown>).id, 'id');
@@ -222,4 +245,46 @@ export function registerWarningRoutes(app: FastifyInstance, ctx: AppContext): vo
     );
     return ok(reply);
   });
+}
+
+/**
+ * A warning's history, oldest first: raised, cleared and handled from the warning's own times,
+ * the escalations from `mes_warning_history` (docs/warnings.md "Escalation").
+ */
+async function warningHistoryOf(
+  db: Db,
+  warningId: string,
+  row: {
+    tenantId: string;
+    startTime: Date | null;
+    clearTime: Date | null;
+    handleTime: Date | null;
+    handleUserName: string;
+    handleResult: string;
+  },
+): Promise<WarningHistoryEntry[]> {
+  const stored = await tenantScope(db, row.tenantId)
+    .select(warningHistory)
+    .where(eq(warningHistory.warningId, warningId))
+    .orderBy(warningHistory.at, warningHistory.id);
+  const timed: { time: number; entry: WarningHistoryEntry }[] = [];
+  const add = (at: Date | null, entry: Omit<WarningHistoryEntry, 'at'>) => {
+    if (at) timed.push({ time: at.getTime(), entry: { ...entry, at: formatDateTime(at) } as WarningHistoryEntry });
+  };
+  add(row.startTime, { action: 'raised', who: '' });
+  for (const h of stored)
+    add(h.at, {
+      action: 'escalated',
+      who: h.roleName,
+      afterMinutes: h.afterMinutes ?? 0,
+      users: h.userNames ? h.userNames.split(',') : [],
+      noticeId: h.noticeId === null ? null : String(h.noticeId),
+      live: h.live,
+      sms: Object.values(EscalationSms).find((status) => status === h.smsStatus),
+      smsDetail: h.smsDetail,
+    });
+  add(row.clearTime, { action: 'cleared', who: '' });
+  add(row.handleTime, { action: 'handled', who: row.handleUserName, result: row.handleResult });
+  // Stable: entries of the same second keep the order above (raised before its escalation).
+  return timed.sort((a, b) => a.time - b.time).map((t) => t.entry);
 }

@@ -4,3 +4,4 @@ export * from './report-schedule';
 export * from './report-spec';
 export * from './report-template';
 export * from './warning';
+export * from './warning-escalation';

@@ -34,6 +34,7 @@ export const reportFile = resourceTable(DEFINITIONS.reportFileResource);
 export const reportSchedule = resourceTable(DEFINITIONS.reportScheduleResource);
 export const reportTemplate = resourceTable(DEFINITIONS.reportTemplateResource);
 export const warning = resourceTable(DEFINITIONS.warningResource);
+export const warningEscalation = resourceTable(DEFINITIONS.warningEscalationResource);
 export const attach = resourceTable(DEFINITIONS.attachResource);
 export const oss = resourceTable(DEFINITIONS.ossResource);
 export const sms = resourceTable(DEFINITIONS.smsResource);

@@ -1,6 +1,6 @@
 import { ArrowLeftOutlined, CheckCircleOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Descriptions, Empty, Skeleton, Space, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Empty, Skeleton, Space, Timeline, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,11 +8,13 @@ import { useNavigate, useParams } from 'react-router';
 import {
   buttonCodes,
   WARNING_AROUND_PATH,
+  WARNING_HISTORY_PATH,
   warningResource,
   namedValueText,
   type FieldDef,
   type LocalText,
   type WarningAroundReply,
+  type WarningHistoryEntry,
 } from '@mes/contracts';
 import { apiQuery, invalidateRoutes } from '../../../api/server-state';
 import { EChart } from '../../../charts/echart';
@@ -98,6 +100,56 @@ function AroundChart({ warning }: { warning: Warning }) {
     return <Alert type="warning" showIcon message={t('detail.chartFailed')} description={query.error.message} />;
   if (!option || !query.data?.points.length) return <Empty description={t('detail.noPoints')} />;
   return <EChart option={option} style={{ height: 320 }} data-testid="warning-around-chart" />;
+}
+
+const HISTORY_COLOR: Record<WarningHistoryEntry['action'], string> = {
+  raised: 'red',
+  escalated: 'orange',
+  cleared: 'blue',
+  handled: 'green',
+};
+
+/** The warning's history (docs/warnings.md "Escalation"): raised, each escalation and whom it reached, cleared, handled. */
+function WarningHistory({ id }: { id: string }) {
+  const { t } = useTranslation('warning');
+  // Under the warnings' route: handling here and live warning events re-read it with the detail.
+  const query = useQuery(apiQuery<WarningHistoryEntry[]>(WARNING_HISTORY_PATH, { id }, { silent: true }));
+  if (query.isPending) return <Skeleton active />;
+  if (query.isError)
+    return <Alert type="warning" showIcon message={t('history.failed')} description={query.error.message} />;
+  if (!query.data.length) return <Empty description={t('history.empty')} />;
+  const headline = (e: WarningHistoryEntry) =>
+    e.action === 'escalated'
+      ? t('history.escalated', { role: e.who, minutes: e.afterMinutes })
+      : e.action === 'handled'
+        ? t('history.handled', { who: e.who })
+        : t(`history.${e.action}`);
+  return (
+    <Timeline
+      data-testid="warning-history"
+      items={query.data.map((e, i) => {
+        const sms = e.sms ? t(`history.sms.${e.sms}`, { detail: e.smsDetail ?? '' }) : '';
+        const reached = [e.noticeId ? t('history.notice') : '', e.live ? t('history.live') : '', sms].filter(Boolean);
+        return {
+          key: `${e.action}-${i}`,
+          color: HISTORY_COLOR[e.action],
+          children: (
+            <div data-testid={`warning-history-${e.action}`}>
+              <Typography.Text strong>{headline(e)}</Typography.Text>{' '}
+              <Typography.Text type="secondary">{e.at}</Typography.Text>
+              {e.action === 'escalated' && (
+                <div>
+                  {e.users?.length ? t('history.users', { names: e.users.join(', ') }) : t('history.noUsers')}
+                  {reached.length ? ` · ${reached.join(' · ')}` : ''}
+                </div>
+              )}
+              {e.action === 'handled' && e.result && <div>{e.result}</div>}
+            </div>
+          ),
+        };
+      })}
+    />
+  );
 }
 
 /** 告警详情 (`/report/warning/:id`): every field, the trigger field's curve, 处理 when due. */
@@ -188,6 +240,9 @@ export default function WarningDetail() {
       </Card>
       <Card title={t('detail.chart')}>
         <AroundChart warning={warning} />
+      </Card>
+      <Card title={t('history.title')}>
+        <WarningHistory id={warning.id} />
       </Card>
       {back}
       <HandleDialog
