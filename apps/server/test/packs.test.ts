@@ -355,6 +355,10 @@ describe('loads and their release', () => {
     expect(shown.loadId).toBe(l);
     expect(shown.loadNo).toBe(loadRow.loadNo);
     expect(shown.loadPacks).toBe(3);
+    const listed = await get<{ records: Record<string, unknown>[] }>(
+      `/api/blade-business/disinfection/page?deviceCode=${d.code}`,
+    );
+    expect(listed.data.records.map((r) => r.loadNo)).toEqual([loadRow.loadNo]);
     const ledger = await get<{ records: LedgerRow[] }>(
       `/api${DISINFECTION_LEDGER_ROUTE}?startDate=${day()}&endDate=${day()}&deviceCode=${d.code}&size=50`,
     );
