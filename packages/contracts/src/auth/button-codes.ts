@@ -37,6 +37,8 @@ export const buttonCodes = {
   warning: screenButtons('warning', ['handle']),
   ledger: screenButtons('disinfection_ledger', ['print']),
   verification: screenButtons('verification', ['recall']),
+  pack: screenButtons('pack', ['move', 'label']),
+  load: screenButtons('load', ['release']),
   flowModel: screenButtons('flow_model', ['deploy']),
   flowManager: screenButtons('flow_manager', ['state', 'remove', 'upload']),
   flowFollow: screenButtons('flow_follow', ['remove']),

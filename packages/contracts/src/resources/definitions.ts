@@ -5,6 +5,7 @@ import { disinfectionLedgerResource } from './business/disinfection-ledger';
 import { disinfectionRecordResource } from './business/disinfection-record';
 import { lineResource } from './business/line';
 import { oenmoResource } from './business/oenmo';
+import { loadResource, packMoveResource, packResource } from './business/pack';
 import { recordRecallResource, verificationRecordResource } from './business/verification-record';
 import { deskServiceResource } from './desk/desk-service';
 import { noticeResource } from './desk/notice';
@@ -79,6 +80,9 @@ export const DEFINITIONS = {
   disinfectionRecordResource,
   lineResource,
   oenmoResource,
+  loadResource,
+  packMoveResource,
+  packResource,
   recordRecallResource,
   verificationRecordResource,
   deskServiceResource,

@@ -2,6 +2,8 @@ import {
   disinfectionLedgerResource,
   disinfectionRecordResource,
   lineResource,
+  loadResource,
+  packResource,
   verificationRecordResource,
 } from '@mes/contracts';
 import type { RouteBinding } from '../../crud/registry';
@@ -9,6 +11,7 @@ import { registerLineRoutes } from './line-routes';
 import { registerDisinfectionRoutes } from './disinfection/disinfection-routes';
 import { registerVerificationRoutes } from './verification/verification-routes';
 import { registerLedgerRoutes } from './disinfection/ledger-routes';
+import { registerPackRoutes } from './packs/pack-routes';
 
 /** The business area (spec section 7 "Business and devices"). */
 export const businessRouteBindings: readonly RouteBinding[] = [
@@ -16,4 +19,5 @@ export const businessRouteBindings: readonly RouteBinding[] = [
   { defs: [disinfectionRecordResource], register: registerDisinfectionRoutes },
   { defs: [verificationRecordResource], register: registerVerificationRoutes },
   { defs: [disinfectionLedgerResource], register: registerLedgerRoutes },
+  { defs: [packResource, loadResource], register: registerPackRoutes },
 ];

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Template } from '@pdfme/common';
-import type { ReportData } from '@mes/contracts';
+import type { PackLabel, ReportData } from '@mes/contracts';
 
 /**
  * Report renders (PDF and xlsx) run in worker threads, so the main thread only waits and
@@ -14,7 +14,9 @@ import type { ReportData } from '@mes/contracts';
  * from TypeScript sources (tests, tsx) it is the `.ts` file, loaded through tsx.
  */
 export type PdfWorkerRequest =
-  { kind: 'report'; data: ReportData; layout: Template | null } | { kind: 'xlsx'; data: ReportData };
+  | { kind: 'report'; data: ReportData; layout: Template | null }
+  | { kind: 'xlsx'; data: ReportData }
+  | { kind: 'labels'; labels: PackLabel[] };
 
 type PdfWorkerAnswer = { progress?: number; bytes?: Uint8Array; error?: string };
 
@@ -114,3 +116,7 @@ export const renderPdfInWorker = (
   layout: Template | null,
   onProgress?: (done: number) => void,
 ): Promise<Uint8Array> => renderOnce({ kind: 'report', data, layout }, onProgress);
+
+/** Pack labels as one PDF (label-pdf.ts), made in a worker thread: loading pdfme and the font is the cost. */
+export const renderLabelsInWorker = (labels: PackLabel[]): Promise<Uint8Array> =>
+  renderOnce({ kind: 'labels', labels });

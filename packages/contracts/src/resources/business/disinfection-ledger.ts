@@ -93,6 +93,8 @@ export const disinfectionLedgerResource = defineAggregate({
     passes: count('合格', 'Passed', true),
     fails: count('不合格', 'Failed', true),
     aborts: count('中止', 'Aborted', true),
+    // Packs that went into the loads of the period's cycles (docs/packs.md).
+    packs: count('器械包数', 'Packs', true),
     totalMinutes: amount('总时长(分钟)', 'Minutes', 1),
     avgConcentration: amount('平均浓度(mg/L)', 'Avg conc. (mg/L)', 2, 120),
     minConcentration: amount('最低浓度(mg/L)', 'Min conc. (mg/L)', 2, 120),
@@ -153,6 +155,8 @@ export interface LedgerRow {
   passes: number;
   fails: number;
   aborts: number;
+  /** Packs that went into the loads of the row's cycles. */
+  packs: number;
   totalMinutes: string | null;
   avgConcentration: string | null;
   minConcentration: string | null;

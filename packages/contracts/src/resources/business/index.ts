@@ -6,3 +6,4 @@ export * from './oenmo';
 export * from './pack-material';
 export * from './verification-record';
 export * from './disinfection-ledger';
+export * from './pack';

@@ -13,6 +13,7 @@ import { disinfectionRecord } from '../../../platform/db/schema';
 import { newRecordNo, recordDevice } from './record-device';
 import { startRecordsFromCycles } from './records-from-cycles';
 import { recallMarks } from '../verification/verification-recall';
+import { loadsOfCycles } from '../packs/pack-moves';
 import { requireAuth, type AuthContext } from '../../../platform/auth/request-auth';
 import { ok } from '../../../platform/http/envelope';
 import { tenantRows } from '../../../platform/tenancy/tenant-scope';
@@ -45,9 +46,20 @@ const recallDecoration =
   (ctx: AppContext) =>
   async (rows: Row[], auth: AuthContext): Promise<Row[]> => {
     const marks = await recallMarks(ctx.db, auth.tenantId, [...new Set(rows.map((r) => String(r.recordNo ?? '')))]);
+    const cycleIds = [...new Set(rows.map((r) => r.cycleId).filter((c) => c !== null && c !== undefined && c !== ''))];
+    const loads = await loadsOfCycles(ctx.db, auth.tenantId, cycleIds.map(String));
     return rows.map((row) => {
       const mark = marks.get(String(row.recordNo ?? ''));
-      return { ...row, recalled: mark !== undefined, recallHandled: mark?.handled ?? false };
+      const loaded = row.cycleId ? loads.get(String(row.cycleId)) : undefined;
+      return {
+        ...row,
+        recalled: mark !== undefined,
+        recallHandled: mark?.handled ?? false,
+        // The load (batch) of the record's cycle, when one was assembled for it (docs/packs.md).
+        loadId: loaded?.loadId ?? null,
+        loadNo: loaded?.loadNo ?? '',
+        loadPacks: loaded?.loadPacks ?? 0,
+      };
     });
   };
 

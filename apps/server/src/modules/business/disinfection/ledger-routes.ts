@@ -6,6 +6,7 @@ import {
   apiScopeCodes,
   CycleResult,
   ParametricResult,
+  PackState,
   disinfectionLedgerResource,
   DISINFECTION_LEDGER_ROUTE,
   isLedgerRangeError,
@@ -20,7 +21,7 @@ import type { AppContext } from '../../../app-context';
 import { aggregateQueryTable } from '../../../crud/aggregate-source';
 import { registerResource } from '../../../crud/resource-routes';
 import { requireAuth } from '../../../platform/auth/request-auth';
-import { device, disinfectionRecord, verificationRecord, warning } from '../../../platform/db/schema';
+import { device, disinfectionRecord, load, packMove, verificationRecord, warning } from '../../../platform/db/schema';
 import { ok } from '../../../platform/http/envelope';
 import { badRequest } from '../../../platform/http/errors';
 import { liveRows, rowsOfSameTenant } from '../../../platform/tenancy/tenant-scope';
@@ -47,6 +48,18 @@ export function ledgerSpan(range: LedgerRange): { from: string; until: string } 
 }
 
 /**
+ * The packs that went into the load of a record's cycle (moves into sterilising with that load),
+ * counted from the history so that a pack reprocessed into a later load still counts here.
+ */
+function packsOfCycle(cycleId: PgColumn, r: typeof disinfectionRecord): SQL {
+  const l = load;
+  const m = packMove;
+  return sql`(select count(distinct ${m.packId}) from ${l} inner join ${m} on ${m.loadId} = ${l.id}
+      and ${rowsOfSameTenant(m, l, eq(m.toState, PackState.sterilising))}
+    where ${rowsOfSameTenant(l, r)} and ${l.cycleId} = ${cycleId})::int`;
+}
+
+/**
  * One row per current record version (not superseded, not removed) and one per warning, in the
  * same columns, so that one GROUP BY sums both without a join between tenants' rows. The
  * device's chairs come with each record (joined in the record's own tenant). Both are bounded by
@@ -63,12 +76,13 @@ function eventsOf(period: LedgerPeriod, span: { from: string; until: string }): 
       coalesce(${r.durationSeconds}, extract(epoch from ${r.endTime} - ${r.startTime}))::numeric as seconds,
       ${r.concentration}::numeric as concentration, ${r.waterVolume}::numeric as water_volume,
       ${d.chairs} as chairs, 0 as warning,
-      ${r.lethalityKind} as lethality_kind, ${r.lethality}::numeric as lethality, ${r.parametricResult} as parametric_result
+      ${r.lethalityKind} as lethality_kind, ${r.lethality}::numeric as lethality, ${r.parametricResult} as parametric_result,
+      ${packsOfCycle(r.cycleId, r)} as packs
     from ${r} left join ${d} on ${d.id} = ${r.deviceId} and ${rowsOfSameTenant(d, r)}
     where ${and(liveRows(r), eq(r.superseded, false), within(r.endTime))}`;
   const warnings = sql`select ${w.tenantId}, ${w.deptId}, ${w.deviceCode}, ${w.deviceId}, null::int,
       ${periodStartOf(period, w.startTime)}, 0, null::int, null::numeric, null::numeric, null::numeric, null::int, 1,
-      null::varchar, null::numeric, null::int
+      null::varchar, null::numeric, null::int, 0
     from ${w}
     where ${and(liveRows(w), within(w.startTime))}`;
   return sql`${records} union all ${warnings}`;
@@ -110,6 +124,7 @@ export function ledgerQuery(range: LedgerRange): SQL {
       min(lethality) filter (where lethality_kind = 'F0')::numeric(14, 2) as min_f0,
       round(avg(lethality) filter (where lethality_kind = 'F0'), 2)::numeric(14, 2) as avg_f0,
       (count(*) filter (where parametric_result = ${ParametricResult.fail}))::int as parametric_fails,
+      coalesce(sum(packs), 0)::int as packs,
       null::bigint as create_user
     from (${eventsOf(period, ledgerSpan(range))}) as ledger_events
     group by tenant_id, period_start, dept_id, device_code

@@ -7,8 +7,18 @@ import type { ResourcePageProps, Row } from '../../../crud/resource-page-types';
 import { CURVE_TEXT, CycleCurveDialog } from './cycle-curve';
 
 const TEXT = {
-  zh: { recalled: '召回', handled: '召回已处理', pass: '参数合格', fail: '参数不合格', none: '未判定' },
+  zh: {
+    recalled: '召回',
+    handled: '召回已处理',
+    pass: '参数合格',
+    fail: '参数不合格',
+    none: '未判定',
+    load: '灭菌批次',
+    packs: '{n} 包',
+  },
   en: {
+    load: 'Load',
+    packs: '{n} packs',
     recalled: 'Recalled',
     handled: 'Recall handled',
     pass: 'Parametric pass',
@@ -65,6 +75,23 @@ export default function DisinfectionScreen() {
     }),
     [text, en],
   );
+  // The load (batch) assembled for the record's cycle, and how many packs it holds (docs/packs.md).
+  const extraColumns = useMemo<ResourcePageProps['extraColumns']>(
+    () => [
+      {
+        key: 'loadNo',
+        title: text.load,
+        width: 170,
+        render: (row: Row) =>
+          row.loadNo ? (
+            <span data-testid="disinfection-load">
+              {String(row.loadNo)} ({text.packs.replace('{n}', String(row.loadPacks ?? 0))})
+            </span>
+          ) : null,
+      },
+    ],
+    [text],
+  );
   const curveText = en ? CURVE_TEXT.en : CURVE_TEXT.zh;
   const [curveOf, setCurveOf] = useState<string | null>(null);
   const rowActions = useCallback(
@@ -83,7 +110,12 @@ export default function DisinfectionScreen() {
   );
   return (
     <>
-      <ResourcePage resource={disinfectionRecordResource} render={render} rowActions={rowActions} />
+      <ResourcePage
+        resource={disinfectionRecordResource}
+        render={render}
+        rowActions={rowActions}
+        extraColumns={extraColumns}
+      />
       {curveOf ? <CycleCurveDialog id={curveOf} text={curveText} onClose={() => setCurveOf(null)} /> : null}
     </>
   );

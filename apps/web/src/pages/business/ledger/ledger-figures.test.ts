@@ -17,6 +17,7 @@ const row = (over: Partial<LedgerRow>): LedgerRow => ({
   passes: 0,
   fails: 0,
   aborts: 0,
+  packs: 0,
   totalMinutes: null,
   avgConcentration: null,
   minConcentration: null,

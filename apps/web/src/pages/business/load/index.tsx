@@ -1,0 +1,224 @@
+import { App, Button, Form, Modal, Popconfirm, Select, Table, Tag } from 'antd';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  buttonCodes,
+  isPackState,
+  LOAD_RELEASE_PATH,
+  loadResource,
+  LoadStatus,
+  PACK_STATE_LABELS,
+  ParametricResult,
+} from '@mes/contracts';
+import { requestData } from '../../../api/http';
+import { ResourcePage } from '../../../crud/resource-page';
+import type { CustomInputProps, ResourcePageContext, ResourcePageProps, Row } from '../../../crud/resource-page-types';
+
+const TEXT = {
+  zh: {
+    cycle: '灭菌周期',
+    parametric: '参数判定',
+    pass: '合格',
+    fail: '不合格',
+    none: '未判定',
+    packCount: '器械包数',
+    packs: '器械包',
+    packsTitle: '批次 {no} 的器械包',
+    code: '包编号',
+    article: '物品',
+    state: '状态',
+    expiry: '失效日期',
+    release: '放行',
+    releaseConfirm: '确认放行该批次?放行后其器械包转为无菌。',
+    close: '关闭',
+    pickDevice: '请先选择灭菌器',
+  },
+  en: {
+    cycle: 'Cycle',
+    parametric: 'Parametric',
+    pass: 'Pass',
+    fail: 'Fail',
+    none: 'Not judged',
+    packCount: 'Packs',
+    packs: 'Packs',
+    packsTitle: 'Packs of load {no}',
+    code: 'Pack code',
+    article: 'Article',
+    state: 'State',
+    expiry: 'Expires on',
+    release: 'Release',
+    releaseConfirm: 'Release this load? Its packs become sterile.',
+    close: 'Close',
+    pickDevice: 'Choose the steriliser first',
+  },
+};
+type Lang = 'zh' | 'en';
+
+function useLang(): Lang {
+  const { i18n } = useTranslation();
+  return i18n.language.startsWith('en') ? 'en' : 'zh';
+}
+
+interface CycleRow {
+  id: string;
+  startTime: string;
+  programName: string;
+  parametricResult: number | null;
+}
+
+/**
+ * The cycle of the load: one of the chosen steriliser's latest finished cycles (the device
+ * cycles are far too many for a generic picker of every row).
+ */
+function CycleInput({ value, onChange, disabled }: CustomInputProps) {
+  const lang = useLang();
+  const text = TEXT[lang];
+  const deviceId = Form.useWatch('deviceId', Form.useFormInstance()) as string | undefined;
+  const [fetched, setCycles] = useState<CycleRow[]>([]);
+  // No steriliser chosen: no cycles to offer (the last list is not shown).
+  const cycles = deviceId ? fetched : [];
+  useEffect(() => {
+    if (!deviceId) return;
+    void requestData<{ records: CycleRow[] }>('/basic/device-cycle/page', {
+      params: { deviceId, size: 50, descs: 'endTime' },
+      silent: true,
+    })
+      .then((page) => setCycles(page.records))
+      .catch(() => setCycles([]));
+  }, [deviceId]);
+  const judged = (r: number | null) =>
+    r === ParametricResult.pass ? text.pass : r === ParametricResult.fail ? text.fail : text.none;
+  return (
+    <Select
+      data-testid="load-cycle"
+      allowClear
+      disabled={disabled}
+      value={value ? String(value) : undefined}
+      placeholder={deviceId ? undefined : text.pickDevice}
+      onChange={(v) => onChange?.(v ?? null)}
+      options={cycles.map((c) => ({
+        value: String(c.id),
+        label: `${c.startTime} ${c.programName} (${judged(c.parametricResult)})`,
+      }))}
+    />
+  );
+}
+
+const INPUTS = { cycleId: CycleInput };
+
+/** The packs of one load with their state and expiry. */
+function PacksDialog({ row, onClose }: { row: Row | null; onClose(): void }) {
+  const lang = useLang();
+  const text = TEXT[lang];
+  const [packs, setPacks] = useState<Row[] | null>(null);
+  return (
+    <Modal
+      open={!!row}
+      title={text.packsTitle.replace('{no}', String(row?.loadNo ?? ''))}
+      width={820}
+      destroyOnHidden
+      afterOpenChange={(open) => {
+        if (open && row)
+          void requestData<{ records: Row[] }>('/blade-business/pack/page', {
+            params: { loadId: row.id, size: 500 },
+          })
+            .then((page) => setPacks(page.records))
+            .catch(() => setPacks([]));
+        if (!open) setPacks(null);
+      }}
+      onCancel={onClose}
+      footer={<Button onClick={onClose}>{text.close}</Button>}
+    >
+      <Table<Row>
+        data-testid="load-packs"
+        size="small"
+        rowKey="id"
+        loading={packs === null}
+        dataSource={packs ?? []}
+        pagination={false}
+        columns={[
+          { key: 'code', dataIndex: 'code', title: text.code },
+          { key: 'article', dataIndex: 'articleIdName', title: text.article },
+          {
+            key: 'state',
+            title: text.state,
+            render: (_, p) => (isPackState(p.state) ? PACK_STATE_LABELS[p.state][lang] : ''),
+          },
+          { key: 'expiryDate', dataIndex: 'expiryDate', title: text.expiry },
+        ]}
+      />
+    </Modal>
+  );
+}
+
+/**
+ * 灭菌批次 (docs/packs.md): loads with their cycle, its parametric result and their packs; 放行
+ * releases an open load (the server refuses unless the cycle and its indicators passed, naming why).
+ */
+export default function LoadScreen() {
+  const lang = useLang();
+  const text = TEXT[lang];
+  const { message } = App.useApp();
+  const [shown, setShown] = useState<Row | null>(null);
+  const extraColumns = useMemo<ResourcePageProps['extraColumns']>(
+    () => [
+      { key: 'cycleName', title: text.cycle, width: 220, render: (row: Row) => String(row.cycleName ?? '') },
+      {
+        key: 'parametricResult',
+        title: text.parametric,
+        width: 100,
+        render: (row: Row) => {
+          if (row.parametricResult === null || row.parametricResult === undefined) return null;
+          const r = Number(row.parametricResult);
+          if (r === ParametricResult.pass) return <Tag color="green">{text.pass}</Tag>;
+          if (r === ParametricResult.fail) return <Tag color="red">{text.fail}</Tag>;
+          return <Tag>{text.none}</Tag>;
+        },
+      },
+      {
+        key: 'packCount',
+        title: text.packCount,
+        width: 90,
+        render: (row: Row) => <span data-testid="load-pack-count">{String(row.packCount ?? 0)}</span>,
+      },
+    ],
+    [text],
+  );
+  const rowActions = useCallback(
+    (row: Row, ctx: ResourcePageContext) => (
+      <>
+        <Button type="link" size="small" data-testid="load-packs-open" onClick={() => setShown(row)}>
+          {text.packs}
+        </Button>
+        {ctx.can(buttonCodes.load.release) && Number(row.state) === LoadStatus.open ? (
+          <Popconfirm
+            title={text.releaseConfirm}
+            onConfirm={async () => {
+              try {
+                const moved = await requestData<number>(LOAD_RELEASE_PATH, {
+                  method: 'POST',
+                  params: { id: row.id },
+                });
+                void message.success(`${text.release}: ${moved}`);
+                ctx.reload();
+              } catch {
+                // The request has shown the server's reason.
+              }
+            }}
+          >
+            <Button type="link" size="small" data-testid="load-release">
+              {text.release}
+            </Button>
+          </Popconfirm>
+        ) : null}
+      </>
+    ),
+    [text, message],
+  );
+  return (
+    <div data-testid="load-screen">
+      <ResourcePage resource={loadResource} extraColumns={extraColumns} rowActions={rowActions} inputs={INPUTS} />
+      <PacksDialog row={shown} onClose={() => setShown(null)} />
+    </div>
+  );
+}

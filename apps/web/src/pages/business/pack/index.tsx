@@ -1,0 +1,342 @@
+import { App, Button, Form, Input, Modal, Select, Table, Tag, TreeSelect } from 'antd';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  buttonCodes,
+  isPackState,
+  LoadStatus,
+  PACK_HISTORY_PATH,
+  PACK_LABEL_PATH,
+  PACK_MOVE_PATH,
+  PACK_MOVES,
+  PACK_STATE_LABELS,
+  packResource,
+  PackState,
+  RELEASE_ONLY_STATES,
+  type PackMoveRow,
+} from '@mes/contracts';
+import { requestData } from '../../../api/http';
+import { download } from '../../../crud/download';
+import { ResourcePage } from '../../../crud/resource-page';
+import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
+
+const TEXT = {
+  zh: {
+    history: '流转记录',
+    historyTitle: '流转记录 - {code}',
+    move: '流转',
+    moveTitle: '流转 {n} 个器械包',
+    label: '打印标签',
+    to: '目标状态',
+    noMove: '所选器械包没有共同可转入的状态',
+    dept: '机构',
+    load: '灭菌批次',
+    patientCase: '病历号',
+    chairNo: '牙椅号',
+    clinician: '医生',
+    remark: '备注',
+    time: '时间',
+    from: '原状态',
+    toState: '新状态',
+    by: '操作人',
+    where: '地点/批次/病历',
+    close: '关闭',
+    ok: '确定',
+    moved: '已流转 {n} 个器械包',
+  },
+  en: {
+    history: 'History',
+    historyTitle: 'History - {code}',
+    move: 'Move',
+    moveTitle: 'Move {n} packs',
+    label: 'Print labels',
+    to: 'Move to',
+    noMove: 'The chosen packs share no state they may move to',
+    dept: 'Department',
+    load: 'Load',
+    patientCase: 'Patient case',
+    chairNo: 'Chair',
+    clinician: 'Clinician',
+    remark: 'Remark',
+    time: 'At',
+    from: 'From',
+    toState: 'To',
+    by: 'By',
+    where: 'Where / load / case',
+    close: 'Close',
+    ok: 'OK',
+    moved: '{n} packs moved',
+  },
+};
+type Text = (typeof TEXT)['zh'];
+type Lang = 'zh' | 'en';
+
+function useLang(): Lang {
+  const { i18n } = useTranslation();
+  return i18n.language.startsWith('en') ? 'en' : 'zh';
+}
+
+const stateLabel = (state: unknown, lang: Lang) => (isPackState(state) ? PACK_STATE_LABELS[state][lang] : '');
+
+const STATE_COLORS: Partial<Record<PackState, string>> = {
+  [PackState.sterile]: 'green',
+  [PackState.delivered]: 'cyan',
+  [PackState.inUse]: 'blue',
+  [PackState.awaitingReview]: 'gold',
+  [PackState.expired]: 'orange',
+  [PackState.recalled]: 'red',
+};
+
+const stateTag = (state: unknown, lang: Lang) => (
+  <Tag color={isPackState(state) ? STATE_COLORS[state] : undefined} data-testid="pack-state">
+    {stateLabel(state, lang)}
+  </Tag>
+);
+
+/** A pack's moves, oldest first: who moved it, when, from which state to which, and where. */
+function HistoryDialog({ row, onClose }: { row: Row | null; onClose(): void }) {
+  const lang = useLang();
+  const text: Text = TEXT[lang];
+  const [moves, setMoves] = useState<PackMoveRow[] | null>(null);
+  return (
+    <Modal
+      open={!!row}
+      title={text.historyTitle.replace('{code}', String(row?.code ?? ''))}
+      width={960}
+      destroyOnHidden
+      afterOpenChange={(open) => {
+        if (open && row)
+          void requestData<PackMoveRow[]>(PACK_HISTORY_PATH, { params: { id: row.id } })
+            .then(setMoves)
+            .catch(() => setMoves([]));
+        if (!open) setMoves(null);
+      }}
+      onCancel={onClose}
+      footer={<Button onClick={onClose}>{text.close}</Button>}
+    >
+      <Table<PackMoveRow>
+        data-testid="pack-history"
+        size="small"
+        rowKey="id"
+        loading={moves === null}
+        dataSource={moves ?? []}
+        pagination={false}
+        columns={[
+          { key: 'moveTime', dataIndex: 'moveTime', title: text.time, width: 160 },
+          { key: 'from', title: text.from, render: (_, m) => (m.fromState ? stateTag(m.fromState, lang) : '-') },
+          { key: 'to', title: text.toState, render: (_, m) => stateTag(m.toState, lang) },
+          { key: 'userName', dataIndex: 'userName', title: text.by },
+          {
+            key: 'where',
+            title: text.where,
+            render: (_, m) =>
+              [
+                m.deptName,
+                m.lineName,
+                m.carName,
+                m.loadNo,
+                m.patientCase && `${text.patientCase} ${m.patientCase}`,
+                m.chairNo && `${text.chairNo} ${m.chairNo}`,
+                m.clinician,
+              ]
+                .filter(Boolean)
+                .join(' · '),
+          },
+          { key: 'remark', dataIndex: 'remark', title: text.remark },
+        ]}
+      />
+    </Modal>
+  );
+}
+
+interface MoveValues {
+  state?: number;
+  deptId?: string;
+  loadId?: string;
+  patientCase?: string;
+  chairNo?: string;
+  clinician?: string;
+  remark?: string;
+}
+
+interface TreeNode {
+  title: string;
+  value: string;
+  children?: TreeNode[];
+}
+
+/**
+ * Moves the chosen packs to a state all of them may move to (the contracts' one table), with the
+ * department, the load (into sterilisation) or the patient case (use) the move needs.
+ */
+function MoveDialog({ rows, onClose, onMoved }: { rows: Row[] | null; onClose(): void; onMoved(): void }) {
+  const lang = useLang();
+  const text: Text = TEXT[lang];
+  const { message } = App.useApp();
+  const [form] = Form.useForm<MoveValues>();
+  const state = Form.useWatch('state', form);
+  const [busy, setBusy] = useState(false);
+  const [depts, setDepts] = useState<TreeNode[]>([]);
+  const [loads, setLoads] = useState<{ id: string; loadNo: string }[]>([]);
+  const targets = useMemo(() => {
+    if (!rows?.length) return [];
+    const sets = rows.map((r) => (isPackState(r.state) ? PACK_MOVES[r.state] : []));
+    return (sets[0] ?? []).filter((s) => !RELEASE_ONLY_STATES.includes(s) && sets.every((set) => set.includes(s)));
+  }, [rows]);
+  useEffect(() => {
+    if (!rows) return;
+    void requestData<TreeNode[]>('/blade-system/dept/tree', { silent: true })
+      .then(setDepts)
+      .catch(() => setDepts([]));
+  }, [rows]);
+  useEffect(() => {
+    if (state !== PackState.sterilising) return;
+    void requestData<{ records: { id: string; loadNo: string }[] }>('/blade-business/load/page', {
+      params: { state: LoadStatus.open, size: 100, descs: 'loadNo' },
+      silent: true,
+    })
+      .then((page) => setLoads(page.records))
+      .catch(() => setLoads([]));
+  }, [state]);
+  const submit = async () => {
+    if (!rows) return;
+    const values = await form.validateFields();
+    setBusy(true);
+    try {
+      const moved = await requestData<number>(PACK_MOVE_PATH, {
+        method: 'POST',
+        data: { ids: rows.map((r) => r.id).join(','), ...values },
+      });
+      void message.success(text.moved.replace('{n}', String(moved)));
+      form.resetFields();
+      onMoved();
+    } catch {
+      // The request has shown its message.
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      open={!!rows}
+      title={text.moveTitle.replace('{n}', String(rows?.length ?? 0))}
+      destroyOnHidden
+      onCancel={onClose}
+      okText={text.ok}
+      confirmLoading={busy}
+      okButtonProps={{ disabled: !targets.length }}
+      onOk={() => void submit()}
+    >
+      {targets.length ? (
+        <Form form={form} layout="vertical" data-testid="pack-move-form">
+          <Form.Item name="state" label={text.to} rules={[{ required: true }]}>
+            <Select
+              data-testid="pack-move-state"
+              options={targets.map((s) => ({ value: s, label: PACK_STATE_LABELS[s][lang] }))}
+            />
+          </Form.Item>
+          <Form.Item name="deptId" label={text.dept}>
+            <TreeSelect allowClear showSearch treeNodeFilterProp="title" treeData={depts} />
+          </Form.Item>
+          {state === PackState.sterilising ? (
+            <Form.Item name="loadId" label={text.load} rules={[{ required: true }]}>
+              <Select
+                data-testid="pack-move-load"
+                options={loads.map((l) => ({ value: l.id, label: l.loadNo }))}
+                showSearch
+                optionFilterProp="label"
+              />
+            </Form.Item>
+          ) : null}
+          {state === PackState.inUse ? (
+            <>
+              <Form.Item name="patientCase" label={text.patientCase} rules={[{ required: true }]}>
+                <Input maxLength={64} />
+              </Form.Item>
+              <Form.Item name="chairNo" label={text.chairNo}>
+                <Input maxLength={32} />
+              </Form.Item>
+              <Form.Item name="clinician" label={text.clinician}>
+                <Input maxLength={64} />
+              </Form.Item>
+            </>
+          ) : null}
+          <Form.Item name="remark" label={text.remark}>
+            <Input maxLength={255} />
+          </Form.Item>
+        </Form>
+      ) : (
+        <p data-testid="pack-move-none">{text.noMove}</p>
+      )}
+    </Modal>
+  );
+}
+
+/**
+ * 器械包追溯 (docs/packs.md): the generic pack screen (search by state, article, load, expiry),
+ * each pack's history, moving the chosen packs and printing their labels.
+ */
+export default function PackScreen() {
+  const lang = useLang();
+  const text: Text = TEXT[lang];
+  const [shown, setShown] = useState<Row | null>(null);
+  const [moving, setMoving] = useState<Row[] | null>(null);
+  const [reload, setReload] = useState<(() => void) | null>(null);
+  const render = useMemo(() => ({ state: (value: unknown) => stateTag(value, lang) }), [lang]);
+  const rowActions = useCallback(
+    (row: Row) => (
+      <Button type="link" size="small" data-testid="pack-history-open" onClick={() => setShown(row)}>
+        {text.history}
+      </Button>
+    ),
+    [text],
+  );
+  const toolbar = useCallback(
+    (ctx: ResourcePageContext) => (
+      <>
+        {ctx.can(buttonCodes.pack.move) ? (
+          <Button
+            data-testid="pack-move"
+            disabled={!ctx.selectedRows.length}
+            onClick={() => {
+              setReload(() => ctx.reload);
+              setMoving(ctx.selectedRows);
+            }}
+          >
+            {text.move}
+          </Button>
+        ) : null}
+        {ctx.can(buttonCodes.pack.label) ? (
+          <Button
+            data-testid="pack-label"
+            disabled={!ctx.selectedRows.length}
+            onClick={() =>
+              void download(
+                PACK_LABEL_PATH,
+                { ids: ctx.selectedRows.map((r) => r.id).join(',') },
+                'pack-labels.pdf',
+              ).catch(() => undefined)
+            }
+          >
+            {text.label}
+          </Button>
+        ) : null}
+      </>
+    ),
+    [text],
+  );
+  return (
+    <div data-testid="pack-screen">
+      <ResourcePage resource={packResource} rowActions={rowActions} toolbar={toolbar} render={render} />
+      <HistoryDialog row={shown} onClose={() => setShown(null)} />
+      <MoveDialog
+        rows={moving}
+        onClose={() => setMoving(null)}
+        onMoved={() => {
+          setMoving(null);
+          reload?.();
+        }}
+      />
+    </div>
+  );
+}
