@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { disinfectionRecordResource, ParametricResult, RecordSource } from '@mes/contracts';
 import { ResourcePage } from '../../../crud/resource-page';
 import type { ResourcePageProps, Row } from '../../../crud/resource-page-types';
-import { CURVE_TEXT, CycleCurveDialog } from './cycle-curve';
+import { CURVE_TEXT, CycleCurveDialog, type JudgedRecord } from './cycle-curve';
 
 const TEXT = {
   zh: { recalled: '召回', handled: '召回已处理', pass: '参数合格', fail: '参数不合格', none: '未判定' },
@@ -66,14 +66,14 @@ export default function DisinfectionScreen() {
     [text, en],
   );
   const curveText = en ? CURVE_TEXT.en : CURVE_TEXT.zh;
-  const [curveOf, setCurveOf] = useState<string | null>(null);
+  const [curveOf, setCurveOf] = useState<JudgedRecord | null>(null);
   const rowActions = useCallback(
     (row: Row) =>
       Number(row.source) === RecordSource.cycle ? (
         <Button
           type="link"
           size="small"
-          onClick={() => setCurveOf(String(row.id))}
+          onClick={() => setCurveOf({ ...row, id: String(row.id) })}
           data-testid="disinfection-curve-open"
         >
           {curveText.curve}
@@ -84,7 +84,14 @@ export default function DisinfectionScreen() {
   return (
     <>
       <ResourcePage resource={disinfectionRecordResource} render={render} rowActions={rowActions} />
-      {curveOf ? <CycleCurveDialog id={curveOf} text={curveText} onClose={() => setCurveOf(null)} /> : null}
+      {curveOf ? (
+        <CycleCurveDialog
+          record={curveOf}
+          text={curveText}
+          reasonIn={(reason) => reasonIn(reason, en)}
+          onClose={() => setCurveOf(null)}
+        />
+      ) : null}
     </>
   );
 }
