@@ -260,7 +260,13 @@ describe('run state, the judged cycle and the chart’s limits (issue 28 points 
         await page.goto('/wel/dashboard');
         const tile = page.getByTestId('wall-tile').filter({ hasText: deviceName });
         await poll(() => tile.getByTestId('iot-cycle').innerText()).toContain(words.cycle);
-        expect(await tile.getAttribute('data-state')).toBeTruthy();
+        expect(await tile.getAttribute('data-state')).toBe('disinfecting');
+        // The time left is at the end of the line: the line wraps, it is not cut.
+        expect(await fits(tile.getByTestId('iot-cycle'))).toBe(true);
+        expect(await tile.getByTestId('iot-cycle').evaluate((el) => getComputedStyle(el).textOverflow)).not.toBe(
+          'ellipsis',
+        );
+        expect(await overflowX(page)).toBeLessThanOrEqual(0);
         await screenshot(page, `${name}-wall`);
       } finally {
         await context.close();

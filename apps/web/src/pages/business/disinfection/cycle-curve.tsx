@@ -81,14 +81,26 @@ export function curveOption(reply: CycleCurveReply, text: Text): ChartOption {
             ? [
                 band(p.plateauMin, p.plateauMax).map((edge, i) => ({
                   ...edge,
-                  ...(i === 0 ? { name: text.plateau, itemStyle: { color: 'rgba(82, 196, 26, 0.12)' } } : {}),
+                  ...(i === 0
+                    ? {
+                        name: text.plateau,
+                        itemStyle: { color: 'rgba(82, 196, 26, 0.12)' },
+                        // Inside the band's left end: above it the legend and the hold's label sit.
+                        label: { position: 'insideTopLeft', color: '#389e0d' },
+                      }
+                    : {}),
                 })) as [object, object],
               ]
             : []),
           ...(reply.holdStart !== null && reply.holdEnd !== null
             ? [
                 [
-                  { xAxis: reply.holdStart, name: text.hold, itemStyle: { color: 'rgba(22, 119, 255, 0.08)' } },
+                  {
+                    xAxis: reply.holdStart,
+                    name: text.hold,
+                    itemStyle: { color: 'rgba(22, 119, 255, 0.08)' },
+                    label: { position: 'insideBottom', color: '#1677ff' },
+                  },
                   { xAxis: reply.holdEnd },
                 ] as [object, object],
               ]
@@ -96,6 +108,7 @@ export function curveOption(reply: CycleCurveReply, text: Text): ChartOption {
         ] as never,
       },
     });
+  const lineLabel = (formatter: string) => ({ formatter, position: 'insideEndTop' as const });
   if (reply.pressure.length)
     series.push({
       id: 'pressure',
@@ -109,7 +122,7 @@ export function curveOption(reply: CycleCurveReply, text: Text): ChartOption {
           ? {
               silent: true,
               symbol: 'none',
-              label: { formatter: text.pressureBand },
+              label: lineLabel(text.pressureBand),
               data: [p.pressureMin, p.pressureMax].filter((v) => v !== null).map((v) => ({ yAxis: v })),
             }
           : undefined,
@@ -127,20 +140,41 @@ export function curveOption(reply: CycleCurveReply, text: Text): ChartOption {
           ? {
               silent: true,
               symbol: 'none',
-              label: { formatter: text.minConcentration },
+              label: lineLabel(text.minConcentration),
               data: [{ yAxis: p.minConcentration }],
             }
           : undefined,
     });
+  // ECharts sizes an axis on its data alone: the profile's figures widen it, so a band above the
+  // curve (a plateau the load never reached) is seen whole rather than cut at the top.
+  const reach = (figures: (number | null | undefined)[]) => {
+    const known = figures.filter((v): v is number => v !== null && v !== undefined);
+    if (!known.length) return {};
+    const [low, high] = [Math.min(...known), Math.max(...known)];
+    return {
+      min: (extent: { min: number }) => Math.floor(Math.min(extent.min, low)),
+      max: (extent: { max: number }) => Math.ceil(Math.max(extent.max, high)),
+    };
+  };
+  // The axes carry units only; the legend names the curves.
+  const rightUnits = [reply.pressure.length ? 'kPa' : '', reply.concentration.length ? 'mg/L' : '']
+    .filter(Boolean)
+    .join(' / ');
   return {
     animation: false,
-    tooltip: { trigger: 'axis' },
-    legend: {},
-    grid: { left: 56, right: 56, top: 40, bottom: 40 },
-    xAxis: { type: 'time', min: reply.startTime, max: reply.endTime },
+    tooltip: { trigger: 'axis', confine: true },
+    legend: { bottom: 0 },
+    grid: { left: 8, right: 8, top: 36, bottom: 36, containLabel: true },
+    xAxis: { type: 'time', min: reply.startTime, max: reply.endTime, axisLabel: { hideOverlap: true } },
     yAxis: [
-      { type: 'value', name: text.temperature, scale: true },
-      { type: 'value', name: `${text.pressure} / ${text.concentration}`, scale: true, splitLine: { show: false } },
+      { type: 'value', name: '℃', scale: true, ...reach([p?.plateauMin, p?.plateauMax]) },
+      {
+        type: 'value',
+        name: rightUnits,
+        scale: true,
+        splitLine: { show: false },
+        ...(rightUnits ? reach([p?.pressureMin, p?.pressureMax, p?.minConcentration]) : {}),
+      },
     ],
     series,
   };

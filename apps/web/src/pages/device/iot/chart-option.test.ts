@@ -165,6 +165,22 @@ describe('the field chart’s limits and program bands', () => {
     expect(valueOf(option).markArea?.data[0]?.[0].name).toBe('');
   });
 
+  it('leaves every band unlabelled on a phone (the list under the chart names them)', () => {
+    const option = seriesChartOption({ ...reply(0), bands: [band({})] }, { ...look, compact: true, limitText: zh });
+    expect(valueOf(option).markArea?.data[0]?.[0].name).toBe('');
+  });
+
+  it('labels H and L at the left end and HH and LL at the right, so close limits do not collide', () => {
+    const option = seriesChartOption(reply(0), { ...look, limits: { hh: 9, h: 8, l: 1, ll: 0 } });
+    const lines = valueOf(option).markLine?.data as (Mark & { label: { position: string } })[];
+    expect(lines.map((l) => l.label.position)).toEqual([
+      'insideEndTop',
+      'insideStartTop',
+      'insideStartTop',
+      'insideEndTop',
+    ]);
+  });
+
   it('draws a minimum only (concentration) as a line over the program’s span', () => {
     const option = seriesChartOption(
       { ...reply(0), bands: [band({ kind: 'concentration', min: 2, max: null })] },

@@ -21,6 +21,11 @@ export interface ChartLook {
    * The names of the limits and bands, in the page's language: `limit` names a limit line
    * (`高高限 140`), `band` a program's band (`134℃ 标准 · 平台温度 134–137`).
    */
+  /**
+   * A narrow chart (a phone): the bands are drawn without their labels, which the list under the
+   * chart carries; on a canvas a label longer than its band is cut at the chart's edge.
+   */
+  compact?: boolean;
   limitText?: {
     limit: (which: keyof FieldLimits, value: string) => string;
     band: (band: ProgramBand, range: string) => string;
@@ -35,6 +40,16 @@ const LIMIT_COLOURS: Record<keyof FieldLimits, string> = {
   ll: '#ff4d4f',
 };
 const LIMIT_ORDER: readonly (keyof FieldLimits)[] = ['hh', 'h', 'l', 'll'];
+/**
+ * The outer limits are labelled at the right end of their line, the inner ones at the left: H
+ * and HH lie close together, and labels at the same end would write over each other.
+ */
+const LIMIT_LABEL_AT: Record<keyof FieldLimits, 'insideEndTop' | 'insideStartTop'> = {
+  hh: 'insideEndTop',
+  h: 'insideStartTop',
+  l: 'insideStartTop',
+  ll: 'insideEndTop',
+};
 export const BAND_COLOUR = '#52c41a';
 /**
  * A band narrower than this share of the range is drawn without its label: on a day's chart a
@@ -42,7 +57,7 @@ export const BAND_COLOUR = '#52c41a';
  */
 const BAND_LABEL_SHARE = 0.15;
 
-type LimitLine = { name: string; value: number; colour: string };
+type LimitLine = { name: string; value: number; colour: string; at: 'insideEndTop' | 'insideStartTop' };
 /** One end of a line segment ECharts draws between two points of the chart. */
 type MarkLineEnd = {
   name?: string;
@@ -64,7 +79,12 @@ export function limitMarks(reply: ModelListReply, look: ChartLook) {
   for (const which of LIMIT_ORDER) {
     const value = look.limits?.[which];
     if (value === null || value === undefined) continue;
-    lines.push({ name: text.limit(which, `${figure(value)}${unit}`), value, colour: LIMIT_COLOURS[which] });
+    lines.push({
+      name: text.limit(which, `${figure(value)}${unit}`),
+      value,
+      colour: LIMIT_COLOURS[which],
+      at: LIMIT_LABEL_AT[which],
+    });
   }
   const span = Math.max(1, reply.to - reply.from);
   const bands = reply.bands.map((band) => {
@@ -74,7 +94,8 @@ export function limitMarks(reply: ModelListReply, look: ChartLook) {
         : band.min !== null
           ? `≥ ${figure(band.min)}${unit}`
           : `≤ ${figure(band.max ?? 0)}${unit}`;
-    return { band, name: text.band(band, range), labelled: (band.to - band.from) / span >= BAND_LABEL_SHARE };
+    const labelled = !look.compact && (band.to - band.from) / span >= BAND_LABEL_SHARE;
+    return { band, name: text.band(band, range), labelled };
   });
   return { lines, bands };
 }
@@ -162,7 +183,7 @@ export function seriesChartOption(reply: ModelListReply, look: ChartLook): Chart
                 name: l.name,
                 yAxis: l.value,
                 lineStyle: { color: l.colour, type: 'dashed' as const, width: 1 },
-                label: { formatter: '{b}', position: 'insideEndTop' as const, color: l.colour },
+                label: { formatter: '{b}', position: l.at, color: l.colour },
               })),
               ...edges.map((e) => {
                 const y = e.band.min ?? e.band.max ?? 0;

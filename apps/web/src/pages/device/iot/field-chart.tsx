@@ -54,6 +54,7 @@ export function FieldChart(props: FieldChartProps) {
       valueName: names === '[]' || !charted ? undefined : namer(charted, names, lang),
       labels: { average: t('live.average'), min: t('live.min'), max: t('live.max'), value: t('live.value') },
       limits: JSON.parse(limits) as FieldLimits | null,
+      compact: phone,
       limitText: {
         limit: (which, value) => t(`limit.${which}`, { value }),
         band: (band, range) =>
@@ -64,7 +65,7 @@ export function FieldChart(props: FieldChartProps) {
           }),
       },
     }),
-    [charted, token, t, precision, names, lang, limits],
+    [charted, token, t, precision, names, lang, limits, phone],
   );
   const option = useMemo(
     () => (reply && reply.points.length ? seriesChartOption(reply, look) : undefined),
