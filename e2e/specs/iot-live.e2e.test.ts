@@ -1,8 +1,8 @@
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, crudDialog, newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
-import { mqttUrl } from '../support/params';
+import { connectDevice, openDeviceLive, type DeviceSecret } from '../support/device';
 import { goInApp, openMenuScreen, presetSetting } from '../support/shell';
 
 const browser = useBrowser();
@@ -16,33 +16,12 @@ const HISTORY_POINTS = 700;
 const deviceCode = `e2e-iot-${stamp}`;
 const livePath = `/device/iot/${deviceCode}`;
 
-interface Secret {
-  clientId: string;
-  secret: string;
-  topicPrefix: string;
-}
-
 let productId: string | undefined;
 let deviceId: string | undefined;
 let device: MqttClient | undefined;
 
 async function shoot(page: Page, name: string): Promise<void> {
   await screenshot(page, name);
-}
-
-function connect(secret: Secret): Promise<MqttClient> {
-  return new Promise((resolve, reject) => {
-    // MQTT 3.1.1 (the embedded broker refuses v5); the client id doubles as the user name.
-    const client = mqtt.connect(mqttUrl(), {
-      protocolVersion: 4,
-      clientId: secret.clientId,
-      username: secret.clientId,
-      password: secret.secret,
-      reconnectPeriod: 0,
-    });
-    client.once('connect', () => resolve(client));
-    client.once('error', reject);
-  });
 }
 
 /** A PUBACK that never comes means ingestion is not committing: say so instead of a hook timeout. */
@@ -107,9 +86,9 @@ describe('IoT live device page', () => {
       );
       deviceId = devices.data.records[0]?.id;
       expect(deviceId).toBeTruthy();
-      const secret = await callApi<Secret>(page, `${DEVICE}/rotate-secret?id=${deviceId}&first=1`, {});
+      const secret = await callApi<DeviceSecret>(page, `${DEVICE}/rotate-secret?id=${deviceId}&first=1`, {});
       expect(secret.success, secret.msg).toBe(true);
-      device = await connect(secret.data);
+      device = await connectDevice(secret.data);
       await publish({ chlorine: 42.5, waterTemp: 36.64, phase: 2 });
       // A value last reported 20 minutes ago: stale on the page.
       await publish({ level: 80 }, Date.now() - 20 * 60_000);
@@ -250,9 +229,7 @@ describe('IoT live device page', () => {
       await presetSetting(page, 'language', 'en');
       await presetSetting(page, 'themeName', 'theme-dark');
       await signIn(page);
-      await openMenuScreen(page, livePath);
-      const live = page.getByTestId('iot-live');
-      await live.waitFor();
+      const live = await openDeviceLive(page, deviceCode, 'url');
       await poll(() => live.innerText()).toContain('Latest values');
       await publish({ chlorine: 44.75, waterTemp: 37.2 });
       await poll(() => valueOf(page, 'chlorine')).toBe('44.75');
@@ -287,8 +264,7 @@ describe('IoT live device page', () => {
       expect((badge?.x ?? 999) + (badge?.width ?? 0)).toBeLessThanOrEqual(375);
       await shoot(page, 'iot-overview-zh-375');
 
-      await openMenuScreen(page, livePath);
-      await page.getByTestId('iot-live').waitFor();
+      await openDeviceLive(page, deviceCode, 'url');
       await publish({ chlorine: 45.5 });
       await poll(() => valueOf(page, 'chlorine')).toBe('45.50');
       await poll(() => chartCanvas(page).count()).toBeGreaterThan(0);

@@ -1,8 +1,7 @@
-import mqtt, { type MqttClient } from 'mqtt';
-import type { Page } from 'playwright-core';
+import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, crudDialog, newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
-import { mqttUrl } from '../support/params';
+import { connectDevice, openDeviceLive, type DeviceSecret } from '../support/device';
 import { goInApp, presetSetting } from '../support/shell';
 
 /**
@@ -17,13 +16,6 @@ const DEVICE = '/api/basic/device';
 const stamp = Date.now().toString(36);
 const productCode = `E2E-ENUM-${stamp}`;
 const deviceCode = `e2e-enum-${stamp}`;
-const livePath = `/device/iot/${deviceCode}`;
-
-interface Secret {
-  clientId: string;
-  secret: string;
-  topicPrefix: string;
-}
 
 let productId: string | undefined;
 let deviceId: string | undefined;
@@ -41,13 +33,6 @@ const publish = (values: Record<string, number>) =>
       error ? reject(error) : resolve(),
     );
   });
-
-async function openLive(page: Page) {
-  await goInApp(page, livePath);
-  const live = page.locator(`[data-screen="${livePath}"]`).getByTestId('iot-live');
-  await live.waitFor();
-  return live;
-}
 
 describe('names of enumerated values (issue 28 point 2)', () => {
   beforeAll(async () => {
@@ -85,19 +70,9 @@ describe('names of enumerated values (issue 28 point 2)', () => {
       expect(added.success, added.msg).toBe(true);
       deviceId = (await callApi<{ records: { id: string }[] }>(page, `${DEVICE}/list?deviceCode_equal=${deviceCode}`))
         .data.records[0]?.id;
-      const secret = await callApi<Secret>(page, `${DEVICE}/rotate-secret?id=${deviceId}&first=1`, {});
+      const secret = await callApi<DeviceSecret>(page, `${DEVICE}/rotate-secret?id=${deviceId}&first=1`, {});
       expect(secret.success, secret.msg).toBe(true);
-      device = await new Promise<MqttClient>((resolve, reject) => {
-        const client = mqtt.connect(mqttUrl(), {
-          protocolVersion: 4,
-          clientId: secret.data.clientId,
-          username: secret.data.clientId,
-          password: secret.data.secret,
-          reconnectPeriod: 0,
-        });
-        client.once('connect', () => resolve(client));
-        client.once('error', reject);
-      });
+      device = await connectDevice(secret.data);
       await publish({ temp: 134.2, phase: 3 });
     } finally {
       await context.close();
@@ -125,7 +100,7 @@ describe('names of enumerated values (issue 28 point 2)', () => {
       try {
         await presetSetting(page, 'language', lang);
         await signIn(page);
-        const live = await openLive(page);
+        const live = await openDeviceLive(page, deviceCode);
         await poll(() => live.getByTestId('iot-value-phase').innerText()).toBe(name);
         expect(await live.getByTestId('iot-raw-phase').innerText()).toBe('3');
         // A field without names reads as before.
@@ -148,7 +123,7 @@ describe('names of enumerated values (issue 28 point 2)', () => {
     const { context, page } = await newPage(browser());
     try {
       await signIn(page);
-      const live = await openLive(page);
+      const live = await openDeviceLive(page, deviceCode);
       await poll(() => live.getByTestId('iot-value-phase').innerText()).toBe('灭菌');
       await publish({ phase: 5 });
       await poll(() => live.getByTestId('iot-value-phase').innerText()).toBe('干燥');

@@ -4,6 +4,7 @@ import {
   enumLabelOf,
   formatDateTime,
   type EnumEntry,
+  type FieldLimits,
   TelemetryQuality,
   type LatestEntry,
   type ModelDataItem,
@@ -12,7 +13,7 @@ import {
 import type { AppContext } from '../../app-context';
 import { dataScopeCondition } from '../../crud/resource-access';
 import type { AuthContext } from '../../platform/auth/request-auth';
-import { device, deviceLatest, productField, telemetry } from '../../platform/db/schema';
+import { device, deviceLatest, plcVariable, productField, telemetry } from '../../platform/db/schema';
 import { notFound } from '../../platform/http/errors';
 import { rowsOfSameTenant, tenantRows, tenantScope } from '../../platform/tenancy/tenant-scope';
 import { IotMessages } from './iot-messages';
@@ -69,6 +70,7 @@ export async function visibleTelemetry(ctx: AppContext, auth: AuthContext): Prom
 
 /** One model field of a product, as model-list needs it. */
 export interface ModelFieldInfo {
+  productId: string;
   dataType: ModelDataType;
   unit: string;
 }
@@ -99,7 +101,17 @@ export async function visibleDeviceField(
     .where(and(tenantRows(device, auth.tenantId, eq(device.deviceCode, deviceCode)), scope))
     .limit(1);
   if (!found?.productId) throw notFound(IotMessages.deviceNotFound(deviceCode));
-  return found.dataType ? { dataType: found.dataType as ModelDataType, unit: found.unit ?? '' } : undefined;
+  return found.dataType
+    ? { productId: String(found.productId), dataType: found.dataType as ModelDataType, unit: found.unit ?? '' }
+    : undefined;
+}
+
+const limitValue = (value: string | null) => (value === null || value === '' ? null : Number(value));
+
+/** A PLC variable's four limits, or null when it sets none (or there is no variable). */
+function limitsOf(hh: string | null, h: string | null, l: string | null, ll: string | null): FieldLimits | null {
+  const limits = { hh: limitValue(hh), h: limitValue(h), l: limitValue(l), ll: limitValue(ll) };
+  return Object.values(limits).some((v) => v !== null) ? limits : null;
 }
 
 /**
@@ -118,16 +130,30 @@ export async function modelData(ctx: AppContext, auth: AuthContext, target: Visi
       enumeration: productField.enumeration,
       // Null where the left join found no row, or the row no entry of this field.
       entry: sql<LatestEntry | null>`${deviceLatest.latest} -> ${productField.fieldKey}`,
+      // The alarm limits of the PLC variable named after the field (unique per product and name).
+      limitHh: plcVariable.limitHh,
+      limitH: plcVariable.limitH,
+      limitL: plcVariable.limitL,
+      limitLl: plcVariable.limitLl,
     })
     .from(productField)
     .leftJoin(
       deviceLatest,
       rowsOfSameTenant(deviceLatest, productField, eq(deviceLatest.deviceCode, target.deviceCode)),
     )
+    .leftJoin(
+      plcVariable,
+      rowsOfSameTenant(
+        plcVariable,
+        productField,
+        eq(plcVariable.productId, productField.productId),
+        eq(plcVariable.name, productField.fieldKey),
+      ),
+    )
     .where(tenantRows(productField, auth.tenantId, eq(productField.productId, target.productId)))
     .orderBy(asc(productField.sort), asc(productField.id));
   const now = ctx.clock.now();
-  return rows.map(({ entry, ...row }) => {
+  return rows.map(({ entry, limitHh, limitH, limitL, limitLl, ...row }) => {
     const ts = entry ? entry.ts : null;
     const at = ts === null ? null : new Date(ts);
     const dataType = row.dataType as ModelDataType;
@@ -149,6 +175,7 @@ export async function modelData(ctx: AppContext, auth: AuthContext, target: Visi
       ts,
       ageSeconds: ts === null ? null : Math.max(0, Math.floor((now - ts) / 1000)),
       quality: entry?.q ?? TelemetryQuality.good,
+      limits: limitsOf(limitHh, limitH, limitL, limitLl),
     };
   });
 }

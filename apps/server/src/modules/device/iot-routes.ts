@@ -18,6 +18,7 @@ import { badRequest, notFound } from '../../platform/http/errors';
 import { textParam } from '../../platform/http/request-params';
 import { registerDeviceCountRoute } from './dashboard-device-count';
 import { IotMessages } from './iot-messages';
+import { programBands } from './iot-bands';
 import { modelData, telemetryVisible, visibleDevice, visibleDeviceField, visibleTelemetry } from './iot-model';
 import { modelListWindow } from './iot-range';
 import { modelLabelsOf } from './model-labels';
@@ -92,6 +93,11 @@ export function registerIotRoutes(app: FastifyInstance, ctx: AppContext): void {
       { tenantId: auth.tenantId, deviceCode: code, field },
       window,
     );
+    const bands = await programBands(
+      ctx,
+      { tenantId: auth.tenantId, deviceCode: code, productId: model.productId, field },
+      window,
+    );
     const reply: ModelListReply = {
       deviceCode: code,
       field,
@@ -100,6 +106,7 @@ export function registerIotRoutes(app: FastifyInstance, ctx: AppContext): void {
       to: window.to,
       bucketSeconds,
       points,
+      bands,
     };
     return ok(reply);
   });

@@ -37,6 +37,41 @@ export interface ModelDataItem {
   ageSeconds: number | null;
   /** 0 good, 1 bad (`TelemetryQuality`). */
   quality: number;
+  /** The alarm limits of the PLC variable named after the field; null when it has none. */
+  limits: FieldLimits | null;
+}
+
+/**
+ * A field's alarm limits (HH / H / L / LL of the product's PLC variable of that name, engineering
+ * units); an absent limit is null. Charts draw each as a line.
+ */
+export interface FieldLimits {
+  hh: number | null;
+  h: number | null;
+  l: number | null;
+  ll: number | null;
+}
+
+/** Which limit of a program's validated profile a band shows. */
+export type ProgramBandKind = 'plateau' | 'pressure' | 'concentration';
+
+/**
+ * The part of a program's validated profile that concerns the charted field (docs/devices.md
+ * "Limits on the charts"), over the time the program ran: a finished cycle's start to end, or
+ * for the program running now, from the end of the device's last finished cycle (or the start of
+ * the range) to the end of the range. `max` is null for a minimum only (concentration).
+ */
+export interface ProgramBand {
+  programNo: number;
+  programName: string;
+  kind: ProgramBandKind;
+  min: number | null;
+  max: number | null;
+  /** Epoch milliseconds, clipped to the range read. */
+  from: number;
+  to: number;
+  /** The program the device is running now (its cycle has not finished). */
+  running: boolean;
 }
 
 /** One point of a model-list series. Raw: min = max = value. Downsampled: the bucket's average, min and max. */
@@ -61,6 +96,8 @@ export interface ModelListReply {
   /** 0 when the points are the raw values; otherwise the width of each bucket in seconds. */
   bucketSeconds: number;
   points: ModelListPoint[];
+  /** The programs' bands for this field within the range, oldest first (empty when none concerns it). */
+  bands: ProgramBand[];
 }
 
 /** `data` of dashboard/deviceCount, within the caller's tenant and data scope. */

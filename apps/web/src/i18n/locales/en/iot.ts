@@ -83,6 +83,17 @@ export const iot: typeof zh = {
     no: 'No',
     now: 'just now',
   },
+  limit: {
+    hh: 'HH {{value}}',
+    h: 'H {{value}}',
+    l: 'L {{value}}',
+    ll: 'LL {{value}}',
+    plateau: 'plateau',
+    pressure: 'pressure',
+    concentration: 'min. concentration',
+    band: '{{program}} · {{kind}} {{range}}',
+    running: '{{program}} (running) · {{kind}} {{range}}',
+  },
   range: {
     '1h': '1 h',
     '24h': '24 h',

@@ -81,6 +81,17 @@ export const iot = {
     no: '否',
     now: '刚刚',
   },
+  limit: {
+    hh: '高高限 {{value}}',
+    h: '高限 {{value}}',
+    l: '低限 {{value}}',
+    ll: '低低限 {{value}}',
+    plateau: '平台温度',
+    pressure: '压力',
+    concentration: '最低浓度',
+    band: '{{program}} · {{kind}} {{range}}',
+    running: '{{program}}(运行中)· {{kind}} {{range}}',
+  },
   range: {
     '1h': '1 小时',
     '24h': '24 小时',

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { disinfectionRecordResource, ParametricResult, RecordSource } from '@mes/contracts';
 import { ResourcePage } from '../../../crud/resource-page';
 import type { ResourcePageProps, Row } from '../../../crud/resource-page-types';
-import { CURVE_TEXT, CycleCurveDialog } from './cycle-curve';
+import { CURVE_TEXT, CycleCurveDialog, type JudgedRecord } from './cycle-curve';
 
 const TEXT = {
   zh: {
@@ -93,14 +93,14 @@ export default function DisinfectionScreen() {
     [text],
   );
   const curveText = en ? CURVE_TEXT.en : CURVE_TEXT.zh;
-  const [curveOf, setCurveOf] = useState<string | null>(null);
+  const [curveOf, setCurveOf] = useState<JudgedRecord | null>(null);
   const rowActions = useCallback(
     (row: Row) =>
       Number(row.source) === RecordSource.cycle ? (
         <Button
           type="link"
           size="small"
-          onClick={() => setCurveOf(String(row.id))}
+          onClick={() => setCurveOf({ ...row, id: String(row.id) })}
           data-testid="disinfection-curve-open"
         >
           {curveText.curve}
@@ -116,7 +116,14 @@ export default function DisinfectionScreen() {
         rowActions={rowActions}
         extraColumns={extraColumns}
       />
-      {curveOf ? <CycleCurveDialog id={curveOf} text={curveText} onClose={() => setCurveOf(null)} /> : null}
+      {curveOf ? (
+        <CycleCurveDialog
+          record={curveOf}
+          text={curveText}
+          reasonIn={(reason) => reasonIn(reason, en)}
+          onClose={() => setCurveOf(null)}
+        />
+      ) : null}
     </>
   );
 }

@@ -1,4 +1,4 @@
-import type { ModelListReply } from '@mes/contracts';
+import type { FieldLimits, ModelListReply, ProgramBand } from '@mes/contracts';
 import type { ChartOption } from '../../../charts/echarts-core';
 
 export interface ChartLook {
@@ -15,6 +15,89 @@ export interface ChartLook {
   valueName?: (value: number) => string | undefined;
   /** Tooltip labels, in the page's language. */
   labels: { average: string; min: string; max: string; value: string };
+  /** The field's HH / H / L / LL (its PLC variable's), drawn as lines; null or absent: none. */
+  limits?: FieldLimits | null;
+  /**
+   * The names of the limits and bands, in the page's language: `limit` names a limit line
+   * (`高高限 140`), `band` a program's band (`134℃ 标准 · 平台温度 134–137`).
+   */
+  /**
+   * A narrow chart (a phone): the bands are drawn without their labels, which the list under the
+   * chart carries; on a canvas a label longer than its band is cut at the chart's edge.
+   */
+  compact?: boolean;
+  limitText?: {
+    limit: (which: keyof FieldLimits, value: string) => string;
+    band: (band: ProgramBand, range: string) => string;
+  };
+}
+
+/** Alarm colours: the outer limits red, the inner ones amber (as the warning levels show them). */
+const LIMIT_COLOURS: Record<keyof FieldLimits, string> = {
+  hh: '#ff4d4f',
+  h: '#faad14',
+  l: '#faad14',
+  ll: '#ff4d4f',
+};
+const LIMIT_ORDER: readonly (keyof FieldLimits)[] = ['hh', 'h', 'l', 'll'];
+/**
+ * The outer limits are labelled at the right end of their line, the inner ones at the left: H
+ * and HH lie close together, and labels at the same end would write over each other.
+ */
+const LIMIT_LABEL_AT: Record<keyof FieldLimits, 'insideEndTop' | 'insideStartTop'> = {
+  hh: 'insideEndTop',
+  h: 'insideStartTop',
+  l: 'insideStartTop',
+  ll: 'insideEndTop',
+};
+export const BAND_COLOUR = '#52c41a';
+/**
+ * A band narrower than this share of the range is drawn without its label: on a day's chart a
+ * device's many short cycles would otherwise write their labels over each other.
+ */
+const BAND_LABEL_SHARE = 0.15;
+
+type LimitLine = { name: string; value: number; colour: string; at: 'insideEndTop' | 'insideStartTop' };
+/** One end of a line segment ECharts draws between two points of the chart. */
+type MarkLineEnd = {
+  name?: string;
+  coord: [number, number];
+  lineStyle?: { color: string; type: 'solid'; width: number };
+  label?: { formatter: string; position: 'insideStartTop'; color: string };
+};
+
+/** The limit lines and program bands of a chart, with the figures each is labelled by. */
+export function limitMarks(reply: ModelListReply, look: ChartLook) {
+  const digits = look.precision;
+  const figure = (v: number) => (digits === undefined ? String(v) : v.toFixed(digits));
+  const unit = reply.unit ? ` ${reply.unit}` : '';
+  const text = look.limitText ?? {
+    limit: (which: keyof FieldLimits, value: string) => `${which.toUpperCase()} ${value}`,
+    band: (band: ProgramBand, range: string) => `${band.programName} ${range}`,
+  };
+  const lines: LimitLine[] = [];
+  for (const which of LIMIT_ORDER) {
+    const value = look.limits?.[which];
+    if (value === null || value === undefined) continue;
+    lines.push({
+      name: text.limit(which, `${figure(value)}${unit}`),
+      value,
+      colour: LIMIT_COLOURS[which],
+      at: LIMIT_LABEL_AT[which],
+    });
+  }
+  const span = Math.max(1, reply.to - reply.from);
+  const bands = reply.bands.map((band) => {
+    const range =
+      band.min !== null && band.max !== null
+        ? `${figure(band.min)}–${figure(band.max)}${unit}`
+        : band.min !== null
+          ? `≥ ${figure(band.min)}${unit}`
+          : `≤ ${figure(band.max ?? 0)}${unit}`;
+    const labelled = !look.compact && (band.to - band.from) / span >= BAND_LABEL_SHARE;
+    return { band, name: text.band(band, range), labelled };
+  });
+  return { lines, bands };
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -75,6 +158,11 @@ export function seriesChartOption(reply: ModelListReply, look: ChartLook): Chart
       },
     );
   }
+  const marks = limitMarks(reply, look);
+  // A band with both bounds is an area; one with a single bound (a minimum concentration) a
+  // line over the program's span.
+  const areas = marks.bands.filter((b) => b.band.min !== null && b.band.max !== null);
+  const edges = marks.bands.filter((b) => b.band.min === null || b.band.max === null);
   series.push({
     id: 'value',
     type: 'line',
@@ -84,7 +172,70 @@ export function seriesChartOption(reply: ModelListReply, look: ChartLook): Chart
     lineStyle: { width: 2, color: look.line },
     itemStyle: { color: look.line },
     connectNulls: false,
+    ...(marks.lines.length || edges.length
+      ? {
+          markLine: {
+            silent: true,
+            symbol: 'none',
+            animation: false,
+            data: [
+              ...marks.lines.map((l) => ({
+                name: l.name,
+                yAxis: l.value,
+                lineStyle: { color: l.colour, type: 'dashed' as const, width: 1 },
+                label: { formatter: '{b}', position: l.at, color: l.colour },
+              })),
+              ...edges.map((e) => {
+                const y = e.band.min ?? e.band.max ?? 0;
+                const segment: [MarkLineEnd, MarkLineEnd] = [
+                  {
+                    name: e.labelled ? e.name : '',
+                    coord: [e.band.from, y],
+                    lineStyle: { color: BAND_COLOUR, type: 'solid', width: 2 },
+                    label: { formatter: '{b}', position: 'insideStartTop', color: BAND_COLOUR },
+                  },
+                  { coord: [e.band.to, y] },
+                ];
+                return segment;
+              }),
+            ],
+          },
+        }
+      : {}),
+    ...(areas.length
+      ? {
+          markArea: {
+            silent: true,
+            animation: false,
+            itemStyle: { color: BAND_COLOUR, opacity: 0.12 },
+            label: { position: 'insideTopLeft' as const, color: BAND_COLOUR },
+            data: areas.map((a) => [
+              { name: a.labelled ? a.name : '', xAxis: a.band.from, yAxis: a.band.min ?? 0 },
+              { xAxis: a.band.to, yAxis: a.band.max ?? 0 },
+            ]),
+          },
+        }
+      : {}),
   });
+  // ECharts sizes the axis on the data alone: an invisible pair of points at the lowest and
+  // highest limit keeps every line and band on the chart, with round ticks.
+  const marked = [
+    ...marks.lines.map((l) => l.value),
+    ...marks.bands.flatMap((b) => [b.band.min, b.band.max]).filter((v): v is number => v !== null),
+  ];
+  if (marked.length)
+    series.push({
+      id: 'limits',
+      type: 'line',
+      data: [
+        [reply.from, Math.min(...marked)],
+        [reply.from, Math.max(...marked)],
+      ],
+      symbol: 'none',
+      lineStyle: { opacity: 0 },
+      silent: true,
+      tooltip: { show: false },
+    });
   return {
     animation: false,
     grid: { left: 8, right: 16, top: 28, bottom: 8, containLabel: true },
@@ -92,7 +243,7 @@ export function seriesChartOption(reply: ModelListReply, look: ChartLook): Chart
       trigger: 'axis',
       confine: true,
       formatter: (raw: unknown) => {
-        const list = (Array.isArray(raw) ? raw : [raw]) as AxisParam[];
+        const list = ((Array.isArray(raw) ? raw : [raw]) as AxisParam[]).filter((p) => p.seriesId !== 'limits');
         const point = points[list.find((p) => p.seriesId === 'value')?.dataIndex ?? list[0]?.dataIndex ?? -1];
         if (!point) return '';
         const head = fullTime(point.ts);

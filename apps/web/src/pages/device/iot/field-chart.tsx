@@ -2,9 +2,9 @@ import { Alert, Card, DatePicker, Empty, Segmented, Select, Space, Spin, theme, 
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { EnumEntry, LocalText, ModelDataItem, ModelListReply } from '@mes/contracts';
+import type { EnumEntry, FieldLimits, LocalText, ModelDataItem, ModelListReply } from '@mes/contracts';
 import { EChart } from '../../../charts/echart';
-import { seriesChartOption } from './chart-option';
+import { BAND_COLOUR, limitMarks, seriesChartOption, type ChartLook } from './chart-option';
 import { durationText, isChartable, valueName } from './format';
 import { RANGE_PRESETS, type ChartRange, type RangePreset } from './live-data';
 
@@ -40,22 +40,53 @@ export function FieldChart(props: FieldChartProps) {
   const precision = fields.find((f) => f.field === reply?.field)?.precision;
   // Text, for the same reason: the names change only when the product's model does.
   const names = JSON.stringify(fields.find((f) => f.field === reply?.field)?.enumeration ?? []);
+  // Text again: the limits arrive with every poll of the values but change only on a PLC variable's edit.
+  const limits = JSON.stringify(fields.find((f) => f.field === reply?.field)?.limits ?? null);
 
-  const option = useMemo(
-    () =>
-      reply && reply.points.length
-        ? seriesChartOption(reply, {
-            line: token.colorPrimary,
-            text: token.colorText,
-            subtle: token.colorTextSecondary,
-            grid: token.colorBorderSecondary,
-            precision,
-            valueName: names === '[]' ? undefined : namer(reply.field, names, lang),
-            labels: { average: t('live.average'), min: t('live.min'), max: t('live.max'), value: t('live.value') },
-          })
-        : undefined,
-    [reply, token, t, precision, names, lang],
+  const charted = reply?.field;
+  const look = useMemo<ChartLook>(
+    () => ({
+      line: token.colorPrimary,
+      text: token.colorText,
+      subtle: token.colorTextSecondary,
+      grid: token.colorBorderSecondary,
+      precision,
+      valueName: names === '[]' || !charted ? undefined : namer(charted, names, lang),
+      labels: { average: t('live.average'), min: t('live.min'), max: t('live.max'), value: t('live.value') },
+      limits: JSON.parse(limits) as FieldLimits | null,
+      compact: phone,
+      limitText: {
+        limit: (which, value) => t(`limit.${which}`, { value }),
+        band: (band, range) =>
+          t(band.running ? 'limit.running' : 'limit.band', {
+            program: band.programName || String(band.programNo),
+            kind: t(`limit.${band.kind}`),
+            range,
+          }),
+      },
+    }),
+    [charted, token, t, precision, names, lang, limits, phone],
   );
+  const option = useMemo(
+    () => (reply && reply.points.length ? seriesChartOption(reply, look) : undefined),
+    [reply, look],
+  );
+  // The limits and bands also as text under the chart: readable where a label on the canvas is
+  // cut short (a phone) and by a screen reader, which sees no canvas.
+  const legend = useMemo(() => {
+    if (!reply || !reply.points.length) return [];
+    const { lines, bands } = limitMarks(reply, look);
+    // One entry a program's limit: the running cycle's wording where it runs now.
+    const programs = new Map<string, string>();
+    for (const { band, name } of bands) {
+      const key = `${band.programNo}|${band.kind}|${band.min}|${band.max}`;
+      if (band.running || !programs.has(key)) programs.set(key, name);
+    }
+    return [
+      ...lines.map((l) => ({ key: l.name, text: l.name, colour: l.colour })),
+      ...[...programs].map(([key, text]) => ({ key, text, colour: BAND_COLOUR })),
+    ];
+  }, [reply, look]);
 
   const pickChoice = (value: RangeChoice) => {
     if (value !== 'custom') onRange({ preset: value });
@@ -115,12 +146,24 @@ export function FieldChart(props: FieldChartProps) {
           {error && !reply ? (
             <Alert type="error" showIcon message={t('live.failed', { message: error.message })} />
           ) : option ? (
-            <EChart
-              option={option}
-              replaceMerge={['series']}
-              style={{ height: phone ? 240 : 320 }}
-              data-testid="iot-chart"
-            />
+            <>
+              <EChart
+                option={option}
+                replaceMerge={['series']}
+                style={{ height: phone ? 240 : 320 }}
+                data-testid="iot-chart"
+              />
+              {legend.length > 0 && (
+                <div className="mes-iot-chart-limits" data-testid="iot-chart-limits">
+                  {legend.map((item) => (
+                    <span key={item.key} className="mes-iot-chart-limit">
+                      <i style={{ background: item.colour }} />
+                      {item.text}
+                    </span>
+                  ))}
+                </div>
+              )}
+            </>
           ) : reply ? (
             <Empty
               image={Empty.PRESENTED_IMAGE_SIMPLE}
