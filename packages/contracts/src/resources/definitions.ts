@@ -10,6 +10,14 @@ import { deskServiceResource } from './desk/desk-service';
 import { noticeResource } from './desk/notice';
 import { deviceResource } from './device/device';
 import { deviceCycleResource } from './device/device-cycle';
+import {
+  maintenanceDueResource,
+  maintenancePlanCheckResource,
+  maintenancePlanResource,
+  maintenanceRecordCheckResource,
+  maintenanceRecordPartResource,
+  maintenanceRecordResource,
+} from './device/maintenance';
 import { plcVariableResource } from './device/plc-variable';
 import {
   productAlarmRuleResource,
@@ -84,6 +92,12 @@ export const DEFINITIONS = {
   noticeResource,
   deviceResource,
   deviceCycleResource,
+  maintenanceDueResource,
+  maintenancePlanCheckResource,
+  maintenancePlanResource,
+  maintenanceRecordCheckResource,
+  maintenanceRecordPartResource,
+  maintenanceRecordResource,
   plcVariableResource,
   productAlarmRuleResource,
   productFieldResource,

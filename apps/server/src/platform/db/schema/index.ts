@@ -8,3 +8,4 @@ export * from './notice-read';
 export * from './record-chain-head';
 export * from './server-process';
 export * from './mqtt-publisher';
+export * from './maintenance-due-notice';
