@@ -157,9 +157,17 @@ describe('plans and the due list', () => {
       dueState: MaintenanceDueState.ok,
     });
     await cycles(dev, 2);
-    expect(await due(dev.id, planId)).toMatchObject({ cyclesSince: 2, cyclesLeft: 3, dueState: MaintenanceDueState.ok });
+    expect(await due(dev.id, planId)).toMatchObject({
+      cyclesSince: 2,
+      cyclesLeft: 3,
+      dueState: MaintenanceDueState.ok,
+    });
     await cycles(dev, 1);
-    expect(await due(dev.id, planId)).toMatchObject({ cyclesSince: 3, cyclesLeft: 2, dueState: MaintenanceDueState.soon });
+    expect(await due(dev.id, planId)).toMatchObject({
+      cyclesSince: 3,
+      cyclesLeft: 2,
+      dueState: MaintenanceDueState.soon,
+    });
     // The list filters by due state, as the screen's search does.
     const soon = await get<{ records: DueRow[] }>(
       `/api${MAINTENANCE_DUE_ROUTE}?dueState=${MaintenanceDueState.soon}&deviceId=${dev.id}`,
@@ -171,7 +179,11 @@ describe('plans and the due list', () => {
     expect(await postDueNotices(t.ctx)).toBeGreaterThanOrEqual(1);
     await postDueNotices(t.ctx);
     await cycles(dev, 2);
-    expect(await due(dev.id, planId)).toMatchObject({ cyclesSince: 5, cyclesLeft: 0, dueState: MaintenanceDueState.overdue });
+    expect(await due(dev.id, planId)).toMatchObject({
+      cyclesSince: 5,
+      cyclesLeft: 0,
+      dueState: MaintenanceDueState.overdue,
+    });
     // Overdue now, still the same period: no second notice.
     await postDueNotices(t.ctx);
     const notices = await noticesOf(dev.code);
@@ -275,7 +287,11 @@ describe('plans and the due list', () => {
 
   it('refuses a plan of another product and a record for a device of another tenant', async () => {
     const other = await product();
-    const otherPlan = await post('/api/basic/maintenance-plan/submit', { planName: '他品计划', productId: other, intervalDays: 7 });
+    const otherPlan = await post('/api/basic/maintenance-plan/submit', {
+      planName: '他品计划',
+      productId: other,
+      intervalDays: 7,
+    });
     await refused(
       '/api/basic/maintenance-record/submit',
       { deviceId: dev.id, planId: otherPlan, technician: '王工', startTime: '2026-01-01 08:00:00' },

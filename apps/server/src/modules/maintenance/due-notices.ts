@@ -82,7 +82,10 @@ export async function postDueNotices(ctx: AppContext): Promise<number> {
       if (!claimed.length) return false;
       const now = new Date();
       const overdue = Number(row.due_state) === MaintenanceDueState.overdue;
-      const title = MaintenanceMessages.noticeTitle(row.device_name, row.device_code, row.plan_name, overdue).slice(0, 255);
+      const title = MaintenanceMessages.noticeTitle(row.device_name, row.device_code, row.plan_name, overdue).slice(
+        0,
+        255,
+      );
       const audienceType = row.dept_id ? NoticeAudience.depts : NoticeAudience.everyone;
       const audienceIds = row.dept_id ? String(row.dept_id) : '';
       // Category 6 事务通知 (dictionary notice): an affair to act on.

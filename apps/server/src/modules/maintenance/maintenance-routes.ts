@@ -53,7 +53,12 @@ async function checkRecord({ tx, auth, adding, values, existing }: ChangeArgs): 
     throw badRequest(MaintenanceMessages.deviceFixed);
   const scope = tenantScope(tx, auth.tenantId);
   const [target] = await scope
-    .select(device, { id: device.id, productId: device.productId, deptId: device.deptId, deviceCode: device.deviceCode })
+    .select(device, {
+      id: device.id,
+      productId: device.productId,
+      deptId: device.deptId,
+      deviceCode: device.deviceCode,
+    })
     .where(eq(device.id, String(merged.deviceId)));
   if (!target) throw badRequest(MaintenanceMessages.unknownDevice);
   if (present(merged.planId)) {
@@ -129,7 +134,10 @@ async function afterRecordChange({ tx, auth, adding, values, existing, body, id 
   }
   if (values.state === MaintenanceState.completed) {
     const checks = await scope
-      .select(maintenanceRecordCheck, { checkName: maintenanceRecordCheck.checkName, result: maintenanceRecordCheck.result })
+      .select(maintenanceRecordCheck, {
+        checkName: maintenanceRecordCheck.checkName,
+        result: maintenanceRecordCheck.result,
+      })
       .where(eq(maintenanceRecordCheck.recordId, id))
       .orderBy(maintenanceRecordCheck.sort, maintenanceRecordCheck.id);
     const missing = checks.findIndex((c) => c.result === null || c.result === undefined);
@@ -151,7 +159,11 @@ async function afterRecordRemove({ tx, auth, rows }: RemoveArgs): Promise<void> 
  * and the sweep that posts a notice before a plan falls due.
  */
 export function registerMaintenanceRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerResource(app, ctx, { def: maintenancePlanResource, table: maintenancePlan, hooks: { beforeChange: checkPlan } });
+  registerResource(app, ctx, {
+    def: maintenancePlanResource,
+    table: maintenancePlan,
+    hooks: { beforeChange: checkPlan },
+  });
   registerResource(app, ctx, {
     def: maintenanceRecordResource,
     table: maintenanceRecord,

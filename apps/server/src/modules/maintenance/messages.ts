@@ -12,7 +12,10 @@ export const MaintenanceMessages = {
     zh: '提前提醒天数应小于间隔天数',
     en: 'The notice in days must be less than the interval in days',
   },
-  unknownDevice: { zh: '所选设备不存在或不属于本租户', en: 'The chosen device does not exist or is not of this tenant' },
+  unknownDevice: {
+    zh: '所选设备不存在或不属于本租户',
+    en: 'The chosen device does not exist or is not of this tenant',
+  },
   planNotForProduct: {
     zh: '所选保养计划不属于该设备的产品',
     en: "The chosen plan is not a plan of the device's product",

@@ -254,7 +254,12 @@ export const maintenanceDueResource = defineAggregate({
       reference: { to: () => maintenancePlanResource, label: 'planName' },
       width: 140,
     },
-    lastMaintenance: { kind: 'datetime', label: { zh: '上次保养', en: 'Last maintenance' }, nullable: true, width: 160 },
+    lastMaintenance: {
+      kind: 'datetime',
+      label: { zh: '上次保养', en: 'Last maintenance' },
+      nullable: true,
+      width: 160,
+    },
     cyclesSince: readonlyCount('已运行周期', 'Cycles since'),
     daysSince: readonlyCount('已过天数', 'Days since'),
     intervalCycles: readonlyCount('间隔周期数', 'Every N cycles'),
