@@ -231,6 +231,7 @@ export const maintenanceDueResource = defineAggregate({
   source: { query: true, key: 'text' },
   operations: ['list', 'export'],
   menu: { group: 'device', sort: 21, icon: 'alert', nameEn: 'Maintenance due' },
+  // The state and the due date first: what the list is read for.
   fields: {
     deviceId: {
       kind: 'reference',
@@ -240,13 +241,6 @@ export const maintenanceDueResource = defineAggregate({
       width: 140,
     },
     deviceCode: { kind: 'string', label: { zh: '设备编号', en: 'Device code' }, max: 64, search: true, sort: true },
-    deptId: {
-      kind: 'reference',
-      label: { zh: '所属机构', en: 'Department' },
-      search: true,
-      reference: { to: () => deptResource, label: 'deptName' },
-      width: 140,
-    },
     planId: {
       kind: 'reference',
       label: planLabel,
@@ -254,18 +248,6 @@ export const maintenanceDueResource = defineAggregate({
       reference: { to: () => maintenancePlanResource, label: 'planName' },
       width: 140,
     },
-    lastMaintenance: {
-      kind: 'datetime',
-      label: { zh: '上次保养', en: 'Last maintenance' },
-      nullable: true,
-      width: 160,
-    },
-    cyclesSince: readonlyCount('已运行周期', 'Cycles since'),
-    daysSince: readonlyCount('已过天数', 'Days since'),
-    intervalCycles: readonlyCount('间隔周期数', 'Every N cycles'),
-    intervalDays: readonlyCount('间隔天数', 'Every N days'),
-    cyclesLeft: readonlyCount('剩余周期', 'Cycles left'),
-    dueAt: { kind: 'datetime', label: { zh: '到期时间', en: 'Due at' }, nullable: true, sort: true, width: 160 },
     dueState: {
       kind: 'int',
       label: { zh: '到期状态', en: 'Due state' },
@@ -280,6 +262,25 @@ export const maintenanceDueResource = defineAggregate({
       },
       width: 100,
     },
+    dueAt: { kind: 'datetime', label: { zh: '到期时间', en: 'Due at' }, nullable: true, sort: true, width: 160 },
+    cyclesLeft: readonlyCount('剩余周期', 'Cycles left'),
+    cyclesSince: readonlyCount('已运行周期', 'Cycles since'),
+    daysSince: readonlyCount('已过天数', 'Days since'),
+    lastMaintenance: {
+      kind: 'datetime',
+      label: { zh: '上次保养', en: 'Last maintenance' },
+      nullable: true,
+      width: 160,
+    },
+    deptId: {
+      kind: 'reference',
+      label: { zh: '所属机构', en: 'Department' },
+      search: true,
+      reference: { to: () => deptResource, label: 'deptName' },
+      width: 140,
+    },
+    intervalCycles: { ...readonlyCount('间隔周期数', 'Every N cycles'), list: false },
+    intervalDays: { ...readonlyCount('间隔天数', 'Every N days'), list: false },
   },
   defaultSort: [{ field: 'dueState', desc: true }, { field: 'deviceCode' }],
 });
