@@ -46,7 +46,10 @@ describe('maintenance', () => {
     await goInApp(page, '/device/maintenance_plan');
     const plans = page.locator('[data-screen="/device/maintenance_plan"]');
     await poll(() => plans.locator('tbody').innerText()).toContain(`季度保养${key}`);
-    await plans.locator('tbody tr', { hasText: `季度保养${key}` }).getByTestId('crud-row-edit').click();
+    await plans
+      .locator('tbody tr', { hasText: `季度保养${key}` })
+      .getByTestId('crud-row-edit')
+      .click();
     await poll(() => crudDialog(page).getByTestId('child-cell-checks-checkName').count()).toBe(2);
     await screenshot(page, 'maintenance-plan-form');
     await page.keyboard.press('Escape');
