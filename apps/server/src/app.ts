@@ -32,6 +32,7 @@ import { registerTopMenuRoutes } from './modules/system/top-menu-routes';
 import { businessRouteBindings } from './modules/business';
 import { deskRouteBindings } from './modules/desk';
 import { deviceRouteBindings } from './modules/device';
+import { maintenanceRouteBindings } from './modules/maintenance';
 import { flowRouteBindings } from './modules/flow';
 import { registerLiveRoutes } from './modules/live/live-routes';
 import { warningRouteBindings } from './modules/warning';
@@ -97,6 +98,7 @@ const ROUTE_BINDINGS: readonly RouteBinding[] = [
   ...resourceRouteBindings,
   ...businessRouteBindings,
   ...deviceRouteBindings,
+  ...maintenanceRouteBindings,
   ...warningRouteBindings,
   ...reportRouteBindings,
   ...deskRouteBindings,

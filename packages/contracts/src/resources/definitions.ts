@@ -11,6 +11,14 @@ import { deskServiceResource } from './desk/desk-service';
 import { noticeResource } from './desk/notice';
 import { deviceResource } from './device/device';
 import { deviceCycleResource } from './device/device-cycle';
+import {
+  maintenanceDueResource,
+  maintenancePlanCheckResource,
+  maintenancePlanResource,
+  maintenanceRecordCheckResource,
+  maintenanceRecordPartResource,
+  maintenanceRecordResource,
+} from './device/maintenance';
 import { plcVariableResource } from './device/plc-variable';
 import {
   productAlarmRuleResource,
@@ -89,6 +97,12 @@ export const DEFINITIONS = {
   noticeResource,
   deviceResource,
   deviceCycleResource,
+  maintenanceDueResource,
+  maintenancePlanCheckResource,
+  maintenancePlanResource,
+  maintenanceRecordCheckResource,
+  maintenanceRecordPartResource,
+  maintenanceRecordResource,
   plcVariableResource,
   productAlarmRuleResource,
   productFieldResource,

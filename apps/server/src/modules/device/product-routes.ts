@@ -75,7 +75,7 @@ async function keepMappedFields({ tx, auth, adding, existing, body }: ChangeArgs
  * An alarm rule watches a field of the product's own model: the rules as sent (or as stored, when
  * only the model is sent) against the model as sent (or as stored, when only the rules are sent).
  */
-const FIELD_RULE_TYPES = new Set(['threshold', 'rate', 'concentration']);
+const FIELD_RULE_TYPES = new Set(['threshold', 'rate', 'concentration', 'refill']);
 
 async function checkAlarmFields({ tx, auth, adding, existing, body }: ChangeArgs): Promise<void> {
   const rulesSent = Array.isArray(body.alarmRules);

@@ -154,3 +154,34 @@ describe('recovery after a restart', () => {
     expect(evaluateSamples(rules([hot]), state, [s('temp', 80, 50)]).map((t) => t.kind)).toEqual(['clear']);
   });
 });
+
+describe('refill reminders', () => {
+  // Low limit 20 %, margin 10: remind below 30, end only above 40.
+  const refill: AlarmRule = {
+    key: 'refill:1',
+    type: 'refill',
+    field: 'tankLevel',
+    level: 4,
+    holdMs: 0,
+    threshold: 30,
+    clearAbove: 40,
+  };
+
+  it('remind once per refill: a level wavering around the reminder point does not remind again', () => {
+    const state = newDeviceState();
+    const out = evaluateSamples(rules([refill]), state, [
+      s('tankLevel', 0, 60),
+      s('tankLevel', 10, 29),
+      s('tankLevel', 20, 31),
+      s('tankLevel', 30, 28),
+      s('tankLevel', 40, 39),
+      s('tankLevel', 50, 95),
+      s('tankLevel', 60, 29.5),
+    ]);
+    expect(out.map((t) => [t.kind, (t.at - T0) / 1000, t.value, t.threshold])).toEqual([
+      ['raise', 10, 29, 30],
+      ['clear', 50, 95, 30],
+      ['raise', 60, 29.5, 30],
+    ]);
+  });
+});

@@ -25,6 +25,11 @@ export interface AlarmRule {
   /** threshold / rate per minute / concentration minimum / limit value; null: a concentration rule using the program's target. */
   threshold: number | null;
   limit?: LimitName;
+  /**
+   * `refill`: the level the tank must rise above to end the reminder (low limit + 2 × margin), so
+   * a level wavering at the reminder point reminds once per refill, not at every wobble.
+   */
+  clearAbove?: number;
 }
 
 /** What the evaluator needs of a device besides its state. */
@@ -97,6 +102,7 @@ export function condition(
   previous: { ts: number; value: number } | undefined,
   rules: RuleSet,
   program: number | undefined,
+  active = false,
 ): { holds: boolean; value: number; threshold: number | null } | undefined {
   const { value } = sample;
   switch (rule.type) {
@@ -123,6 +129,11 @@ export function condition(
       if (rule.threshold === null) return { holds: false, value, threshold: null };
       const high = rule.limit === 'H' || rule.limit === 'HH';
       return { holds: high ? value > rule.threshold : value < rule.threshold, value, threshold: rule.threshold };
+    }
+    case 'refill': {
+      if (rule.threshold === null) return { holds: false, value, threshold: null };
+      const until = active ? (rule.clearAbove ?? rule.threshold) : rule.threshold;
+      return { holds: value < until, value, threshold: rule.threshold };
     }
     default:
       return undefined;
@@ -153,9 +164,9 @@ export function evaluateSamples(rules: RuleSet, state: DeviceAlarmState, samples
     const previous = state.last.get(sample.field);
     if (previous && sample.ts < previous.ts) continue;
     for (const rule of watching) {
-      const verdict = condition(rule, sample, previous, rules, state.program);
-      if (!verdict) continue;
       const ruleState = stateOf(state, rule.key);
+      const verdict = condition(rule, sample, previous, rules, state.program, ruleState.active);
+      if (!verdict) continue;
       if (verdict.holds) {
         if (ruleState.active) continue;
         ruleState.pendingSince ??= sample.ts;

@@ -112,6 +112,13 @@ export function profileOf(row: ProfileRow): DeviceProfile {
   const cycle: AlarmRule[] = [];
   let longestHoldMs = 0;
   let followsProgram = false;
+  const refills: { id: string; field: string; margin: number; level: number; holdMs: number }[] = [];
+  // The low limit of each field: the highest of its PLC L / LL limits and its `<` / `<=` threshold rules.
+  const lows = new Map<string, number>();
+  const lowAt = (field: string, value: number | null) => {
+    if (value === null || !Number.isFinite(value)) return;
+    lows.set(field, Math.max(value, lows.get(field) ?? -Infinity));
+  };
   const addField = (rule: AlarmRule) => {
     const list = byField.get(rule.field);
     if (list) list.push(rule);
@@ -128,6 +135,12 @@ export function profileOf(row: ProfileRow): DeviceProfile {
       holdMs: Math.max(0, r.duration) * 1000,
       threshold: numberOrNull(r.threshold),
     };
+    if (r.type === 'refill') {
+      if (base.field && base.threshold !== null && base.threshold > 0)
+        refills.push({ id: r.id, field: base.field, margin: base.threshold, level: base.level, holdMs: base.holdMs });
+      continue;
+    }
+    if (r.type === 'threshold' && (r.operator === '<' || r.operator === '<=')) lowAt(base.field, base.threshold);
     if (r.type === 'offline') offline.push({ ...base, field: '' });
     else if (r.type === 'cycle') cycle.push({ ...base, field: '' });
     else if (base.field && (r.type !== 'threshold' || isOperator(r.operator))) {
@@ -143,6 +156,8 @@ export function profileOf(row: ProfileRow): DeviceProfile {
       ['L', numberOrNull(v.l), v.level],
       ['LL', numberOrNull(v.ll), severer(v.level)],
     ];
+    lowAt(v.name, numberOrNull(v.l));
+    lowAt(v.name, numberOrNull(v.ll));
     for (const [limit, threshold, level] of limits)
       if (threshold !== null)
         addField({
@@ -154,6 +169,20 @@ export function profileOf(row: ProfileRow): DeviceProfile {
           threshold,
           limit,
         });
+  }
+  // A refill reminder needs the low limit it reminds ahead of; without one it watches nothing.
+  for (const r of refills) {
+    const low = lows.get(r.field);
+    if (low === undefined) continue;
+    addField({
+      key: `refill:${r.id}`,
+      type: 'refill',
+      field: r.field,
+      level: r.level,
+      holdMs: r.holdMs,
+      threshold: low + r.margin,
+      clearAbove: low + 2 * r.margin,
+    });
   }
   const targets = new Map<number, number>();
   for (const p of row.programs) if (p.target !== null) targets.set(p.no, Number(p.target));

@@ -41,6 +41,8 @@ export function fieldWarningText(profile: DeviceProfile, t: Transition, program:
       return t.rule.threshold === null
         ? `${device} ${name} ${value},低于程序 ${program ?? ''} 的目标浓度 ${limit}${held(t.rule)}`
         : `${device} ${name} ${value},低于最低浓度 ${limit}${held(t.rule)}`;
+    case 'refill':
+      return `${device} ${name} ${value},接近低液位(提醒值 ${limit}),请及时补充`;
     case 'limit':
       return `${device} ${name} ${value},${LIMIT_TEXT[t.rule.limit ?? 'H']} ${limit}`;
     default:

@@ -5,3 +5,4 @@ export * from './product';
 export * from './device-cycle';
 export * from './device-row-fields';
 export * from './model-enum';
+export * from './maintenance';

@@ -39,9 +39,11 @@ export const PLC_BYTE_ORDERS = ['ABCD', 'DCBA', 'BADC', 'CDAB'] as const;
 /**
  * What raises a warning (a product alarm rule's `ruleType`, a warning's `warningType`; dictionary
  * alarm_rule_type): a threshold held for a duration, a rate of change per minute, the device going
- * offline, a failed or aborted cycle, disinfectant below the minimum, a PLC variable's HH/H/L/LL limit.
+ * offline, a failed or aborted cycle, disinfectant below the minimum, a PLC variable's HH/H/L/LL limit,
+ * and `refill`: a tank's level within a margin (the rule's threshold) above its low limit — a
+ * reminder to refill before the low-level warning (docs/maintenance.md).
  */
-export const ALARM_RULE_TYPES = ['threshold', 'rate', 'offline', 'cycle', 'concentration', 'limit'] as const;
+export const ALARM_RULE_TYPES = ['threshold', 'rate', 'offline', 'cycle', 'concentration', 'limit', 'refill'] as const;
 export type AlarmRuleType = (typeof ALARM_RULE_TYPES)[number];
 export const ALARM_RULE_TYPE_NAMES: Record<AlarmRuleType, LocalText> = {
   threshold: { zh: '阈值越限', en: 'Threshold' },
@@ -50,4 +52,5 @@ export const ALARM_RULE_TYPE_NAMES: Record<AlarmRuleType, LocalText> = {
   cycle: { zh: '周期失败/中止', en: 'Cycle failed / aborted' },
   concentration: { zh: '消毒液浓度不足', en: 'Low concentration' },
   limit: { zh: '变量越限', en: 'Variable limit' },
+  refill: { zh: '液位补充提醒', en: 'Refill reminder' },
 };

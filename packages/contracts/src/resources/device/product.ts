@@ -158,14 +158,16 @@ export const productProgramResource = defineChildResource({
 });
 
 /** Rule types that watch a model field (the others watch the device's connection or its cycles). */
-const FIELD_RULES = { field: 'ruleType', in: ['threshold', 'rate', 'concentration'] } as const;
+const FIELD_RULES = { field: 'ruleType', in: ['threshold', 'rate', 'concentration', 'refill'] } as const;
 const ruleTypeLabel = { zh: '规则类型', en: 'Rule type' };
 
 /**
  * An alarm rule of a product (docs/warnings.md): `threshold` — `field operator threshold` held for
  * `durationSeconds`; `rate` — the field changes by more than `threshold` per minute; `concentration`
  * — the field below `threshold`, or below the running program's target concentration when empty;
- * `offline` — the device offline for `durationSeconds`; `cycle` — a cycle ends failed or aborted.
+ * `offline` — the device offline for `durationSeconds`; `cycle` — a cycle ends failed or aborted;
+ * `refill` — the field (a tank's level) below its low limit plus `threshold` (the margin): the low
+ * limit is the field's PLC L (or LL) limit, or a `<` / `<=` threshold rule of the product on it.
  */
 export const productAlarmRuleResource = defineChildResource({
   code: 'product_alarm_rule',
@@ -207,7 +209,7 @@ export const productAlarmRuleResource = defineChildResource({
       precision: 18,
       scale: 4,
       nullable: true,
-      requiredWhen: { field: 'ruleType', in: ['threshold', 'rate'] },
+      requiredWhen: { field: 'ruleType', in: ['threshold', 'rate', 'refill'] },
       visibleWhen: FIELD_RULES,
       width: 120,
     },

@@ -9,3 +9,4 @@ export * from './record-chain-head';
 export * from './server-process';
 export * from './mqtt-publisher';
 export * from './warning-history';
+export * from './maintenance-due-notice';
