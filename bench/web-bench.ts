@@ -8,10 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Page, type Response } from 'playwright-core';
+import { chromium, type Page, type Request, type Response } from 'playwright-core';
 import { freePort, startProcess, stop, waitFor } from './support';
 
 const LOGIN_BUDGET_KB = 250;
+const SCRIPTS_SETTLED_MS = 1_000;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mes-webbench-'));
 fs.chmodSync(dataDir, 0o755);
@@ -46,9 +47,20 @@ async function scriptsDuring(page: Page, done: () => Promise<unknown>): Promise<
         .catch(() => undefined),
     );
   };
+  let lastScript = Date.now();
+  const onRequest = (req: Request) => {
+    if (req.resourceType() === 'script') lastScript = Date.now();
+  };
+  page.on('request', onRequest);
   page.on('response', onResponse);
   await done();
-  await page.waitForLoadState('networkidle');
+  // Not 'networkidle': the signed-in shell keeps its live connection open, so the network never
+  // goes idle. The lazy chunks of a screen are requested within moments of its render; a second
+  // with no new script request means the screen has what it loads.
+  while (Date.now() - lastScript < SCRIPTS_SETTLED_MS) {
+    await page.waitForTimeout(100);
+  }
+  page.off('request', onRequest);
   page.off('response', onResponse);
   return (await Promise.all(seen)).filter((x): x is Loaded => x !== undefined);
 }
@@ -57,7 +69,9 @@ const kb = (n: number) => (n / 1024).toFixed(1);
 const sum = (list: Loaded[], key: 'raw' | 'gzip') => list.reduce((s, x) => s + x[key], 0);
 
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  executablePath:
+    process.env.CHROMIUM_PATH ??
+    (fs.existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium'),
   args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-background-networking'],
 });
 try {
