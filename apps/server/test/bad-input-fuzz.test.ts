@@ -275,7 +275,9 @@ function wrongValues(field: FieldDef): unknown[] {
     case 'string':
     case 'secret':
     case 'text': {
-      const values: unknown[] = [12345, true, { a: 1 }, ['a', 'b'], NUL];
+      // A numberAsText field takes a number as its text (the family's client sends dictKey -1).
+      const numberIsText = field.kind === 'string' && field.numberAsText === true;
+      const values: unknown[] = [...(numberIsText ? [] : [12345]), true, { a: 1 }, ['a', 'b'], NUL];
       const bounded = field.kind === 'string' || field.max !== undefined || (field.kind === 'secret' && !field.sealed);
       if (bounded) values.push(LONG_BODY);
       return values;
