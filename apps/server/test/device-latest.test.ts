@@ -147,6 +147,8 @@ describe('latest values, one row per device', () => {
       // No field of this model declares an enumeration (issue 28 point 2).
       valueLabel: null,
       enumeration: [],
+      // No PLC variable of this product names these fields (issue 28 point 5).
+      limits: null,
     });
     // Rounded to the field's precision as stored; a bool as 1; an enum sent as text as its text.
     expect(items).toEqual([

@@ -58,16 +58,18 @@ describe('housekeeping jobs', () => {
           sql`select name, cron from pgboss.schedule order by name`,
         )
       ).rows;
-    await waitFor(async () => (await schedules()).length >= 8);
+    await waitFor(async () => (await schedules()).length >= 10);
     expect(await schedules()).toEqual([
       { name: 'device.inactivity', cron: '* * * * *' },
       { name: 'log.prune', cron: '7 * * * *' },
+      { name: 'maintenance.due-notices', cron: '*/10 * * * *' },
       { name: 'records.from-cycles', cron: '* * * * *' },
       { name: 'records.retention', cron: '23 3 * * *' },
       { name: 'report.retention', cron: '41 3 * * *' },
       { name: 'report.schedules', cron: '* * * * *' },
       { name: 'series.upkeep', cron: '7 * * * *' },
       { name: 'store.purge', cron: '*/10 * * * *' },
+      { name: 'warning.escalate', cron: '* * * * *' },
     ]);
   });
 
