@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { newPage, screenshot, signIn, useBrowser } from '../support/browser';
+import { describe, expect, inject, it } from 'vitest';
+import { newPage, screenshot, signIn, signInThroughForm, useBrowser } from '../support/browser';
 import { setParam } from '../support/params';
 
 const browser = useBrowser();
@@ -31,7 +31,7 @@ describe('sign-in page', () => {
     page.on('request', (r) => {
       if (r.url().includes('/oauth/token')) bodies.push(r.postData() ?? '');
     });
-    await signIn(page);
+    await signInThroughForm(page, 'admin', inject('adminPassword'));
     expect(bodies.join('')).not.toContain('E2e#Admin123');
     expect(bodies.join('')).toMatch(/password=[0-9a-f]{32}/);
     await context.close();

@@ -127,6 +127,16 @@ async function requestToken(account: string, password: string): Promise<SignedIn
   return body as SignedInToken;
 }
 
+/** Signs in through the sign-in page's form as `account` and waits for home: for tests of the form itself. */
+export async function signInThroughForm(page: Page, account: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByTestId('login-username').fill(account);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL('**/wel/index');
+  await page.getByTestId('welcome').waitFor();
+}
+
 /** Signs in as the admin and opens home. */
 export async function signIn(page: Page, password = inject('adminPassword')): Promise<void> {
   await signInAs(page, 'admin', password);
