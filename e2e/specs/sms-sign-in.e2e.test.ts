@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { callApi, newPage, screenshot, signIn, useBrowser } from '../support/browser';
+import { thisServer } from '../support/server';
 import { openMenuScreen } from '../support/shell';
 
 /**
@@ -25,7 +26,7 @@ interface DevelopmentLine {
 /** What the development provider logged for a phone, newest last. */
 function loggedFor(phone: string): DevelopmentLine[] {
   return fs
-    .readFileSync(inject('serverLog'), 'utf8')
+    .readFileSync(thisServer().serverLog, 'utf8')
     .split('\n')
     .filter((line) => line.includes('"sms-development"'))
     .map((line) => JSON.parse(line) as DevelopmentLine)

@@ -6,6 +6,7 @@ import { DEFAULT_TENANT_ID } from '@mes/contracts';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { website } from '../../apps/web/src/config/website';
+import { thisServer } from './server';
 
 const screenshots = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../screenshots');
 
@@ -51,7 +52,7 @@ export function useBrowser(): () => Browser {
   };
 }
 
-export const baseUrl = () => inject('baseUrl');
+export const baseUrl = () => thisServer().baseUrl;
 
 export async function newPage(
   browser: Browser,

@@ -7,16 +7,22 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 
+/** One server of the browser tests, as a spec file sees it (support/server.ts picks the file's own). */
+export interface E2eServer {
+  baseUrl: string;
+  /** The server's JSON log (info and up): tests read what the development SMS provider "sent". */
+  serverLog: string;
+  /** Port of the server's embedded MQTT broker on 127.0.0.1 (devices publish there). */
+  mqttPort: number;
+  /** URL of the server's own database (its embedded PostgreSQL): specs seed and check rows there. */
+  databaseUrl: string;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
-    baseUrl: string;
+    /** One server per worker: files running at the same time never share a server or a database. */
+    servers: E2eServer[];
     adminPassword: string;
-    /** The server's JSON log (info and up): tests read what the development SMS provider "sent". */
-    serverLog: string;
-    /** Port of the server's embedded MQTT broker on 127.0.0.1 (devices publish there). */
-    mqttPort: number;
-    /** URL of the server's own database (its embedded PostgreSQL): specs seed and check rows there. */
-    databaseUrl: string;
   }
 }
 
@@ -32,13 +38,29 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** One real server for the browser tests: built web app, embedded PostgreSQL in a temp DATA_DIR. */
+/**
+ * The browser tests' servers, one per worker (vitest.config.ts `E2E_WORKERS`, default 2): each a
+ * real server with the built web app and an embedded PostgreSQL in a temp DATA_DIR of its own.
+ */
 export default async function setup(project: TestProject) {
   // WEB_DIST lets a run use a web build of its own (several builds can then run side by side).
   const webDist = process.env.WEB_DIST ? path.resolve(process.env.WEB_DIST) : path.join(root, 'apps/web/dist');
   if (!fs.existsSync(path.join(webDist, 'index.html'))) {
     throw new Error(`No web build in ${webDist}: run npm run build -w @mes/web (npm test does it).`);
   }
+  const count = Math.max(1, project.config.maxWorkers || 1);
+  const started = await Promise.all(Array.from({ length: count }, () => startServer(webDist)));
+  project.provide(
+    'servers',
+    started.map((s) => s.server),
+  );
+  project.provide('adminPassword', ADMIN_PASSWORD);
+  return async () => {
+    await Promise.all(started.map((s) => s.stop()));
+  };
+}
+
+async function startServer(webDist: string): Promise<{ server: E2eServer; stop: () => Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mes-e2e-'));
   fs.chmodSync(dir, 0o755);
   const port = await freePort();
@@ -82,15 +104,12 @@ export default async function setup(project: TestProject) {
     if (Date.now() > end) throw new Error('the server did not become healthy');
     await new Promise((r) => setTimeout(r, 200));
   }
-  project.provide('baseUrl', baseUrl);
-  project.provide('adminPassword', ADMIN_PASSWORD);
-  project.provide('serverLog', serverLog);
-  project.provide('mqttPort', mqttPort);
   if (!databasePort) throw new Error('the server log did not name its embedded PostgreSQL port');
   // The server keeps the database password in its DATA_DIR (apps/server/src/platform/data-dir.ts).
   const password = fs.readFileSync(path.join(dir, 'data', 'pg-password'), 'utf8').trim();
-  project.provide('databaseUrl', `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${databasePort}/mes`);
-  return async () => {
+  const databaseUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${databasePort}/mes`;
+  const server: E2eServer = { baseUrl, serverLog, mqttPort, databaseUrl };
+  const stop = async () => {
     await new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
@@ -98,4 +117,5 @@ export default async function setup(project: TestProject) {
     await new Promise<void>((resolve) => logFile.end(resolve));
     fs.rmSync(dir, { recursive: true, force: true });
   };
+  return { server, stop };
 }

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
 import { callApi } from './browser';
+import { thisServer } from './server';
 
 /**
  * Sets a platform parameter through the parameter API (creating it when missing), as the
@@ -21,4 +22,4 @@ export async function setParam(page: Page, paramKey: string, paramValue: string)
 }
 
 /** The e2e server's embedded MQTT broker (global-setup.ts gives it a free port). */
-export const mqttUrl = () => `mqtt://127.0.0.1:${inject('mqttPort')}`;
+export const mqttUrl = () => `mqtt://127.0.0.1:${thisServer().mqttPort}`;

@@ -3,11 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../../src/platform/db/embedded-postgres';
+import { createTemplateDatabase } from './template-database';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** A PostgreSQL server URL whose user may create databases: each test file makes its own. */
     pgServerUrl: string;
+    /** A migrated and seeded database on that server, copied for each test app (test-database.ts). */
+    seededTemplate: string;
   }
 }
 
@@ -15,15 +18,24 @@ const quiet = { info: () => undefined, warn: () => undefined, debug: () => undef
 
 export default async function setup(project: TestProject) {
   const external = process.env.DATABASE_URL?.trim();
+  let stopServer = async () => undefined;
+  let serverUrl: string;
   if (external) {
-    project.provide('pgServerUrl', external);
-    return;
+    serverUrl = external;
+  } else {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mes-test-pg-'));
+    const pg = await startEmbeddedPostgres(dir, quiet);
+    serverUrl = pg.adminUrl;
+    stopServer = async () => {
+      await pg.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    };
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mes-test-pg-'));
-  const pg = await startEmbeddedPostgres(dir, quiet);
-  project.provide('pgServerUrl', pg.adminUrl);
+  const template = await createTemplateDatabase(serverUrl);
+  project.provide('pgServerUrl', serverUrl);
+  project.provide('seededTemplate', template.name);
   return async () => {
-    await pg.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await template.drop();
+    await stopServer();
   };
 }

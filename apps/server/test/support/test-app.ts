@@ -7,13 +7,13 @@ import type { TokenResponse } from '@mes/contracts';
 import type { AppContext } from '../../src/app-context';
 import type { JobQueueSettings } from '../../src/platform/jobs/job-queue';
 import { buildApp, type BuildAppOptions } from '../../src/app';
-import { applyMigrations, connectDatabase, type Database } from '../../src/platform/db/database';
+import { connectDatabase, type Database } from '../../src/platform/db/database';
 import type { Clock } from '../../src/platform/store/ephemeral-store';
 import { createAppContext } from '../../src/runtime';
-import { seedDatabase } from '../../src/seed/seed';
-import { createTestDatabase } from './test-database';
+import { ADMIN_PASSWORD } from './template-database';
+import { createSeededTestDatabase } from './test-database';
 
-export const ADMIN_PASSWORD = 'Admin#12345';
+export { ADMIN_PASSWORD };
 export const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 export const basic = (id = 'saber', secret = 'saber_secret') =>
   `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
@@ -54,10 +54,9 @@ export async function createTestApp(
     jobs?: Partial<JobQueueSettings>;
   } = {},
 ): Promise<TestApp> {
-  const { url, drop } = await createTestDatabase();
+  // Migrated and seeded already: a copy of the run's template (support/template-database.ts).
+  const { url, drop } = await createSeededTestDatabase();
   const database = connectDatabase(url, 5);
-  await applyMigrations(database);
-  await seedDatabase(database.db, ADMIN_PASSWORD);
   const clock = new ManualClock();
   const jwtSecret = randomBytes(32).toString('hex');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mes-test-data-'));

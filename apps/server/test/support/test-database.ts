@@ -3,13 +3,29 @@ import pg from 'pg';
 import { inject } from 'vitest';
 
 /** Creates an empty database on the run's PostgreSQL server; returns its URL and a dropper. */
-export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  return makeDatabase();
+}
+
+/**
+ * Creates a database holding the current schema and the seed (admin password `ADMIN_PASSWORD` of
+ * template-database.ts), copied from the run's template instead of migrating and seeding anew.
+ */
+export function createSeededTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  return makeDatabase(inject('seededTemplate'));
+}
+
+async function makeDatabase(template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const serverUrl = inject('pgServerUrl');
   const name = `mes_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(name)}`);
-  await admin.end();
+  try {
+    const from = template ? ` TEMPLATE ${admin.escapeIdentifier(template)}` : '';
+    await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(name)}${from}`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
