@@ -4,13 +4,13 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { isProcessAlive } from '../src/platform/data-dir';
 import { basic, md5 } from './support/test-app';
 import { createTestDatabase } from './support/test-database';
 
 /**
- * The server as a real process: `node --import tsx src/main.ts`, the same entry `npm start` builds.
+ * The server as a real process: `src/main.ts` bundled as `npm run build` bundles it (support/server-bundle.ts).
  */
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -33,7 +33,7 @@ async function freePort(): Promise<number> {
 async function start(env: Record<string, string>): Promise<Running> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const { DATABASE_URL: _drop, ...base } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [inject('serverEntry')], {
     cwd: serverDir,
     env: { ...base, LOG_LEVEL: 'warn', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

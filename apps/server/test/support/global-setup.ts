@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../../src/platform/db/embedded-postgres';
+import { bundleServer } from './server-bundle';
 import { createTemplateDatabase } from './template-database';
 
 declare module 'vitest' {
@@ -11,6 +12,8 @@ declare module 'vitest' {
     pgServerUrl: string;
     /** A migrated and seeded database on that server, copied for each test app (test-database.ts). */
     seededTemplate: string;
+    /** The server bundled to plain JS (server-bundle.ts), for tests that start it as a process. */
+    serverEntry: string;
   }
 }
 
@@ -31,10 +34,12 @@ export default async function setup(project: TestProject) {
       fs.rmSync(dir, { recursive: true, force: true });
     };
   }
-  const template = await createTemplateDatabase(serverUrl);
+  const [template, bundle] = await Promise.all([createTemplateDatabase(serverUrl), bundleServer('mes-server-tests')]);
   project.provide('pgServerUrl', serverUrl);
   project.provide('seededTemplate', template.name);
+  project.provide('serverEntry', bundle.entry);
   return async () => {
+    bundle.remove();
     await template.drop();
     await stopServer();
   };

