@@ -129,9 +129,7 @@ describe('scan to move at phone width', () => {
         for (const code of [...packs.ready, packs.waiting, 'NOPE-1']) await wedge(page, code);
         const row = (code: string) => screen.locator(`[data-testid="scan-row"][data-code="${code}"]`);
         for (const code of packs.ready) await poll(() => row(code).innerText()).toContain(words.allowed);
-        await poll(() => row(packs.waiting).getByTestId('scan-refusal').innerText()).toBe(
-          words.refused(packs.waiting),
-        );
+        await poll(() => row(packs.waiting).getByTestId('scan-refusal').innerText()).toBe(words.refused(packs.waiting));
         await poll(() => row('NOPE-1').getByTestId('scan-problem').innerText()).toBe(words.unknown);
         // Scanning a label twice keeps one row.
         await wedge(page, packs.ready[0] as string);
@@ -158,6 +156,7 @@ describe('scan to move at phone width', () => {
         await screen.getByTestId('scan-confirm').click();
         await poll(() => row(packs.stale).getByTestId('scan-refusal').innerText()).toContain(words.expired);
         expect(await row(packs.stale).getByTestId('scan-refusal').innerText()).toContain(packs.stale);
+        await poll(() => screen.getByTestId('scan-confirm').isDisabled()).toBe(true);
         await screenshot(page, `pack-scan-${lang}-server-refused`);
       } finally {
         await context.close();

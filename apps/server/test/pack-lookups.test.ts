@@ -145,7 +145,12 @@ describe('pack look-ups', () => {
     const loadId = await post<string>('/api/blade-business/load/submit', { deviceId: device });
     await move(ids.slice(0, 2), PackState.sterilising, { loadId });
     const byId = await get<PackLoadPacks>(`/api${PACK_LOAD_PATH}?loadId=${loadId}`);
-    expect(byId.data.packs.map((p) => p.code).sort()).toEqual(packs.slice(0, 2).map((p) => p.code).sort());
+    expect(byId.data.packs.map((p) => p.code).sort()).toEqual(
+      packs
+        .slice(0, 2)
+        .map((p) => p.code)
+        .sort(),
+    );
     expect(byId.data.packs.every((p) => p.state === PackState.sterilising)).toBe(true);
     // Recalled and back in cleaning: the pack left the load but the load still names it.
     await move([ids[0] as string], PackState.awaitingReview);
@@ -211,11 +216,7 @@ describe('tenancy and bad input', () => {
   it('another tenant finds none of these packs, loads, cases or stock', async () => {
     const [a] = (await newPacks(1)) as [{ id: string; code: string }];
     const future = addDays(zoneDay(Date.now()), 30);
-    await rows(`update mes_pack set state = $1, expiry_date = $2 where id = $3`, [
-      PackState.delivered,
-      future,
-      a.id,
-    ]);
+    await rows(`update mes_pack set state = $1, expiry_date = $2 where id = $3`, [PackState.delivered, future, a.id]);
     const patientCase = `MR${randomBytes(3).toString('hex')}`;
     await move([a.id], PackState.inUse, { patientCase, deptId: clinic });
     const [used] = await rows<{ load_no: string; id: string }>(

@@ -86,7 +86,12 @@ async function briefsOf(db: Queryable, tenantId: string, rows: PackRow[], today:
   if (!rows.length) return [];
   const scope = tenantScope(db, tenantId);
   const idsOf = (key: 'articleId' | 'deptId' | 'loadId') => [
-    ...new Set(rows.map((r) => r[key]).filter((v): v is string => !!v).map(String)),
+    ...new Set(
+      rows
+        .map((r) => r[key])
+        .filter((v): v is string => !!v)
+        .map(String),
+    ),
   ];
   const named = async (ids: string[], read: (ids: string[]) => Promise<{ id: string; name: string }[]>) =>
     new Map((ids.length ? await read(ids) : []).map((r) => [String(r.id), r.name]));
@@ -174,7 +179,14 @@ export function registerPackLookupRoutes(app: FastifyInstance, ctx: AppContext):
     const packIds = [...new Set(uses.map((u) => String(u.packId)))];
     const rows = packIds.length ? await readablePacks(ctx.db, auth, ctx.grants, inArray(pack.id, packIds)) : [];
     const briefs = new Map((await briefsOf(ctx.db, auth.tenantId, rows, today())).map((b) => [b.id, b]));
-    const deptIds = [...new Set(uses.map((u) => u.deptId).filter((d): d is string => !!d).map(String))];
+    const deptIds = [
+      ...new Set(
+        uses
+          .map((u) => u.deptId)
+          .filter((d): d is string => !!d)
+          .map(String),
+      ),
+    ];
     const deptNames = new Map(
       (deptIds.length
         ? await scope.select(dept, { id: dept.id, name: dept.deptName }).where(inArray(dept.id, deptIds))

@@ -152,6 +152,9 @@ interface PlaceValues {
   clinician?: string;
 }
 
+/** A tag as wide as its text in the card's column (a flex column would stretch it). */
+const FIT = { alignSelf: 'flex-start' } as const;
+
 const fill = (text: string, values: Record<string, string | number>) =>
   Object.entries(values).reduce((s, [k, v]) => s.replace(`{${k}}`, String(v)), text);
 
@@ -167,8 +170,11 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 function CameraView({ text, onCode, onClose }: { text: Text; onCode(code: string): void; onClose(): void }) {
   const video = useRef<HTMLVideoElement>(null);
   const [failure, setFailure] = useState('');
+  // The camera outlives renders; it calls the latest handler, not the one of its first render.
   const handler = useRef(onCode);
-  handler.current = onCode;
+  useEffect(() => {
+    handler.current = onCode;
+  });
   useEffect(() => {
     let stop: (() => void) | undefined;
     let gone = false;
@@ -269,7 +275,8 @@ export default function PackScanScreen() {
     if (codes.length) void look(codes);
   };
 
-  const movable = scanned.filter((s) => s.pack && !s.moved && packMoveAllowed(s.pack.state, station.to));
+  // A pack the server refused stays out until the station changes (or it is scanned again).
+  const movable = scanned.filter((s) => s.pack && !s.moved && !s.refusal && packMoveAllowed(s.pack.state, station.to));
 
   const confirm = async () => {
     let place: PlaceValues;
@@ -341,10 +348,15 @@ export default function PackScanScreen() {
           {row.refusal}
         </Typography.Text>
       );
-    if (row.moved) return <Tag color="green">{text.moved}</Tag>;
+    if (row.moved)
+      return (
+        <Tag color="green" style={FIT}>
+          {text.moved}
+        </Tag>
+      );
     if (packMoveAllowed(pack.state, station.to))
       return (
-        <Tag color="blue" data-testid="scan-allowed">
+        <Tag color="blue" style={FIT} data-testid="scan-allowed">
           {text.allowed}
         </Tag>
       );

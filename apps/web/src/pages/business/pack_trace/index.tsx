@@ -245,7 +245,9 @@ export default function PackTraceScreen() {
                       .replace('{state}', loadPacks.data.load.state === 2 ? text.released : text.open)
                       .replace(
                         '{who}',
-                        [loadPacks.data.load.releaseUserName, loadPacks.data.load.releaseTime].filter(Boolean).join(' '),
+                        [loadPacks.data.load.releaseUserName, loadPacks.data.load.releaseTime]
+                          .filter(Boolean)
+                          .join(' '),
                       )}
                   </Typography.Text>
                 ) : null}
