@@ -1,4 +1,4 @@
-import { Alert, App, Button, Card, Flex, Form, Input, Select, Tag, TreeSelect, Typography } from 'antd';
+import { Alert, App, Button, Card, Flex, Form, Input, Select, Tag, theme, TreeSelect, Typography } from 'antd';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
   LoadStatus,
@@ -221,6 +221,7 @@ export default function PackScanScreen() {
   const [cars, setCars] = useState<{ value: string; label: string }[]>([]);
   const [loads, setLoads] = useState<{ value: string; label: string }[]>([]);
   const input = useRef<HTMLInputElement>(null);
+  const { token } = theme.useToken();
 
   useEffect(() => {
     void requestData<TreeNode[]>('/blade-system/dept/tree', { silent: true })
@@ -493,7 +494,10 @@ export default function PackScanScreen() {
       ) : (
         <Typography.Text type="secondary">{text.none}</Typography.Text>
       )}
-      <Flex gap={8} style={{ position: 'sticky', bottom: 0, background: 'inherit', paddingBottom: 8 }}>
+      <Flex
+        gap={8}
+        style={{ position: 'sticky', bottom: 0, background: token.colorBgLayout, paddingTop: 8, paddingBottom: 8 }}
+      >
         <Button
           type="primary"
           size="large"
