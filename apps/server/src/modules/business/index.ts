@@ -4,6 +4,8 @@ import {
   lineResource,
   loadResource,
   packResource,
+  packScanScreen,
+  packTraceScreen,
   verificationRecordResource,
 } from '@mes/contracts';
 import type { RouteBinding } from '../../crud/registry';
@@ -12,6 +14,7 @@ import { registerDisinfectionRoutes } from './disinfection/disinfection-routes';
 import { registerVerificationRoutes } from './verification/verification-routes';
 import { registerLedgerRoutes } from './disinfection/ledger-routes';
 import { registerPackRoutes } from './packs/pack-routes';
+import { registerPackLookupRoutes } from './packs/lookup-routes';
 
 /** The business area (spec section 7 "Business and devices"). */
 export const businessRouteBindings: readonly RouteBinding[] = [
@@ -20,4 +23,5 @@ export const businessRouteBindings: readonly RouteBinding[] = [
   { defs: [verificationRecordResource], register: registerVerificationRoutes },
   { defs: [disinfectionLedgerResource], register: registerLedgerRoutes },
   { defs: [packResource, loadResource], register: registerPackRoutes },
+  { defs: [packScanScreen, packTraceScreen], register: registerPackLookupRoutes },
 ];

@@ -1,6 +1,5 @@
-import { App, Button, Form, Input, Modal, Select, Table, Tag, TreeSelect } from 'antd';
+import { App, Button, Form, Input, Modal, Select, Table, TreeSelect } from 'antd';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import {
   buttonCodes,
   isPackState,
@@ -19,6 +18,7 @@ import { requestData } from '../../../api/http';
 import { download } from '../../../crud/download';
 import { ResourcePage } from '../../../crud/resource-page';
 import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import { stateTag, useLang } from './pack-tags';
 
 const TEXT = {
   zh: {
@@ -69,29 +69,6 @@ const TEXT = {
   },
 };
 type Text = (typeof TEXT)['zh'];
-type Lang = 'zh' | 'en';
-
-function useLang(): Lang {
-  const { i18n } = useTranslation();
-  return i18n.language.startsWith('en') ? 'en' : 'zh';
-}
-
-const stateLabel = (state: unknown, lang: Lang) => (isPackState(state) ? PACK_STATE_LABELS[state][lang] : '');
-
-const STATE_COLORS: Partial<Record<PackState, string>> = {
-  [PackState.sterile]: 'green',
-  [PackState.delivered]: 'cyan',
-  [PackState.inUse]: 'blue',
-  [PackState.awaitingReview]: 'gold',
-  [PackState.expired]: 'orange',
-  [PackState.recalled]: 'red',
-};
-
-const stateTag = (state: unknown, lang: Lang) => (
-  <Tag color={isPackState(state) ? STATE_COLORS[state] : undefined} data-testid="pack-state">
-    {stateLabel(state, lang)}
-  </Tag>
-);
 
 /** A pack's moves, oldest first: who moved it, when, from which state to which, and where. */
 function HistoryDialog({ row, onClose }: { row: Row | null; onClose(): void }) {

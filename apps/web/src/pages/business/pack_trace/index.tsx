@@ -1,0 +1,298 @@
+import { Alert, Flex, Input, Table, Tabs, Tag, TreeSelect, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useEffect, useState } from 'react';
+import {
+  PACK_CASE_PATH,
+  PACK_LOAD_PATH,
+  PACK_STOCK_PATH,
+  PACK_TRACE_PATH,
+  type PackBrief,
+  type PackLoadPacks,
+  type PackMoveRow,
+  type PackTrace,
+  type PackUseRow,
+} from '@mes/contracts';
+import { requestData } from '../../../api/http';
+import { stateTag, useLang, type Lang } from '../pack/pack-tags';
+
+const TEXT = {
+  zh: {
+    trace: '器械包追溯',
+    case: '病历使用',
+    load: '批次器械包',
+    stock: '诊所无菌库存',
+    code: '输入或扫描包编号',
+    patientCase: '输入病历号',
+    loadNo: '输入批次号',
+    dept: '选择诊所',
+    search: '查询',
+    pack: '包编号',
+    article: '物品',
+    state: '状态',
+    at: '所在机构',
+    loadCol: '批次',
+    expiry: '失效日期',
+    pastExpiry: '已过期',
+    time: '时间',
+    from: '原状态',
+    to: '新状态',
+    by: '操作人',
+    where: '地点/批次/病历',
+    useTime: '使用时间',
+    chair: '牙椅号',
+    clinician: '医生',
+    released: '已放行',
+    open: '装载中',
+    loadHead: '批次 {no}:{state} {who}',
+  },
+  en: {
+    trace: 'Pack history',
+    case: 'Patient case',
+    load: 'Load',
+    stock: 'Clinic stock',
+    code: 'Type or scan a pack code',
+    patientCase: 'Patient case',
+    loadNo: 'Load no',
+    dept: 'Choose a clinic',
+    search: 'Search',
+    pack: 'Pack',
+    article: 'Article',
+    state: 'State',
+    at: 'At',
+    loadCol: 'Load',
+    expiry: 'Expires on',
+    pastExpiry: 'Expired',
+    time: 'At',
+    from: 'From',
+    to: 'To',
+    by: 'By',
+    where: 'Where / load / case',
+    useTime: 'Used at',
+    chair: 'Chair',
+    clinician: 'Clinician',
+    released: 'Released',
+    open: 'Open',
+    loadHead: 'Load {no}: {state} {who}',
+  },
+};
+type Text = (typeof TEXT)['zh'];
+
+const packColumns = (text: Text, lang: Lang): ColumnsType<PackBrief> => [
+  { key: 'code', dataIndex: 'code', title: text.pack },
+  { key: 'article', dataIndex: 'articleName', title: text.article },
+  { key: 'state', title: text.state, render: (_, p) => stateTag(p.state, lang) },
+  { key: 'dept', dataIndex: 'deptName', title: text.at },
+  { key: 'load', dataIndex: 'loadNo', title: text.loadCol },
+  {
+    key: 'expiry',
+    title: text.expiry,
+    render: (_, p) => (
+      <>
+        {p.expiryDate}{' '}
+        {p.pastExpiry ? (
+          <Tag color="red" data-testid="pack-past-expiry">
+            {text.pastExpiry}
+          </Tag>
+        ) : null}
+      </>
+    ),
+  },
+];
+
+/** One look-up: a search box, the request it makes, and how its answer shows. */
+function useLookup<T>(path: string, param: string) {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState('');
+  const [loading, setLoading] = useState(false);
+  const run = (value: string) => {
+    if (!value.trim()) return;
+    setLoading(true);
+    setError('');
+    requestData<T>(path, { params: { [param]: value.trim() }, silent: true })
+      .then(setData)
+      .catch((e: unknown) => {
+        setData(null);
+        setError(e instanceof Error ? e.message : String(e));
+      })
+      .finally(() => setLoading(false));
+  };
+  return { data, error, loading, run };
+}
+
+const failure = (error: string) =>
+  error ? <Alert type="error" showIcon message={error} data-testid="lookup-error" /> : null;
+
+/**
+ * 追溯查询 (docs/packs.md "Look-ups"): a pack's whole history by its code, the packs used on a
+ * patient case, the packs of a load and a clinic's sterile stock, soonest expiry first.
+ */
+export default function PackTraceScreen() {
+  const lang = useLang();
+  const text: Text = TEXT[lang];
+  const trace = useLookup<PackTrace>(PACK_TRACE_PATH, 'code');
+  const uses = useLookup<PackUseRow[]>(PACK_CASE_PATH, 'patientCase');
+  const loadPacks = useLookup<PackLoadPacks>(PACK_LOAD_PATH, 'loadNo');
+  const stock = useLookup<PackBrief[]>(PACK_STOCK_PATH, 'deptId');
+  const [depts, setDepts] = useState<{ title: string; value: string }[]>([]);
+  useEffect(() => {
+    void requestData<{ title: string; value: string }[]>('/blade-system/dept/tree', { silent: true })
+      .then(setDepts)
+      .catch(() => setDepts([]));
+  }, []);
+  const packs = packColumns(text, lang);
+  const search = (placeholder: string, testId: string, run: (v: string) => void, loading: boolean) => (
+    <Input.Search
+      data-testid={testId}
+      placeholder={placeholder}
+      enterButton={text.search}
+      allowClear
+      loading={loading}
+      onSearch={run}
+      style={{ maxWidth: 420 }}
+    />
+  );
+  return (
+    <div style={{ padding: 12 }} data-testid="pack-trace-screen">
+      <Tabs
+        items={[
+          {
+            key: 'trace',
+            label: text.trace,
+            children: (
+              <Flex vertical gap={12}>
+                {search(text.code, 'lookup-code', trace.run, trace.loading)}
+                {failure(trace.error)}
+                {trace.data ? (
+                  <>
+                    <Table<PackBrief>
+                      size="small"
+                      rowKey="id"
+                      pagination={false}
+                      dataSource={[trace.data.pack]}
+                      columns={packs}
+                      scroll={{ x: 'max-content' }}
+                    />
+                    <Table<PackMoveRow>
+                      data-testid="lookup-history"
+                      size="small"
+                      rowKey="id"
+                      pagination={false}
+                      dataSource={trace.data.moves}
+                      scroll={{ x: 'max-content' }}
+                      columns={[
+                        { key: 'moveTime', dataIndex: 'moveTime', title: text.time },
+                        {
+                          key: 'from',
+                          title: text.from,
+                          render: (_, m) => (m.fromState ? stateTag(m.fromState, lang) : '-'),
+                        },
+                        { key: 'to', title: text.to, render: (_, m) => stateTag(m.toState, lang) },
+                        { key: 'userName', dataIndex: 'userName', title: text.by },
+                        {
+                          key: 'where',
+                          title: text.where,
+                          render: (_, m) =>
+                            [m.deptName, m.lineName, m.carName, m.loadNo, m.patientCase, m.chairNo, m.clinician]
+                              .filter(Boolean)
+                              .join(' · '),
+                        },
+                      ]}
+                    />
+                  </>
+                ) : null}
+              </Flex>
+            ),
+          },
+          {
+            key: 'case',
+            label: text.case,
+            children: (
+              <Flex vertical gap={12}>
+                {search(text.patientCase, 'lookup-case', uses.run, uses.loading)}
+                {failure(uses.error)}
+                <Table<PackUseRow>
+                  data-testid="lookup-case-table"
+                  size="small"
+                  rowKey="moveId"
+                  pagination={false}
+                  dataSource={uses.data ?? []}
+                  scroll={{ x: 'max-content' }}
+                  columns={[
+                    { key: 'useTime', dataIndex: 'useTime', title: text.useTime },
+                    { key: 'code', title: text.pack, render: (_, u) => u.pack.code },
+                    { key: 'article', title: text.article, render: (_, u) => u.pack.articleName },
+                    { key: 'dept', dataIndex: 'useDeptName', title: text.at },
+                    { key: 'chair', dataIndex: 'chairNo', title: text.chair },
+                    { key: 'clinician', dataIndex: 'clinician', title: text.clinician },
+                    { key: 'load', title: text.loadCol, render: (_, u) => u.pack.loadNo },
+                    { key: 'state', title: text.state, render: (_, u) => stateTag(u.pack.state, lang) },
+                  ]}
+                />
+              </Flex>
+            ),
+          },
+          {
+            key: 'load',
+            label: text.load,
+            children: (
+              <Flex vertical gap={12}>
+                {search(text.loadNo, 'lookup-load', loadPacks.run, loadPacks.loading)}
+                {failure(loadPacks.error)}
+                {loadPacks.data ? (
+                  <Typography.Text strong>
+                    {text.loadHead
+                      .replace('{no}', loadPacks.data.load.loadNo)
+                      .replace('{state}', loadPacks.data.load.state === 2 ? text.released : text.open)
+                      .replace(
+                        '{who}',
+                        [loadPacks.data.load.releaseUserName, loadPacks.data.load.releaseTime]
+                          .filter(Boolean)
+                          .join(' '),
+                      )}
+                  </Typography.Text>
+                ) : null}
+                <Table<PackBrief>
+                  data-testid="lookup-load-table"
+                  size="small"
+                  rowKey="id"
+                  pagination={false}
+                  dataSource={loadPacks.data?.packs ?? []}
+                  columns={packs}
+                  scroll={{ x: 'max-content' }}
+                />
+              </Flex>
+            ),
+          },
+          {
+            key: 'stock',
+            label: text.stock,
+            children: (
+              <Flex vertical gap={12}>
+                <TreeSelect
+                  data-testid="lookup-stock-dept"
+                  placeholder={text.dept}
+                  showSearch
+                  treeDefaultExpandAll
+                  treeNodeFilterProp="title"
+                  treeData={depts}
+                  style={{ maxWidth: 420, width: '100%' }}
+                  onChange={(value: string) => stock.run(String(value ?? ''))}
+                />
+                {failure(stock.error)}
+                <Table<PackBrief>
+                  data-testid="lookup-stock-table"
+                  size="small"
+                  rowKey="id"
+                  pagination={false}
+                  dataSource={stock.data ?? []}
+                  columns={packs}
+                  scroll={{ x: 'max-content' }}
+                />
+              </Flex>
+            ),
+          },
+        ]}
+      />
+    </div>
+  );
+}
