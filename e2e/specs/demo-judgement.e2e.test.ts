@@ -1,6 +1,12 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import type { DemoSeedReply, DemoTenantStatus } from '@mes/contracts';
+import {
+  WARNING_AROUND_PATH,
+  type DemoSeedReply,
+  type DemoTenantStatus,
+  type FieldLimits,
+  type WarningAroundReply,
+} from '@mes/contracts';
 import { callApi, newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
 import { serverDatabase } from '../support/database';
 import { connectDevice, type DeviceSecret } from '../support/device';
@@ -24,12 +30,19 @@ const RUNNING = 'DEMO-ST-03';
 let tenantId = '';
 let password = '';
 let failedRecordNo = '';
+/** A warning of the month on a field whose PLC variable sets limits, and those limits. */
+let limited: { id: string; around: WarningAroundReply } | undefined;
+const LIMIT_NAMES = {
+  zh: { hh: '高高限', h: '高限', l: '低限', ll: '低低限' },
+  en: { hh: 'HH', h: 'H', l: 'L', ll: 'LL' },
+} as const;
 
 const WORDS = {
   zh: {
     disinfecting: '消毒中',
     cycle: '134℃ 标准 · 灭菌 · 剩余 ',
     fail: '不合格',
+    tag: '参数不合格',
     reason: '平台温度带 134–137 ℃内维持 120 秒, 低于最短维持时间 210 秒',
     overdue: '已逾期',
     soon: '即将到期',
@@ -39,6 +52,7 @@ const WORDS = {
     disinfecting: 'Disinfecting',
     cycle: '134 °C standard · Sterilising · ',
     fail: 'Fail',
+    tag: 'Parametric fail',
     reason: 'held 120 s within the plateau band 134–137 °C, below the minimum hold time of 210 s',
     overdue: 'Overdue',
     soon: 'Due soon',
@@ -123,10 +137,15 @@ async function keepRunning(page: Page): Promise<void> {
 
 describe('the demo tenant shows issue 28 (point 8)', () => {
   beforeAll(async () => {
+    const platform = await newPage(browser());
+    try {
+      await signIn(platform.page);
+      await demoTenant(platform.page);
+    } finally {
+      await platform.context.close();
+    }
     const { context, page } = await newPage(browser());
     try {
-      await signIn(page);
-      await demoTenant(page);
       await signInToDemo(page);
       await keepRunning(page);
       const records = await callApi<{ records: { recordNo: string; parametricResult: number | null }[] }>(
@@ -135,6 +154,19 @@ describe('the demo tenant shows issue 28 (point 8)', () => {
       );
       failedRecordNo = records.data.records.find((r) => r.parametricResult === 2)?.recordNo ?? '';
       expect(failedRecordNo, JSON.stringify(records)).not.toBe('');
+      // The last day's threshold warnings (a low tank, a hot chamber …) are on fields with limits.
+      const warnings = await callApi<{ records: { id: string; field: string; startTime: string }[] }>(
+        page,
+        `/api/report/warning/list?size=200`,
+      );
+      for (const w of warnings.data.records.filter((r) => r.field)) {
+        const around = await callApi<WarningAroundReply>(page, `/api${WARNING_AROUND_PATH}?id=${w.id}`);
+        if (around.data.limits && around.data.points.length) {
+          limited = { id: w.id, around: around.data };
+          break;
+        }
+      }
+      expect(limited, 'a warning with limits and points').toBeDefined();
     } finally {
       await context.close();
     }
@@ -175,7 +207,7 @@ describe('the demo tenant shows issue 28 (point 8)', () => {
         await goInApp(page, `/business/disinfection?recordNo=${failedRecordNo}`);
         const records = page.locator('[data-screen="/business/disinfection"]');
         const record = records.locator('.ant-table-row', { hasText: failedRecordNo });
-        await poll(() => record.getByTestId('disinfection-parametric').innerText()).toBe(words.fail);
+        await poll(() => record.getByTestId('disinfection-parametric').innerText()).toBe(words.tag);
         await record.getByTestId('disinfection-curve-open').click();
         const result = page.getByTestId('curve-result');
         await poll(() => result.innerText()).toContain(words.reason);
@@ -193,13 +225,26 @@ describe('the demo tenant shows issue 28 (point 8)', () => {
         expect(await overflowX(page)).toBeLessThanOrEqual(0);
         await screenshot(page, `${name}-maintenance`);
 
-        // Its notice, in the bell's inbox (the header hides the bell on a phone).
-        if (width > 600) {
-          await page.getByTestId('notice').click();
-          await poll(() => page.getByTestId('notice-tabs').innerText()).toContain(words.notice);
-          await screenshot(page, `${name}-notice`);
-          await page.keyboard.press('Escape');
+        // Its notice, posted to the steriliser's department, on 通知公告.
+        await goInApp(page, '/business/notice');
+        const notices = page.locator('[data-screen="/business/notice"]');
+        await poll(() => notices.locator('tbody').innerText()).toContain(words.notice);
+        expect(await notices.locator('tbody').innerText()).toContain('DEMO-ST-02');
+        await screenshot(page, `${name}-notice`);
+
+        // A warning's chart draws its field's HH / H / L / LL, listed under it.
+        await goInApp(page, `/report/warning/${limited?.id}`);
+        const listed = page.getByTestId('warning-around-limits');
+        await listed.waitFor();
+        const unit = limited?.around.unit ? ` ${limited.around.unit}` : '';
+        const limits = limited?.around.limits ?? ({} as FieldLimits);
+        for (const which of ['hh', 'h', 'l', 'll'] as const) {
+          const value = limits[which];
+          if (value !== null && value !== undefined)
+            expect(await listed.innerText()).toContain(`${LIMIT_NAMES[lang][which]} ${value}${unit}`);
         }
+        await page.getByTestId('warning-around-chart').scrollIntoViewIfNeeded();
+        await screenshot(page, `${name}-warning`);
 
         // The wall screen's tile of the running steriliser.
         await page.goto('/wel/dashboard');

@@ -1,4 +1,8 @@
-import { formatDateTime, MaintenanceCheckResult, MaintenanceResult } from '@mes/contracts';
+import { eq, sql } from 'drizzle-orm';
+import { formatDateTime, MaintenanceCheckResult, MaintenanceResult, UNHANDLED_WARNING_STATUSES } from '@mes/contracts';
+import { warning } from '../../platform/db/schema';
+import { tenantScope } from '../../platform/tenancy/tenant-scope';
+import { handleWarnings } from '../warning/warning-routes';
 import { disinfectionRecordChain, recordsFromCycles } from '../business/disinfection/records-from-cycles';
 import { postDueNotices } from '../maintenance/due-notices';
 import {
@@ -221,6 +225,32 @@ export async function judgedStep(s: DemoSession): Promise<void> {
   // the cycle running now should have its 15 minutes still ahead when the seeding ends. The month
   // of this device ended three hours before the seeding's start, so nothing overlaps.
   const now = Math.max(s.options.now, Date.now());
+  // Before its validated runs its open warnings were dealt with: an unhandled critical one (a
+  // failed cycle of its last day) would otherwise hold it in 故障 (run-state.ts), not 消毒中.
+  const open = await tenantScope(s.ctx.db, s.tenantId)
+    .select(warning, { id: warning.id })
+    .where(
+      eq(warning.deviceCode, DEMO_JUDGED_DEVICE),
+      sql`${warning.status} in (${sql.join(
+        UNHANDLED_WARNING_STATUSES.map((v) => sql`${v}`),
+        sql`, `,
+      )})`,
+    );
+  if (open.length)
+    await s.ctx.db.transaction((tx) =>
+      handleWarnings(
+        tx,
+        s.tenantId,
+        undefined,
+        open.map((w) => String(w.id)),
+        {
+          result: '故障已排除,复测合格后恢复使用',
+          userId: s.adminUserId,
+          userName: '管理员',
+          at: new Date(now - JUDGED_SPAN_MS),
+        },
+      ),
+    );
   const timed = judgedMessages(s, { deviceCode: DEMO_JUDGED_DEVICE, clientId: device.clientId }, now);
   const replayed = await replayMessages(s.ctx, timed, now - JUDGED_SPAN_MS, now);
   s.made.messages = (s.made.messages ?? 0) + replayed.stored;
