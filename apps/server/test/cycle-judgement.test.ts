@@ -1,21 +1,18 @@
-import { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  DEVICE_ROTATE_SECRET_PATH,
   DISINFECTION_CURVE_ROUTE,
   DISINFECTION_LEDGER_ROUTE,
   LEDGER_TIME_ZONE,
   ParametricResult,
   RecordType,
   type CycleCurveReply,
-  type DeviceSecretReply,
   type LedgerRow,
   type ReportData,
 } from '@mes/contracts';
 import type { TelemetryRuntime } from '../src/modules/telemetry';
 import { f0 } from '../src/modules/telemetry/lethality';
+import { apiAs, CHAMBER_FIELDS, deviceFixture, PROGRAM_134, type DeviceFixture } from './support/device-fixture';
 import { startEmbeddedTelemetry } from './support/embedded-telemetry';
-import { connectWithSecret } from './support/pg-telemetry';
 import { waitFor } from './support/mqtt-kit';
 import { createTestApp, type TestApp } from './support/test-app';
 
@@ -32,8 +29,7 @@ import { createTestApp, type TestApp } from './support/test-app';
 let t: TestApp;
 let runtime: TelemetryRuntime;
 let token: string;
-let client: MqttClient;
-let secret: DeviceSecretReply;
+let device: DeviceFixture | undefined;
 const CODE = 'ST-JUDGE-1';
 const STEP_MS = 10_000;
 
@@ -44,25 +40,13 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await client?.endAsync();
+  await device?.client.endAsync();
   await runtime?.stop();
   await t?.close();
 });
 
-const post = async (url: string, payload: Record<string, unknown>) => {
-  const reply = await t.as(token, { method: 'POST', url, payload });
-  expect(reply.statusCode, reply.body).toBe(200);
-  return reply.json<{ success: boolean; data: unknown }>().data;
-};
-const get = async <T>(url: string) => {
-  const reply = await t.as(token, { method: 'GET', url });
-  expect(reply.statusCode, reply.body).toBe(200);
-  return reply.json<{ data: T }>().data;
-};
-const publish = (topic: string, body: unknown) =>
-  new Promise<void>((resolve, reject) =>
-    client.publish(topic, JSON.stringify(body), { qos: 1 }, (error) => (error ? reject(error) : resolve())),
-  );
+const get = <T>(url: string) => apiAs(t, token).get<T>(url);
+const publish = (kind: 'telemetry' | 'cycle', body: unknown) => (device as DeviceFixture).publish(kind, body);
 
 /**
  * A cycle's chamber curve, a point every 10 s: a ramp to 133 ℃, `holdPoints` points at 134.5 ℃
@@ -79,7 +63,7 @@ function curve(start: number, holdPoints: number) {
 async function runCycle(start: number, holdPoints: number) {
   const points = curve(start, holdPoints);
   // One report at a time, each acknowledged: the cycle comes after its points, as a device sends them.
-  for (const point of points) await publish(`${secret.topicPrefix}/telemetry`, point);
+  for (const point of points) await publish('telemetry', point);
   const end = points[points.length - 1]!.ts;
   const cycle = {
     program: 1,
@@ -88,7 +72,7 @@ async function runCycle(start: number, holdPoints: number) {
     end: new Date(end).toISOString(),
     result: 'pass',
   };
-  await publish(`${secret.topicPrefix}/cycle`, cycle);
+  await publish('cycle', cycle);
   return { points, cycle };
 }
 
@@ -110,45 +94,17 @@ const records = async () =>
 
 describe('each cycle judged (issue 28 point 4)', () => {
   it('judges a cycle that holds its plateau as passed and one that does not as failed on the hold time', async () => {
-    const productId = String(
-      await post('/api/basic/product/submit', {
+    // Minimum F0 3 min besides the usual 134 ℃ profile.
+    device = await deviceFixture(t, token, runtime.port(), {
+      product: {
         productCode: 'ST-JUDGE',
         productName: '判定灭菌器',
-        category: 2,
-        protocol: 'mqtt-json',
-        fields: [
-          { fieldKey: 'chamberTemp', fieldName: '腔体温度', dataType: 'float', unit: '℃', precision: 1, access: 'r' },
-          {
-            fieldKey: 'chamberPressure',
-            fieldName: '腔体压力',
-            dataType: 'float',
-            unit: 'kPa',
-            precision: 1,
-            access: 'r',
-          },
-        ],
-        programs: [
-          {
-            programNo: 1,
-            programName: '134℃ 标准',
-            durationMinutes: 30,
-            targetTemperature: '134',
-            lethalityKind: 'F0',
-            plateauMin: '134',
-            plateauMax: '137',
-            minHoldSeconds: 180,
-            pressureMin: '200',
-            pressureMax: '230',
-            minLethality: '3',
-          },
-        ],
-      }),
-    );
-    const deviceId = String(
-      await post('/api/basic/device/submit', { deviceCode: CODE, deviceName: '判定灭菌器一号', productId }),
-    );
-    secret = (await post(`/api${DEVICE_ROTATE_SECRET_PATH}?id=${deviceId}&first=1`, {})) as DeviceSecretReply;
-    client = await connectWithSecret(runtime.port(), secret);
+        fields: CHAMBER_FIELDS,
+        programs: [{ ...PROGRAM_134, targetTemperature: '134', minLethality: '3' }],
+      },
+      deviceCode: CODE,
+      deviceName: '判定灭菌器一号',
+    });
 
     const passing = await runCycle(Date.now() - 2 * 3_600_000, 25);
     const failing = await runCycle(Date.now() - 3_600_000, 13);
@@ -240,7 +196,7 @@ describe('each cycle judged (issue 28 point 4)', () => {
     expect(mine.every((r) => r.lethalityKind === 'F0')).toBe(true);
 
     // A redelivered cycle: no second cycle, no second record, the judgement unchanged.
-    await publish(`${secret.topicPrefix}/cycle`, failing.cycle);
+    await publish('cycle', failing.cycle);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const again = await records();
     expect(again).toHaveLength(2);

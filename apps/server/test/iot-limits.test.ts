@@ -1,17 +1,21 @@
-import { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  DEVICE_ROTATE_SECRET_PATH,
   DeviceRunState,
   IOT_MODEL_DATA_PATH,
   IOT_MODEL_LIST_PATH,
-  type DeviceSecretReply,
   type ModelDataItem,
   type ModelListReply,
 } from '@mes/contracts';
 import type { TelemetryRuntime } from '../src/modules/telemetry';
+import {
+  apiAs,
+  CHAMBER_FIELDS,
+  CYCLE_FIELDS,
+  deviceFixture,
+  PROGRAM_134,
+  type DeviceFixture,
+} from './support/device-fixture';
 import { startEmbeddedTelemetry } from './support/embedded-telemetry';
-import { connectWithSecret } from './support/pg-telemetry';
 import { waitFor } from './support/mqtt-kit';
 import { createTestApp, type TestApp } from './support/test-app';
 
@@ -27,8 +31,7 @@ import { createTestApp, type TestApp } from './support/test-app';
 let t: TestApp;
 let runtime: TelemetryRuntime;
 let token: string;
-let client: MqttClient;
-let secret: DeviceSecretReply;
+let device: DeviceFixture | undefined;
 const CODE = 'ST-LIMITS-1';
 
 beforeAll(async () => {
@@ -38,25 +41,13 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await client?.endAsync();
+  await device?.client.endAsync();
   await runtime?.stop();
   await t?.close();
 });
 
-const post = async (url: string, payload: Record<string, unknown>) => {
-  const reply = await t.as(token, { method: 'POST', url, payload });
-  expect(reply.statusCode, reply.body).toBe(200);
-  return reply.json<{ data: unknown }>().data;
-};
-const get = async <T>(url: string) => {
-  const reply = await t.as(token, { method: 'GET', url });
-  expect(reply.statusCode, reply.body).toBe(200);
-  return reply.json<{ data: T }>().data;
-};
-const publish = (topic: string, body: unknown) =>
-  new Promise<void>((resolve, reject) =>
-    client.publish(topic, JSON.stringify(body), { qos: 1 }, (error) => (error ? reject(error) : resolve())),
-  );
+const get = <T>(url: string) => apiAs(t, token).get<T>(url);
+const publish = (kind: 'telemetry' | 'cycle', body: unknown) => (device as DeviceFixture).publish(kind, body);
 const series = (field: string, from: number, to: number) =>
   get<ModelListReply>(`/api${IOT_MODEL_LIST_PATH}?deviceCode=${CODE}&field=${field}&startTime=${from}&endTime=${to}`);
 const runState = async () =>
@@ -65,64 +56,31 @@ const runState = async () =>
 
 describe('charts show the limits (issue 28 point 5)', () => {
   it('answers the PLC variable’s limits with the field and the programs’ bands with the series', async () => {
-    const productId = String(
-      await post('/api/basic/product/submit', {
+    device = await deviceFixture(t, token, runtime.port(), {
+      product: {
         productCode: 'ST-LIMITS',
         productName: '限值灭菌器',
-        category: 2,
-        protocol: 'mqtt-json',
         programField: 'program',
         phaseField: 'phase',
-        fields: [
-          { fieldKey: 'chamberTemp', fieldName: '腔体温度', dataType: 'float', unit: '℃', precision: 1, access: 'r' },
-          {
-            fieldKey: 'chamberPressure',
-            fieldName: '腔体压力',
-            dataType: 'float',
-            unit: 'kPa',
-            precision: 1,
-            access: 'r',
-          },
-          { fieldKey: 'program', fieldName: '程序', dataType: 'int', unit: '', precision: 0, access: 'r' },
-          { fieldKey: 'phase', fieldName: '阶段', dataType: 'int', unit: '', precision: 0, access: 'r' },
-        ],
+        fields: [...CHAMBER_FIELDS, ...CYCLE_FIELDS],
         programs: [
-          {
-            programNo: 1,
-            programName: '134℃ 标准',
-            durationMinutes: 30,
-            lethalityKind: 'F0',
-            plateauMin: '134',
-            plateauMax: '137',
-            minHoldSeconds: 180,
-            pressureMin: '200',
-            pressureMax: '230',
-          },
+          PROGRAM_134,
           { programNo: 2, programName: '121℃ 织物', durationMinutes: 45, lethalityKind: 'F0', plateauMin: '121' },
         ],
-      }),
-    );
-    await post('/api/basic/plcvariable/submit', {
-      productId,
-      name: 'chamberTemp',
-      address: 'DB1,REAL0',
-      dataType: 'FLOAT',
-      limitHh: '140',
-      limitH: '138',
-      limitLl: '20',
+      },
+      plcVariables: [
+        { name: 'chamberTemp', address: 'DB1,REAL0', dataType: 'FLOAT', limitHh: '140', limitH: '138', limitLl: '20' },
+      ],
+      deviceCode: CODE,
+      deviceName: '限值灭菌器一号',
     });
-    const deviceId = String(
-      await post('/api/basic/device/submit', { deviceCode: CODE, deviceName: '限值灭菌器一号', productId }),
-    );
-    secret = (await post(`/api${DEVICE_ROTATE_SECRET_PATH}?id=${deviceId}&first=1`, {})) as DeviceSecretReply;
-    client = await connectWithSecret(runtime.port(), secret);
 
     // A finished cycle of program 1 two hours ago, 20 minutes long.
     const cycleStart = Date.now() - 2 * 3_600_000;
     const cycleEnd = cycleStart + 20 * 60_000;
     for (let ts = cycleStart; ts <= cycleEnd; ts += 5 * 60_000)
-      await publish(`${secret.topicPrefix}/telemetry`, { ts, values: { chamberTemp: 135, chamberPressure: 212 } });
-    await publish(`${secret.topicPrefix}/cycle`, {
+      await publish('telemetry', { ts, values: { chamberTemp: 135, chamberPressure: 212 } });
+    await publish('cycle', {
       program: 1,
       programName: '134℃ 标准',
       start: new Date(cycleStart).toISOString(),
@@ -130,7 +88,7 @@ describe('charts show the limits (issue 28 point 5)', () => {
       result: 'pass',
     });
     // Now running program 1 again.
-    await publish(`${secret.topicPrefix}/telemetry`, { program: 1, phase: 3, chamberTemp: 134.6 });
+    await publish('telemetry', { program: 1, phase: 3, chamberTemp: 134.6 });
     await waitFor(async () => (await runState()) === DeviceRunState.disinfecting, 10_000);
     await waitFor(
       async () =>
@@ -182,7 +140,7 @@ describe('charts show the limits (issue 28 point 5)', () => {
     expect(clipped.bands).toMatchObject([{ from: cycleStart + 60_000, to: cycleStart + 120_000, running: false }]);
 
     // Program 2 has a plateau minimum only; when the device stops, no band is running.
-    await publish(`${secret.topicPrefix}/telemetry`, { program: 2, phase: 3 });
+    await publish('telemetry', { program: 2, phase: 3 });
     await waitFor(async () => (await series('chamberTemp', from, Date.now())).bands.at(-1)?.programNo === 2, 10_000);
     expect((await series('chamberTemp', from, Date.now())).bands.at(-1)).toMatchObject({
       kind: 'plateau',
@@ -190,7 +148,7 @@ describe('charts show the limits (issue 28 point 5)', () => {
       max: null,
       running: true,
     });
-    await publish(`${secret.topicPrefix}/telemetry`, { phase: 0 });
+    await publish('telemetry', { phase: 0 });
     await waitFor(async () => (await runState()) === DeviceRunState.idle, 10_000);
     expect((await series('chamberTemp', from, Date.now())).bands.map((b) => b.running)).toEqual([false]);
   });

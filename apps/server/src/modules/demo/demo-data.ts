@@ -275,9 +275,13 @@ export const DEMO_WATERLINE: DemoProduct = withRules(WATERLINE_PRODUCT, (rules) 
   { ruleType: 'threshold', fieldKey: 'tankLevel', operator: '<', threshold: '25', durationSeconds: 0, level: 4 },
 ]);
 
-export const DEMO_STERILISER: DemoProduct = withRules(STERILISER_PRODUCT, (rules) =>
-  rules.map((r) => (r.ruleType === 'cycle' ? { ...r, level: 1 } : r)),
-);
+export const DEMO_STERILISER: DemoProduct = {
+  ...withRules(STERILISER_PRODUCT, (rules) => rules.map((r) => (r.ruleType === 'cycle' ? { ...r, level: 1 } : r))),
+  // Connected for 15 minutes after its last report (the simulator's product: 5): the cycle the
+  // demo leaves running at seeding (demo-judgement.ts, 15 minutes left) shows until it would end,
+  // even when no simulator drives the devices.
+  inactivitySeconds: 900,
+};
 
 /** A washer-disinfector: no simulator model; its cycles are drawn by the demo itself (demo-history.ts). */
 export const DEMO_WASHER: DemoProduct = {
@@ -445,4 +449,113 @@ export const DEMO_HANDLE_RESULTS: readonly string[] = [
   '已召回该批次物品并重新处理',
   '操作人员误操作,已培训',
   '蒸汽供应恢复后重新灭菌,合格',
+];
+
+/**
+ * A program's validated profile (docs/lethality.md), as the product's 程序 rows hold it: what each
+ * finished cycle of the program is judged against. Figures are text, as the form sends decimals.
+ */
+export interface DemoProfile {
+  lethalityKind: 'A0' | 'F0';
+  plateauMin: string;
+  plateauMax: string;
+  minHoldSeconds: number;
+  pressureMin: string | null;
+  pressureMax: string | null;
+  minLethality: string | null;
+}
+
+/**
+ * The demo programs' validated profiles, by product code and program number. Steam (ISO 17665,
+ * WS 310.2): 134 ℃ programs in the band 134–137 ℃, 121 ℃ in 121–124 ℃, the chamber at saturated
+ * steam pressure; the minimum hold is a little under the controller's own hold (the simulator's
+ * 240 / 1080 / 1200 / 210 s), so a probe sampling every few seconds does not fail a good cycle.
+ * The washer (ISO 15883-1): A0 3000 for the standard programme, 600 for handpieces. The waterline
+ * (chemical, no plateau) is left unjudged.
+ */
+/** A steam program's profile: F0, the plateau band, the saturated-steam pressure band. */
+const steam = (plateau: [string, string], minHoldSeconds: number, pressure: [string, string], minF0: string | null) =>
+  ({
+    lethalityKind: 'F0',
+    plateauMin: plateau[0],
+    plateauMax: plateau[1],
+    minHoldSeconds,
+    pressureMin: pressure[0],
+    pressureMax: pressure[1],
+    minLethality: minF0,
+  }) as const satisfies DemoProfile;
+/** A thermal disinfection's profile: A0 and the plateau band (no pressure judged). */
+const thermal = (plateau: [string, string], minHoldSeconds: number, minA0: string) =>
+  ({
+    lethalityKind: 'A0',
+    plateauMin: plateau[0],
+    plateauMax: plateau[1],
+    minHoldSeconds,
+    pressureMin: null,
+    pressureMax: null,
+    minLethality: minA0,
+  }) as const satisfies DemoProfile;
+const AT_134: [string, string] = ['134', '137'];
+const STEAM_210: [string, string] = ['200', '230'];
+
+export const DEMO_PROFILES: Readonly<Record<string, Readonly<Record<number, DemoProfile>>>> = {
+  [DEMO_STERILISER.productCode]: {
+    1: steam(AT_134, 210, STEAM_210, '15'),
+    2: steam(AT_134, 1020, STEAM_210, '60'),
+    3: steam(['121', '124'], 900, ['100', '130'], '15'),
+    // The B-D test is judged on its hold, not on lethality (it carries a test pack, not a load).
+    4: steam(AT_134, 180, STEAM_210, null),
+  },
+  [DEMO_WASHER.productCode]: {
+    1: thermal(['90', '95'], 240, '3000'),
+    2: thermal(['88', '95'], 60, '600'),
+  },
+};
+
+/**
+ * The steriliser whose last hours show the judgement (demo-judgement.ts): its modelled month ends
+ * {@link JUDGED_SPAN_MS} before now, then it runs a cycle that passes, one that the device
+ * reported passed but whose chamber left the plateau early (it fails on the hold time), and one
+ * running now. A central steriliser: a base runs into the evening, so "now" is plausible at
+ * any hour.
+ */
+export const DEMO_JUDGED_DEVICE = 'DEMO-ST-03';
+export const JUDGED_SPAN_MS = 3 * 3_600_000;
+
+export interface DemoMaintenancePlan {
+  planName: string;
+  productCode: string;
+  intervalCycles: number | null;
+  intervalDays: number | null;
+  noticeCycles: number;
+  noticeDays: number;
+  checks: readonly { checkName: string; standard: string }[];
+}
+
+export const DEMO_MAINTENANCE_PLANS: readonly DemoMaintenancePlan[] = [
+  {
+    planName: '灭菌器月度保养',
+    productCode: DEMO_STERILISER.productCode,
+    intervalCycles: 400,
+    intervalDays: 30,
+    noticeCycles: 40,
+    noticeDays: 5,
+    checks: [
+      { checkName: '门密封圈', standard: '无老化、裂纹,密封良好' },
+      { checkName: '安全阀', standard: '手动排放正常,无泄漏' },
+      { checkName: '疏水阀与过滤器', standard: '清洗,无堵塞' },
+      { checkName: '腔体与排水口', standard: '清洁,无水垢' },
+      { checkName: '温度压力传感器', standard: '与标准表偏差 ≤ 1 ℃ / 5 kPa' },
+    ],
+  },
+];
+
+/**
+ * The last completed maintenance of each steriliser, days before now: DEMO-ST-02's was 33 days
+ * ago (overdue), DEMO-ST-01's 27 days ago (due within the plan's 5-day notice); DEMO-ST-03 has
+ * none, so its period runs from when it was added (not due).
+ */
+export const DEMO_MAINTENANCE_DONE: readonly { deviceCode: string; daysAgo: number; technician: string }[] = [
+  { deviceCode: 'DEMO-ST-01', daysAgo: 27, technician: '王工' },
+  { deviceCode: 'DEMO-ST-02', daysAgo: 33, technician: '李工' },
 ];

@@ -32,6 +32,8 @@ export interface HistoryDevice {
   deviceCode: string;
   clientId: string;
   product: DemoProduct;
+  /** Its month ends here instead of now (the judged steriliser's last hours are demo-judgement.ts'). */
+  until?: number | undefined;
 }
 
 export interface Timed {
@@ -63,7 +65,13 @@ function rawEncodings(product: DemoProduct): Map<string, { scaling: Scaling; int
   return out;
 }
 
-function message(tenantId: string, device: HistoryDevice, kind: 'telemetry' | 'cycle', at: number, body: unknown) {
+export function message(
+  tenantId: string,
+  device: Pick<HistoryDevice, 'deviceCode' | 'clientId'>,
+  kind: 'telemetry' | 'cycle',
+  at: number,
+  body: unknown,
+): Timed {
   return {
     at,
     message: {
@@ -180,8 +188,8 @@ export function historyMessages(tenantId: string, devices: readonly HistoryDevic
   return devices
     .flatMap((d) =>
       d.product.category === 4
-        ? washer(tenantId, d, start, now)
-        : modelled(tenantId, d, d.product.category === 1 ? 'waterline' : 'steriliser', start, now),
+        ? washer(tenantId, d, start, d.until ?? now)
+        : modelled(tenantId, d, d.product.category === 1 ? 'waterline' : 'steriliser', start, d.until ?? now),
     )
     .sort((a, b) => a.at - b.at);
 }
@@ -197,8 +205,19 @@ export async function replayHistory(
   devices: readonly HistoryDevice[],
   now: number,
 ): Promise<{ messages: number; stored: number }> {
-  const start = historyStart(now);
-  const timed = historyMessages(tenantId, devices, now);
+  return replayMessages(ctx, historyMessages(tenantId, devices, now), historyStart(now), now);
+}
+
+/**
+ * Publishes timed messages (oldest first) into an ingestion of their own, hour by hour from
+ * `start`, its clock at the end of each hour (at most `now`), and answers how many it stored.
+ */
+export async function replayMessages(
+  ctx: AppContext,
+  timed: readonly Timed[],
+  start: number,
+  now: number,
+): Promise<{ messages: number; stored: number }> {
   let clock = start;
   const ingestion = new Ingestion({
     pool: ctx.database.pool,

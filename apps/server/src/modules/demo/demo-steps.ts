@@ -17,10 +17,13 @@ import {
   DEMO_BASES,
   DEMO_CARS,
   DEMO_HANDLE_RESULTS,
+  DEMO_JUDGED_DEVICE,
   DEMO_LINES,
   DEMO_TENANT_DEVICES,
   DEMO_TENANT_PRODUCTS,
+  JUDGED_SPAN_MS,
 } from './demo-data';
+import { judgedStep, maintenanceStep, profilesStep } from './demo-judgement';
 import { HISTORY_DAYS, replayHistory, type HistoryDevice } from './demo-history';
 import { DemoApi, DemoCallError } from './demo-session';
 import { verificationStep } from './demo-verification';
@@ -312,7 +315,9 @@ async function historyStep(s: DemoSession): Promise<void> {
   const devices: HistoryDevice[] = DEMO_TENANT_DEVICES.flatMap((d) => {
     const made = s.devices.get(d.deviceCode);
     const product = DEMO_TENANT_PRODUCTS.find((p) => p.productCode === d.productCode);
-    return made && product ? [{ deviceCode: d.deviceCode, clientId: made.clientId, product }] : [];
+    // The judged steriliser's last hours are the judged step's (demo-judgement.ts).
+    const until = d.deviceCode === DEMO_JUDGED_DEVICE ? s.options.now - JUDGED_SPAN_MS : undefined;
+    return made && product ? [{ deviceCode: d.deviceCode, clientId: made.clientId, product, until }] : [];
   });
   const replayed = await replayHistory(s.ctx, s.tenantId, devices, s.options.now);
   count(s, 'messages', replayed.stored);
@@ -380,6 +385,10 @@ export const DEMO_STEPS: readonly DemoStep[] = [
   // After the records they verify, before the warnings step (a failed indicator raises one).
   { name: 'verification', run: verificationStep },
   { name: 'warnings', run: warningsStep },
+  // After the month's records (made unjudged, before the programs were validated): see demo-judgement.ts.
+  { name: 'profiles', run: profilesStep },
+  { name: 'judged', run: judgedStep },
+  { name: 'maintenance', run: maintenanceStep },
 ];
 
 export interface DemoResult {
@@ -403,8 +412,30 @@ export async function seedDemoTenant(
   progress: (step: string, done: number, of: number) => Promise<void> | void = () => undefined,
 ): Promise<DemoResult> {
   const started = performance.now();
+  const s = await newDemoSession(app, ctx, options);
+  for (const [i, step] of DEMO_STEPS.entries()) {
+    await progress(step.name, i, DEMO_STEPS.length);
+    await step.run(s);
+  }
+  await progress('', DEMO_STEPS.length, DEMO_STEPS.length);
+  return {
+    tenantId: s.tenantId,
+    account: DEMO_ADMIN_ACCOUNT,
+    generatedPassword: s.generatedPassword,
+    createdTenant: s.createdTenant,
+    made: s.made,
+    milliseconds: Math.round(performance.now() - started),
+  };
+}
+
+/** A fresh session of the steps, as the platform administrator (the tenant step signs in as the demo's). */
+export async function newDemoSession(
+  app: FastifyInstance,
+  ctx: AppContext,
+  options: DemoOptions,
+): Promise<DemoSession> {
   const platform = await DemoApi.as(app, ctx, PLATFORM_TENANT.tenantId, ADMIN_USER.id);
-  const s: DemoSession = {
+  return {
     app,
     ctx,
     options,
@@ -423,18 +454,5 @@ export async function seedDemoTenant(
     historyMade: false,
     recordsBefore: 0,
     made: {},
-  };
-  for (const [i, step] of DEMO_STEPS.entries()) {
-    await progress(step.name, i, DEMO_STEPS.length);
-    await step.run(s);
-  }
-  await progress('', DEMO_STEPS.length, DEMO_STEPS.length);
-  return {
-    tenantId: s.tenantId,
-    account: DEMO_ADMIN_ACCOUNT,
-    generatedPassword: s.generatedPassword,
-    createdTenant: s.createdTenant,
-    made: s.made,
-    milliseconds: Math.round(performance.now() - started),
   };
 }

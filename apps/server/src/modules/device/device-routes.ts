@@ -83,7 +83,7 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: AppContext): voi
   // Each row carries its current cycle (program, phase, remaining time) from its latest values.
   const decorate = async (rows: Record<string, unknown>[]) => {
     const cycles = await cyclesNow(
-      ctx.db,
+      ctx,
       rows.map((r) => String(r.id)),
     );
     return rows.map((r) => ({ ...r, cycle: cycles.get(String(r.id)) ?? null }));

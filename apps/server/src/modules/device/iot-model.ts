@@ -109,7 +109,7 @@ export async function visibleDeviceField(
 const limitValue = (value: string | null) => (value === null || value === '' ? null : Number(value));
 
 /** A PLC variable's four limits, or null when it sets none (or there is no variable). */
-function limitsOf(hh: string | null, h: string | null, l: string | null, ll: string | null): FieldLimits | null {
+export function limitsOf(hh: string | null, h: string | null, l: string | null, ll: string | null): FieldLimits | null {
   const limits = { hh: limitValue(hh), h: limitValue(h), l: limitValue(l), ll: limitValue(ll) };
   return Object.values(limits).some((v) => v !== null) ? limits : null;
 }

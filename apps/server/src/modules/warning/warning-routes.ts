@@ -20,13 +20,14 @@ import type { AppContext } from '../../app-context';
 import { registerResource } from '../../crud/resource-routes';
 import { requireAuth } from '../../platform/auth/request-auth';
 import type { Db } from '../../platform/db/database';
-import { device, productField, warning, warningHistory } from '../../platform/db/schema';
+import { device, plcVariable, productField, warning, warningHistory } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
 import { requestLanguage } from '../../platform/http/request-language';
 import { badRequest, notFound } from '../../platform/http/errors';
 import { idValue, idsValue, paramsOf } from '../../platform/http/request-params';
 import { LIVE_CHANNEL, livePayloads } from '../../platform/live/notify-live';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
+import { limitsOf } from '../device/iot-model';
 import { seriesPoints } from '../device/iot-series';
 import { deviceScopeOf } from '../device/scoped-devices';
 import { modelLabelsOf } from '../device/model-labels';
@@ -220,6 +221,7 @@ export function registerWarningRoutes(app: FastifyInstance, ctx: AppContext): vo
       to: formatDateTime(new Date(to)),
       threshold: row.threshold === '' ? null : row.threshold,
       points: [],
+      limits: null,
     };
     // Offline and cycle warnings watch no field: nothing to chart.
     if (!row.field) return ok(reply);
@@ -234,6 +236,17 @@ export function registerWarningRoutes(app: FastifyInstance, ctx: AppContext): vo
         .where(eq(productField.productId, String(owner.productId)), eq(productField.fieldKey, row.field))
         .limit(1);
       reply.unit = model?.unit ?? '';
+      // The limits the live and history charts draw (the PLC variable named after the field).
+      const [variable] = await scope
+        .select(plcVariable, {
+          hh: plcVariable.limitHh,
+          h: plcVariable.limitH,
+          l: plcVariable.limitL,
+          ll: plcVariable.limitLl,
+        })
+        .where(eq(plcVariable.productId, String(owner.productId)), eq(plcVariable.name, row.field))
+        .limit(1);
+      reply.limits = variable ? limitsOf(variable.hh, variable.h, variable.l, variable.ll) : null;
     }
     const series = await seriesPoints(
       ctx,

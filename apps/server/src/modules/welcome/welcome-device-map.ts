@@ -33,7 +33,7 @@ export async function welcomeDeviceMap(ctx: AppContext, scope: WelcomeScope): Pr
     ? await db.select(dept, { id: dept.id, name: dept.deptName, sort: dept.sort }).where(inArray(dept.id, deptIds))
     : [];
   const cycles = await cyclesNow(
-    ctx.db,
+    ctx,
     shown.map((r) => r.id),
   );
   const groups = new Map<string | null, WelcomeMapDept>();

@@ -64,4 +64,7 @@ export const DEMO_STEP_LABELS: Readonly<Record<string, { zh: string; en: string 
   records: { zh: '消毒记录', en: 'Disinfection records' },
   verification: { zh: '验证记录(BD、生物监测、水样)', en: 'Verification records (BD, biological, water)' },
   warnings: { zh: '告警处理', en: 'Warning handling' },
+  profiles: { zh: '程序验证参数', en: 'Validated program profiles' },
+  judged: { zh: '参数判定周期与运行中周期', en: 'Judged cycles and the cycle running now' },
+  maintenance: { zh: '保养计划与到期', en: 'Maintenance plan and due devices' },
 };

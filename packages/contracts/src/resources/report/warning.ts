@@ -1,6 +1,7 @@
 import { defineResource, type FieldDef } from '../../resource/define';
 import { deviceRowFields } from '../device/device-row-fields';
 import { ALARM_RULE_TYPE_NAMES, ALARM_RULE_TYPES } from '../device/model-rules';
+import type { FieldLimits } from '../telemetry/iot-api';
 
 /** The API path of `handle` (`POST`, body `{ ids, result }`): acknowledges warnings the caller may see. */
 export const WARNING_HANDLE_PATH = '/report/warning/handle';
@@ -64,6 +65,8 @@ export interface WarningAroundReply {
   to: string;
   threshold: string | null;
   points: { ts: string; value: number }[];
+  /** The field's HH / H / L / LL from its PLC variable (as model-data gives them); null: none set. */
+  limits: FieldLimits | null;
 }
 
 const time = (zh: string, en: string) =>

@@ -119,6 +119,9 @@ export const DeviceRunState = { idle: 1, disinfecting: 2, fault: 3, maintenance:
 export interface DeviceCycleNow {
   program: number | string | null;
   phase: number | string | null;
+  /** The program's and the phase's names where the model field's enumeration names the value. */
+  programLabel?: LocalText | null;
+  phaseLabel?: LocalText | null;
   /** Seconds left of the running cycle. */
   remainingSeconds: number | null;
 }

@@ -20,6 +20,8 @@ export const CURVE_TEXT = {
     concentration: '浓度(mg/L)',
     plateau: '平台温度带',
     pressureBand: '压力带',
+    pressureMin: '压力下限',
+    pressureMax: '压力上限',
     hold: '实际维持',
     minConcentration: '最低浓度',
     empty: '该周期没有曲线数据',
@@ -41,6 +43,8 @@ export const CURVE_TEXT = {
     concentration: 'Concentration (mg/L)',
     plateau: 'Plateau band',
     pressureBand: 'Pressure band',
+    pressureMin: 'Pressure lower bound',
+    pressureMax: 'Pressure upper bound',
     hold: 'Hold achieved',
     minConcentration: 'Min concentration',
     empty: 'No curve points for this cycle',
@@ -123,7 +127,13 @@ export function curveOption(reply: CycleCurveReply, text: Text): ChartOption {
               silent: true,
               symbol: 'none',
               label: lineLabel(text.pressureBand),
-              data: [p.pressureMin, p.pressureMax].filter((v) => v !== null).map((v) => ({ yAxis: v })),
+              // Each bound named as the one it is: one label for both read as two bands.
+              data: [
+                { value: p.pressureMin, name: `${text.pressureMin} ${p.pressureMin} kPa` },
+                { value: p.pressureMax, name: `${text.pressureMax} ${p.pressureMax} kPa` },
+              ].flatMap((bound) =>
+                bound.value === null ? [] : [{ yAxis: bound.value, label: lineLabel(bound.name) }],
+              ),
             }
           : undefined,
     });

@@ -66,6 +66,49 @@ type MarkLineEnd = {
   label?: { formatter: string; position: 'insideStartTop'; color: string };
 };
 
+/** The HH / H / L / LL lines of a field (outer red, inner amber), each named by `name`. */
+export function limitLines(
+  limits: FieldLimits | null | undefined,
+  name: (limit: { which: keyof FieldLimits; value: number }) => string,
+): LimitLine[] {
+  const lines: LimitLine[] = [];
+  for (const which of LIMIT_ORDER) {
+    const value = limits?.[which];
+    if (value === null || value === undefined) continue;
+    lines.push({ name: name({ which, value }), value, colour: LIMIT_COLOURS[which], at: LIMIT_LABEL_AT[which] });
+  }
+  return lines;
+}
+
+/** The limit lines as ECharts mark lines: dashed, in their colour, labelled at their end. */
+export const limitMarkLines = (lines: readonly LimitLine[]) =>
+  lines.map((l) => ({
+    name: l.name,
+    yAxis: l.value,
+    lineStyle: { color: l.colour, type: 'dashed' as const, width: 1 },
+    label: { formatter: '{b}', position: l.at, color: l.colour },
+  }));
+
+/**
+ * ECharts sizes the axis on the data alone: an invisible pair of points at the lowest and highest
+ * marked value (at time `at`) keeps every limit line and band on the chart, with round ticks.
+ */
+export function limitReach(marked: readonly number[], at: number) {
+  if (!marked.length) return undefined;
+  return {
+    id: 'limits',
+    type: 'line' as const,
+    data: [
+      [at, Math.min(...marked)],
+      [at, Math.max(...marked)],
+    ],
+    symbol: 'none',
+    lineStyle: { opacity: 0 },
+    silent: true,
+    tooltip: { show: false },
+  };
+}
+
 /** The limit lines and program bands of a chart, with the figures each is labelled by. */
 export function limitMarks(reply: ModelListReply, look: ChartLook) {
   const digits = look.precision;
@@ -75,17 +118,7 @@ export function limitMarks(reply: ModelListReply, look: ChartLook) {
     limit: (which: keyof FieldLimits, value: string) => `${which.toUpperCase()} ${value}`,
     band: (band: ProgramBand, range: string) => `${band.programName} ${range}`,
   };
-  const lines: LimitLine[] = [];
-  for (const which of LIMIT_ORDER) {
-    const value = look.limits?.[which];
-    if (value === null || value === undefined) continue;
-    lines.push({
-      name: text.limit(which, `${figure(value)}${unit}`),
-      value,
-      colour: LIMIT_COLOURS[which],
-      at: LIMIT_LABEL_AT[which],
-    });
-  }
+  const lines = limitLines(look.limits, (value) => text.limit(value.which, `${figure(value.value)}${unit}`));
   const span = Math.max(1, reply.to - reply.from);
   const bands = reply.bands.map((band) => {
     const range =
@@ -179,12 +212,7 @@ export function seriesChartOption(reply: ModelListReply, look: ChartLook): Chart
             symbol: 'none',
             animation: false,
             data: [
-              ...marks.lines.map((l) => ({
-                name: l.name,
-                yAxis: l.value,
-                lineStyle: { color: l.colour, type: 'dashed' as const, width: 1 },
-                label: { formatter: '{b}', position: l.at, color: l.colour },
-              })),
+              ...limitMarkLines(marks.lines),
               ...edges.map((e) => {
                 const y = e.band.min ?? e.band.max ?? 0;
                 const segment: [MarkLineEnd, MarkLineEnd] = [
@@ -217,25 +245,14 @@ export function seriesChartOption(reply: ModelListReply, look: ChartLook): Chart
         }
       : {}),
   });
-  // ECharts sizes the axis on the data alone: an invisible pair of points at the lowest and
-  // highest limit keeps every line and band on the chart, with round ticks.
-  const marked = [
-    ...marks.lines.map((l) => l.value),
-    ...marks.bands.flatMap((b) => [b.band.min, b.band.max]).filter((v): v is number => v !== null),
-  ];
-  if (marked.length)
-    series.push({
-      id: 'limits',
-      type: 'line',
-      data: [
-        [reply.from, Math.min(...marked)],
-        [reply.from, Math.max(...marked)],
-      ],
-      symbol: 'none',
-      lineStyle: { opacity: 0 },
-      silent: true,
-      tooltip: { show: false },
-    });
+  const reach = limitReach(
+    [
+      ...marks.lines.map((l) => l.value),
+      ...marks.bands.flatMap((b) => [b.band.min, b.band.max]).filter((v): v is number => v !== null),
+    ],
+    reply.from,
+  );
+  if (reach) series.push(reach);
   return {
     animation: false,
     grid: { left: 8, right: 16, top: 28, bottom: 8, containLabel: true },

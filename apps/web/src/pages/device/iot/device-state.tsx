@@ -1,6 +1,6 @@
 import { Badge, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { DeviceRunState, type DeviceCycleNow } from '@mes/contracts';
+import { DeviceRunState, isLocalText, type DeviceCycleNow, type LocalText } from '@mes/contracts';
 
 /** The fault state of `device_run_state` (1 idle, 2 disinfecting, 3 fault, 4 maintenance). */
 export const RUN_STATE_FAULT = 3;
@@ -41,7 +41,9 @@ const clock = (seconds: number) => {
 
 /**
  * The cycle under way (program, phase, time left) while the device disinfects: from its latest
- * values of the fields its product names (docs/devices.md "Run state").
+ * values of the fields its product names (docs/devices.md "Run state"). A program or phase the
+ * model field's enumeration names reads by its name in the page's language (134℃ 标准 · 灭菌);
+ * the numbers stay on the line's title and data attributes.
  */
 export function CycleNow({
   state,
@@ -50,16 +52,28 @@ export function CycleNow({
   state: number | null | undefined;
   cycle: DeviceCycleNow | null | undefined;
 }) {
-  const { t } = useTranslation('iot');
+  const { t, i18n } = useTranslation('iot');
   if (state !== DeviceRunState.disinfecting || !cycle) return null;
-  const parts = [
+  const lang = i18n.language.startsWith('en') ? 'en' : 'zh';
+  const named = (label: LocalText | null | undefined) => (isLocalText(label) ? label[lang] : undefined);
+  const numbers = [
     cycle.program !== null ? t('cycle.program', { value: cycle.program }) : undefined,
     cycle.phase !== null ? t('cycle.phase', { value: cycle.phase }) : undefined,
+  ];
+  const parts = [
+    cycle.program !== null ? (named(cycle.programLabel) ?? numbers[0]) : undefined,
+    cycle.phase !== null ? (named(cycle.phaseLabel) ?? numbers[1]) : undefined,
     cycle.remainingSeconds !== null ? t('cycle.remaining', { value: clock(cycle.remainingSeconds) }) : undefined,
   ].filter((p) => p !== undefined);
   if (!parts.length) return null;
   return (
-    <span className="mes-iot-cycle" data-testid="iot-cycle">
+    <span
+      className="mes-iot-cycle"
+      data-testid="iot-cycle"
+      data-program={cycle.program ?? undefined}
+      data-phase={cycle.phase ?? undefined}
+      title={numbers.filter((n) => n !== undefined).join(' · ') || undefined}
+    >
       {parts.join(' · ')}
     </span>
   );

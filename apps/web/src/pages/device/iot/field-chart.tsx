@@ -7,6 +7,7 @@ import { EChart } from '../../../charts/echart';
 import { BAND_COLOUR, limitMarks, seriesChartOption, type ChartLook } from './chart-option';
 import { durationText, isChartable, valueName } from './format';
 import { RANGE_PRESETS, type ChartRange, type RangePreset } from './live-data';
+import { LimitLegend } from './chart-limits';
 
 export interface FieldChartProps {
   fields: readonly ModelDataItem[];
@@ -153,16 +154,7 @@ export function FieldChart(props: FieldChartProps) {
                 style={{ height: phone ? 240 : 320 }}
                 data-testid="iot-chart"
               />
-              {legend.length > 0 && (
-                <div className="mes-iot-chart-limits" data-testid="iot-chart-limits">
-                  {legend.map((item) => (
-                    <span key={item.key} className="mes-iot-chart-limit">
-                      <i style={{ background: item.colour }} />
-                      {item.text}
-                    </span>
-                  ))}
-                </div>
-              )}
+              <LimitLegend items={legend} testId="iot-chart-limits" />
             </>
           ) : reply ? (
             <Empty

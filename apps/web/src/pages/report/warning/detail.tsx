@@ -20,6 +20,8 @@ import { apiQuery, invalidateRoutes } from '../../../api/server-state';
 import { EChart } from '../../../charts/echart';
 import type { ChartOption } from '../../../charts/echarts-core';
 import { useSession } from '../../../session/session-store';
+import { limitLines, limitMarkLines, limitReach } from '../../device/iot/chart-option';
+import { LimitLegend } from '../../device/iot/chart-limits';
 import { HandleDialog } from './handle-dialog';
 import { dictText } from '../../../crud/dict-text';
 import { isUnhandled, LevelTag, StatusTag } from './warning-tags';
@@ -38,8 +40,19 @@ const time = (value: unknown): number | undefined => {
 };
 
 /** The trigger field over time, the threshold as a dashed line, the warning's span shaded. */
-function aroundOption(around: WarningAroundReply, warning: Warning, text: (key: string) => string): ChartOption {
+type Limits = ReturnType<typeof limitLines>;
+
+function aroundOption(
+  around: WarningAroundReply,
+  warning: Warning,
+  text: (key: string) => string,
+  limits: Limits,
+): ChartOption {
   const start = time(warning.startTime);
+  const reach = limitReach(
+    limits.map((l) => l.value),
+    time(around.from) ?? 0,
+  );
   const end = time(warning.endTime);
   const threshold = around.threshold === null ? Number.NaN : Number(around.threshold);
   const edges = [
@@ -72,6 +85,7 @@ function aroundOption(around: WarningAroundReply, warning: Warning, text: (key: 
                 ]
               : []),
             ...edges.map((e) => ({ ...e, lineStyle: { color: '#faad14' } })),
+            ...limitMarkLines(limits),
           ],
         },
         ...(start !== undefined
@@ -84,22 +98,37 @@ function aroundOption(around: WarningAroundReply, warning: Warning, text: (key: 
             }
           : {}),
       },
+      ...(reach ? [reach] : []),
     ],
   };
 }
 
 function AroundChart({ warning }: { warning: Warning }) {
   const { t } = useTranslation('warning');
+  const { t: iot } = useTranslation('iot');
   const query = useQuery(apiQuery<WarningAroundReply>(WARNING_AROUND_PATH, { id: warning.id }, { silent: true }));
+  // The field's HH / H / L / LL, drawn and named as the device's live and history charts do.
+  const limits = useMemo(() => {
+    const unit = query.data?.unit ? ` ${query.data.unit}` : '';
+    return limitLines(query.data?.limits, (l) => iot(`limit.${l.which}`, { value: `${l.value}${unit}` }));
+  }, [query.data, iot]);
   const option = useMemo(
-    () => (query.data ? aroundOption(query.data, warning, (k) => t(`detail.${k}`)) : undefined),
-    [query.data, warning, t],
+    () => (query.data ? aroundOption(query.data, warning, (k) => t(`detail.${k}`), limits) : undefined),
+    [query.data, warning, t, limits],
   );
   if (query.isPending) return <Skeleton active />;
   if (query.isError)
     return <Alert type="warning" showIcon message={t('detail.chartFailed')} description={query.error.message} />;
   if (!option || !query.data?.points.length) return <Empty description={t('detail.noPoints')} />;
-  return <EChart option={option} style={{ height: 320 }} data-testid="warning-around-chart" />;
+  return (
+    <>
+      <EChart option={option} style={{ height: 320 }} data-testid="warning-around-chart" />
+      <LimitLegend
+        items={limits.map((l) => ({ key: l.name, text: l.name, colour: l.colour }))}
+        testId="warning-around-limits"
+      />
+    </>
+  );
 }
 
 const HISTORY_COLOR: Record<WarningHistoryEntry['action'], string> = {
