@@ -96,7 +96,7 @@ const LISTS = {
   en: [
     { path: '/report/warning', keys: ['Started', 'Status'] },
     { path: '/device/device', keys: ['Run state'] },
-    { path: '/business/verification', keys: ['Result', 'Recall'] },
+    { path: '/business/verification', keys: ['Result', 'Recall triggered'] },
   ],
 };
 

@@ -54,6 +54,7 @@ export const RECORD_FIELDS = {
     max: 64,
     form: 'readonly',
     width: 100,
+    listPriority: 'low',
   },
   recordVersion: {
     kind: 'int',
