@@ -1,4 +1,4 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
   formatDateTime,
   isPackState,
@@ -17,7 +17,7 @@ import { article, car, dept, line, load, pack, packMove } from '../../../platfor
 import { nextId } from '../../../platform/db/ids';
 import { badRequest, notFound } from '../../../platform/http/errors';
 import { idsValue, idValue } from '../../../platform/http/request-params';
-import { tenantScope, type Queryable } from '../../../platform/tenancy/tenant-scope';
+import { rowsOfSameTenant, tenantRows, tenantScope, type Queryable } from '../../../platform/tenancy/tenant-scope';
 import { zoneDay } from '../../welcome/welcome-days';
 
 export const PackMessages = {
@@ -298,19 +298,21 @@ export async function loadsOfCycles(
   const countOf = new Map(counts.map((c) => [String(c.loadId), c.n]));
   // From the history, so that a pack since reprocessed into a later load still counts here.
   const m = packMove;
-  const loaded = await db.execute(sql`select ${m.loadId} as load_id, coalesce(${article.name}, '') as article,
-      count(distinct ${m.packId})::int as n
-    from ${m} inner join ${pack} on ${pack.id} = ${m.packId} and ${pack.tenantId} = ${m.tenantId}
-      left join ${article} on ${article.id} = ${pack.articleId} and ${article.tenantId} = ${pack.tenantId}
-    where ${m.tenantId} = ${tenantId} and ${m.isDeleted} = 0 and ${m.toState} = ${PackState.sterilising}
-      and ${inArray(m.loadId, loadIds)}
-    group by 1, 2 order by 1, 3 desc, 2`);
+  const n = sql<number>`count(distinct ${m.packId})::int`.mapWith(Number);
+  const loaded = await db
+    .select({ loadId: m.loadId, article: article.name, n })
+    .from(m)
+    .innerJoin(pack, and(eq(pack.id, m.packId), rowsOfSameTenant(pack, m)))
+    .leftJoin(article, and(eq(article.id, pack.articleId), rowsOfSameTenant(article, pack)))
+    .where(tenantRows(m, tenantId, eq(m.toState, PackState.sterilising), inArray(m.loadId, loadIds)))
+    .groupBy(m.loadId, article.name)
+    .orderBy(asc(m.loadId), desc(n), asc(article.name));
   const held = new Map<string, { n: number; parts: string[] }>();
-  for (const row of loaded.rows as { load_id: string; article: string; n: number }[]) {
-    const entry = held.get(String(row.load_id)) ?? { n: 0, parts: [] };
-    entry.n += Number(row.n);
+  for (const row of loaded) {
+    const entry = held.get(String(row.loadId)) ?? { n: 0, parts: [] };
+    entry.n += row.n;
     entry.parts.push(`${row.article || '?'}×${row.n}`);
-    held.set(String(row.load_id), entry);
+    held.set(String(row.loadId), entry);
   }
   return new Map(
     loads.map((l) => {
