@@ -288,7 +288,7 @@ describe('warnings', () => {
       expect(stored.rows[0]).toEqual({ status: 2, handle_result: '已更换消毒液,浓度恢复正常' });
 
       // Its page: the fields and the chart's frame.
-      await row.getByTestId('warning-row-open').click();
+      await row.getByTestId('crud-row-view').click();
       await page.getByTestId('warning-detail').waitFor();
       expect(await page.getByTestId('warning-field-handleResult').innerText()).toBe('已更换消毒液,浓度恢复正常');
       await page.getByTestId('warning-around-chart').locator('canvas').waitFor();

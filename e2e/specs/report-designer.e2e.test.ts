@@ -105,7 +105,7 @@ describe('report designer', () => {
       );
       // Made fixed text (not editable), it saves.
       const editable = page
-        .getByText('可编辑的', { exact: true })
+        .getByText('可编辑', { exact: true })
         .locator('xpath=ancestor::*[.//input[@type="checkbox"]][1]//input[@type="checkbox"]')
         .first();
       await editable.uncheck();

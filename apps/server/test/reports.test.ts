@@ -103,7 +103,11 @@ describe('built-in reports', () => {
       where tenant_id = ${T} and is_deleted = 0 and ${inOctober('start_time')} order by record_no`);
     expect(data.rows.map((r) => r.recordNo).sort()).toEqual(expected.map((e) => e.record_no));
     expect(expected.length).toBeGreaterThan(0);
-    expect(data.columns.map((c) => c.key)).toContain('deptId');
+    // A register: its rows in sections of month × department (the department heads its section).
+    expect(data.sections?.reduce((n, section) => n + section.size, 0)).toBe(data.rows.length);
+    expect(data.summary?.[0]).toMatchObject({ label: { zh: '记录数' }, value: data.rows.length });
+    // Enumerations by name: the seeded records are waterline records (record type 3).
+    expect(new Set(data.rows.map((r) => r.recordType))).toEqual(new Set(['水路消毒']));
   });
 
   it('warnings by device and level match SQL', async () => {

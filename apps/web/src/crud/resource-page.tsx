@@ -242,6 +242,7 @@ export function ResourcePage(props: ResourcePageProps) {
           filters={state.filters}
           onSearch={onSearch}
           seriesRangeHours={def.series ? DEFAULT_SERIES_RANGE_HOURS : undefined}
+          folded={phone}
         />
         <div className="mes-crud-toolbar">
           <ToolbarButtons

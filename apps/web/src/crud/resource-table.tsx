@@ -1,4 +1,4 @@
-import { Table, type CheckboxProps, type TableColumnsType, type TableProps } from 'antd';
+import { Grid, Table, type CheckboxProps, type TableColumnsType, type TableProps } from 'antd';
 import { memo, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isListed, namedValueText, type FieldMap, type LocalText } from '@mes/contracts';
@@ -52,9 +52,11 @@ export function buildColumns(p: {
   actions: ((row: Row) => ReactNode) | undefined;
   actionsWidth: number;
   actionsTitle: string;
+  /** A wide screen (≥ 1600 px): the low-priority columns show too. */
+  wide?: boolean;
 }): Columns {
   const columns: Columns = Object.entries(p.fields)
-    .filter(([, f]) => isListed(f))
+    .filter(([, f]) => isListed(f) && (p.wide !== false || f.listPriority !== 'low'))
     .map(([name, field]) => {
       const custom = p.render?.[name];
       const labels = p.labels[name];
@@ -105,6 +107,9 @@ export const ResourceTable = memo(function ResourceTable(props: ResourceTablePro
   const { fields, lang, labels, render, extraColumns, actions, actionsWidth, state, tree } = props;
   const { ascs, descs } = state;
   const actionsTitle = t('actions');
+  // Filtered here rather than hidden by antd's `responsive`, so that the scroll width counts
+  // only the columns shown (a width with hidden columns in it scrolls the key ones away again).
+  const wide = Grid.useBreakpoint().xxl ?? true;
   const columns = useMemo(
     () =>
       buildColumns({
@@ -117,8 +122,9 @@ export const ResourceTable = memo(function ResourceTable(props: ResourceTablePro
         actions,
         actionsWidth,
         actionsTitle,
+        wide,
       }),
-    [fields, lang, labels, render, extraColumns, ascs, descs, actions, actionsWidth, actionsTitle],
+    [fields, lang, labels, render, extraColumns, ascs, descs, actions, actionsWidth, actionsTitle, wide],
   );
   const width = useMemo(
     () => columns.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : DEFAULT_WIDTH), SELECTION_WIDTH),

@@ -38,7 +38,9 @@ export function useRowActions(o: RowActionsOptions) {
     ctx,
   } = o;
   const builtIn = Number(mayView) + Number(mayEdit) + Number(mayRemove) + Number(!!childParentField);
-  const width = Math.max(90, builtIn * 56 + (rowActions ? 120 : 0) + 24);
+  // Sized for two-character link buttons (查看, 编辑): a wider fixed column covered the key
+  // columns at 1440 px. A screen's buttons get the room of two; more wrap onto a second line.
+  const width = Math.max(80, builtIn * 46 + (rowActions ? 92 : 0) + 16);
   const render = useMemo(() => {
     if (!builtIn && !rowActions) return undefined;
     return (row: Row): ReactNode => (

@@ -1,6 +1,6 @@
-import { SearchOutlined, DeleteOutlined } from '@ant-design/icons';
+import { DeleteOutlined, DownOutlined, SearchOutlined, UpOutlined } from '@ant-design/icons';
 import { Button, DatePicker, Form } from 'antd';
-import { memo, useEffect, useRef } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldMap, LocalText } from '@mes/contracts';
 import { FieldInput } from './field-input';
@@ -28,13 +28,26 @@ export interface SearchBarProps {
    * so that nobody wonders where older rows went, and offers wider ranges.
    */
   seriesRangeHours?: number | undefined;
+  /**
+   * A phone: the first {@link FOLDED_SHOWN} inputs show, the rest fold behind 展开 (a form of
+   * six inputs filled a phone's screen before the first row).
+   */
+  folded?: boolean;
 }
+
+/** Inputs a folded search bar shows. */
+export const FOLDED_SHOWN = 2;
 
 /** The search bar: one input per searchable field and the created-time range. */
 export const SearchBar = memo(function SearchBar(props: SearchBarProps) {
-  const { fields, withCreatedRange, options, lang, filters, onSearch, seriesRangeHours } = props;
+  const { fields, withCreatedRange, options, lang, filters, onSearch, seriesRangeHours, folded } = props;
   const { t } = useTranslation('crud');
   const [form] = Form.useForm<Record<string, unknown>>();
+  const [expanded, setExpanded] = useState(false);
+  const inputs = Object.keys(fields).length + Number(withCreatedRange);
+  const folds = Boolean(folded) && inputs > FOLDED_SHOWN;
+  // A folded input stays in the form (hidden): its value still filters, and shows once unfolded.
+  const hidden = (index: number) => folds && !expanded && index >= FOLDED_SHOWN;
 
   // Filters can change from outside the form (a reset elsewhere, the URL on first show): show
   // them. Only a change counts: a kept-alive tab re-runs its effects each time it is shown again,
@@ -57,13 +70,13 @@ export const SearchBar = memo(function SearchBar(props: SearchBarProps) {
       onFinish={(values) => onSearch(searchFilters(fields, values))}
       data-testid="crud-search"
     >
-      {Object.entries(fields).map(([name, field]) => (
-        <Form.Item key={name} name={name} label={field.label[lang]}>
+      {Object.entries(fields).map(([name, field], index) => (
+        <Form.Item key={name} name={name} label={field.label[lang]} hidden={hidden(index)}>
           <FieldInput field={field} options={options[name]} lang={lang} inSearch />
         </Form.Item>
       ))}
       {withCreatedRange && (
-        <Form.Item name={CREATED_RANGE} label={t('createdRange')}>
+        <Form.Item name={CREATED_RANGE} label={t('createdRange')} hidden={hidden(Object.keys(fields).length)}>
           <DatePicker.RangePicker
             showTime
             format={DATE_TIME_FORMAT}
@@ -91,6 +104,18 @@ export const SearchBar = memo(function SearchBar(props: SearchBarProps) {
         >
           {t('reset')}
         </Button>
+        {folds && (
+          <Button
+            type="link"
+            icon={expanded ? <UpOutlined /> : <DownOutlined />}
+            iconPosition="end"
+            onClick={() => setExpanded((e) => !e)}
+            aria-expanded={expanded}
+            data-testid="crud-search-fold"
+          >
+            {expanded ? t('collapse') : t('expand')}
+          </Button>
+        )}
       </Form.Item>
     </Form>
   );

@@ -204,6 +204,12 @@ export interface FieldDef {
   /** A table column (default: yes, except text, secret and hidden fields). */
   list?: boolean;
   /**
+   * `'low'`: a column the table shows on a wide screen only (≥ 1600 px, antd's xxl). Narrower, it
+   * gives its room to the others, so that the key columns (status, start, result) stay in view
+   * beside the fixed action column instead of behind it; the view dialog and the export keep it.
+   */
+  listPriority?: 'low';
+  /**
    * In the add/edit form: `true` editable (default), `'create'` only when adding, `'readonly'`
    * shown but not editable, `false` not in the form (and ignored on submit).
    */

@@ -54,6 +54,7 @@ export const RECORD_FIELDS = {
     max: 64,
     form: 'readonly',
     width: 100,
+    listPriority: 'low',
   },
   recordVersion: {
     kind: 'int',
@@ -61,6 +62,8 @@ export const RECORD_FIELDS = {
     default: 1,
     form: 'readonly',
     width: 70,
+    // Below 1600 px the lists give their room to the record's own key columns (result, review).
+    listPriority: 'low',
   },
   originId: { kind: 'id', label: { zh: '原始记录', en: 'Original record' }, form: false, list: false, nullable: true },
   chainSeq: { kind: 'int', label: { zh: '链序号', en: 'Chain no' }, default: 0, form: 'readonly', list: false },
@@ -87,6 +90,7 @@ export const RECORD_FIELDS = {
     max: 64,
     form: 'readonly',
     width: 100,
+    listPriority: 'low',
   },
   reviewTime: {
     kind: 'datetime',
@@ -101,6 +105,7 @@ export const RECORD_FIELDS = {
     form: 'readonly',
     search: true,
     width: 80,
+    listPriority: 'low',
   },
   // The hash scheme of the row (1: rows written before the review state was covered).
   hashVersion: { kind: 'int', label: { zh: '哈希版本', en: 'Hash version' }, default: 1, form: false, list: false },

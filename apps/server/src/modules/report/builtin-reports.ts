@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { BUILT_IN_REPORTS } from '@mes/contracts';
 import type { Db } from '../../platform/db/database';
 import { nextId } from '../../platform/db/ids';
@@ -22,6 +22,22 @@ export async function ensureBuiltInReports(db: Queryable, tenantId: string): Pro
     ),
   );
   const held = new Set(have.map((r) => r.code));
+  for (const r of BUILT_IN_REPORTS) {
+    if (!r.before || !held.has(r.code)) continue;
+    // A copy still as an earlier release seeded it takes the current shape; the tenant's own
+    // changes (another period or grouping) keep it as it is.
+    await scope
+      .update(reportTemplate)
+      .set({ period: r.period, groupBy: r.groupBy, measures: r.measures, columns: r.columns, remark: r.remark })
+      .where(
+        and(
+          eq(reportTemplate.code, r.code),
+          eq(reportTemplate.builtIn, true),
+          eq(reportTemplate.period, r.before.period),
+          sql`coalesce(${reportTemplate.groupBy}, '[]'::jsonb) = ${JSON.stringify(r.before.groupBy)}::jsonb`,
+        ),
+      );
+  }
   const missing = BUILT_IN_REPORTS.filter((r) => !held.has(r.code));
   if (!missing.length) return 0;
   await scope.insert(reportTemplate).values(

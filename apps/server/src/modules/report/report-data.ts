@@ -5,12 +5,15 @@ import {
   parseDateTime,
   REPORT_MAX_ROWS,
   REPORT_PERIODS,
+  ledgerRange,
   type BilingualText,
   type FieldDef,
   type LocalText,
   type ReportColumn,
   type ReportData,
+  type ReportFigure,
   type ReportMeasure,
+  type ReportSection,
   type ReportPeriod,
   type ReportRunParams,
 } from '@mes/contracts';
@@ -20,6 +23,7 @@ import { PERIOD_KEY, type SummaryMeasure } from '../../crud/summary';
 import { isAdministrator, type AuthContext } from '../../platform/auth/request-auth';
 import { coversRoute } from '../../platform/permissions/grants';
 import { badRequest, forbidden } from '../../platform/http/errors';
+import { zoneDay } from '../welcome/welcome-days';
 
 /** What a report reads, as a template row holds it. */
 export interface ReportTemplateRow {
@@ -99,6 +103,12 @@ async function assertMayRead(ctx: AppContext, auth: AuthContext, code: string, a
 
 const cellOf = (value: unknown, field: FieldDef | undefined): string | number | null => {
   if (value === null || value === undefined) return null;
+  // An enumeration reads by its name (the list's label), never its code (`2` was 灭菌).
+  const options = field?.options;
+  if (options && 'items' in options) {
+    const item = options.items.find((i) => String(i.value) === String(value));
+    if (item) return item.label.zh;
+  }
   if (value instanceof Date) return field?.kind === 'date' ? formatDateTime(value).slice(0, 10) : formatDateTime(value);
   if (typeof value === 'number') return value;
   if (typeof value === 'boolean') return value ? '是' : '否';
@@ -132,16 +142,21 @@ export async function reportData(
   if (!service) throw badRequest(ReportMessages.noSource(template.source));
   const def = service.binding.def;
   await assertMayRead(ctx, auth, def.code, def.api, def.listRoute ?? 'list');
-  const from = dayOf(params.from, 'from');
-  const to = dayOf(params.to, 'to');
-  if (from && to && from > to) throw badRequest(ReportMessages.badRange);
   const periodText = params.period !== undefined ? params.period : (template.period ?? '');
   if (periodText && !REPORT_PERIODS.includes(periodText as ReportPeriod)) throw badRequest(ReportMessages.badPeriod);
   const period = (periodText || undefined) as ReportPeriod | undefined;
   const dateField = template.dateField || undefined;
+  // A report by period with no range given reads the current month (the product's time zone),
+  // not every record ever made: a monthly register of all history ran to 110 pages.
+  const month = period && dateField && !params.from && !params.to ? currentMonth(ctx.clock.now()) : undefined;
+  const from = dayOf(month?.from ?? params.from, 'from');
+  const to = dayOf(month?.to ?? params.to, 'to');
+  if (from && to && from > to) throw badRequest(ReportMessages.badRange);
   if (period && !dateField) throw badRequest(ReportMessages.periodWithoutDate);
   const groupBy = params.groupBy ?? template.groupBy ?? [];
-  const grouped = Boolean(period) || groupBy.length > 0;
+  // Detail columns with a period or group fields: a register (its rows in sections), not a summary.
+  const register = Boolean(template.columns?.length) && (Boolean(period) || groupBy.length > 0);
+  const grouped = !register && (Boolean(period) || groupBy.length > 0);
   const measures: ReportMeasure[] = grouped ? (template.measures?.length ? template.measures : [{ fn: 'count' }]) : [];
   const summaryMeasures: SummaryMeasure[] = measures.map((m, i) => ({ key: `m${i}`, fn: m.fn, field: m.field }));
   const filters: Record<string, unknown> = {};
@@ -151,8 +166,8 @@ export async function reportData(
   }
   const { rows, totals } = await service.summarize(filters, auth, {
     range: dateField && (from || to) ? { field: dateField, from, to: to && nextDay(to) } : undefined,
-    period: period && dateField ? { field: dateField, unit: period } : undefined,
-    groupBy,
+    period: grouped && period && dateField ? { field: dateField, unit: period } : undefined,
+    groupBy: grouped ? groupBy : [],
     measures: summaryMeasures,
     limit: limit + 1,
   });
@@ -204,7 +219,17 @@ export async function reportData(
       keyOf.push({ key: name, read: (r) => (r[named] !== undefined && r[named] !== '' ? r[named] : r[name]), field });
     }
   }
-  const out = rows.map((row) => Object.fromEntries(keyOf.map((k) => [k.key, cellOf(k.read(row), k.field)])));
+  const sectioned = register
+    ? sectionsOf(rows, {
+        period,
+        dateField,
+        groupBy: groupBy.map((name) => ({ name, read: (r: Row) => displayOf(r, name, fieldOf(name)) })),
+        measures: template.measures ?? [],
+      })
+    : undefined;
+  const out = (sectioned?.rows ?? rows).map((row) =>
+    Object.fromEntries(keyOf.map((k) => [k.key, cellOf(k.read(row), k.field)])),
+  );
   const totalsOut = totals
     ? Object.fromEntries(summaryMeasures.map((m) => [m.key, totals[m.key] === null ? null : Number(totals[m.key])]))
     : undefined;
@@ -214,5 +239,102 @@ export async function reportData(
       : '全部日期',
     ...Object.entries(filters).map(([k, v]) => `${labelOf(k).zh}: ${String(v)}`),
   ].join('   ');
-  return { title: template.name, subtitle, columns, rows: out, totals: totalsOut };
+  return {
+    title: template.name,
+    subtitle,
+    columns,
+    rows: out,
+    totals: totalsOut,
+    ...(sectioned ? { sections: sectioned.sections, summary: sectioned.summary } : {}),
+  };
+}
+
+/** The first and last day of the current month in the product's time zone. */
+function currentMonth(now: number): { from: string; to: string } {
+  const range = ledgerRange({}, zoneDay(now));
+  return 'param' in range ? { from: zoneDay(now), to: zoneDay(now) } : { from: range.startDate, to: range.endDate };
+}
+
+/** A field's value as a reader sees it: the label the engine named, or the value. */
+function displayOf(row: Row, name: string, field: FieldDef | undefined): string {
+  const named = row[displayNameOf(name)];
+  if (named !== undefined && named !== null && named !== '') return String(named);
+  const cell = cellOf(row[name], field);
+  return cell === null ? '' : String(cell);
+}
+
+/** The time bucket of an instant as printed: the day, the week's Monday, or the month. */
+function bucketOf(value: unknown, period: ReportPeriod): string {
+  if (!(value instanceof Date)) return '';
+  if (period === 'month') return formatDateTime(value).slice(0, 7);
+  if (period === 'day') return formatDateTime(value).slice(0, 10);
+  const monday = new Date(value.getFullYear(), value.getMonth(), value.getDate() - ((value.getDay() + 6) % 7));
+  return formatDateTime(monday).slice(0, 10);
+}
+
+/** A measure over a section's rows; its field may be one a module's decorate adds (`loadPacks`). */
+function measureOf(rows: Row[], m: ReportMeasure): number | null {
+  if (m.fn === 'count') return rows.length;
+  const values = rows.map((r) => r[m.field ?? '']);
+  if (m.fn === 'countTrue') return values.filter((v) => v === true).length;
+  const numbers = values
+    .map((v) => (v === null || v === undefined || v === '' ? NaN : Number(v)))
+    .filter(Number.isFinite);
+  if (m.fn === 'sum') return numbers.reduce((a, b) => a + b, 0);
+  if (!numbers.length) return null;
+  if (m.fn === 'min') return Math.min(...numbers);
+  if (m.fn === 'max') return Math.max(...numbers);
+  return Math.round((numbers.reduce((a, b) => a + b, 0) / numbers.length) * 100) / 100;
+}
+
+const figureLabel = (m: ReportMeasure): LocalText => m.label ?? MEASURE_NAMES[m.fn];
+
+/**
+ * A register's rows in sections: by the time bucket of the date field, then by the group fields'
+ * labels, each in date order; each section with its measures, and the measures over all rows.
+ */
+function sectionsOf(
+  rows: Row[],
+  spec: {
+    period: ReportPeriod | undefined;
+    dateField: string | undefined;
+    groupBy: { name: string; read: (row: Row) => string }[];
+    measures: ReportMeasure[];
+  },
+): { rows: Row[]; sections: ReportSection[]; summary: ReportFigure[] } {
+  const measures: ReportMeasure[] = spec.measures.length ? spec.measures : [{ fn: 'count' }];
+  const keyed = rows.map((row) => {
+    const parts = [
+      ...(spec.period && spec.dateField ? [bucketOf(row[spec.dateField], spec.period)] : []),
+      ...spec.groupBy.map((g) => g.read(row) || '—'),
+    ];
+    const at = spec.dateField ? row[spec.dateField] : undefined;
+    return { row, parts, at: at instanceof Date ? at.getTime() : 0 };
+  });
+  const compare = (a: string[], b: string[]) => {
+    for (let i = 0; i < a.length; i++) {
+      const c = (a[i] ?? '').localeCompare(b[i] ?? '', 'zh');
+      if (c) return c;
+    }
+    return 0;
+  };
+  keyed.sort((a, b) => compare(a.parts, b.parts) || a.at - b.at);
+  const sections: ReportSection[] = [];
+  let start = 0;
+  for (let i = 1; i <= keyed.length; i++) {
+    if (i < keyed.length && !compare(keyed[i]!.parts, keyed[start]!.parts)) continue;
+    const members = keyed.slice(start, i).map((k) => k.row);
+    sections.push({
+      label: keyed[start]!.parts.join(' · '),
+      size: members.length,
+      subtotals: measures.map((m) => ({ label: figureLabel(m), value: measureOf(members, m) })),
+    });
+    start = i;
+  }
+  const ordered = keyed.map((k) => k.row);
+  return {
+    rows: ordered,
+    sections,
+    summary: measures.map((m) => ({ label: figureLabel(m), value: measureOf(ordered, m) })),
+  };
 }

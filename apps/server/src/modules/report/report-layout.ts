@@ -176,8 +176,8 @@ function checkElement(el: Element, where: Where, fixed = false) {
     if (!bound)
       throw problem(
         where,
-        `绑定的字段 ${el.name} 不存在。可绑定的字段:title、subtitle(文本)、rows(表格);固定内容的元素请设为只读`,
-        `it is bound to ${el.name}, which the report does not fill. The fields are title, subtitle (text) and rows (a table); make an element with fixed content read-only`,
+        `绑定的字段 ${el.name} 不存在。可绑定的字段:title、subtitle(文本)、rows(表格);固定内容的元素请取消勾选「可编辑」`,
+        `it is bound to ${el.name}, which the report does not fill. The fields are title, subtitle (text) and rows (a table); untick "Editable" on an element with fixed content`,
       );
     if (bound !== el.type)
       throw problem(
@@ -219,8 +219,8 @@ function checkElement(el: Element, where: Where, fixed = false) {
     if (!fits)
       throw problem(
         where,
-        `只读表格的内容应为每行 ${t.head.length} 个文本的行列表`,
-        `a read-only table's content must be rows of ${t.head.length} texts`,
+        `未勾选「可编辑」的表格,内容应为每行 ${t.head.length} 个文本的行列表`,
+        `a table with "Editable" unticked must hold rows of ${t.head.length} texts`,
       );
   }
 }

@@ -182,7 +182,7 @@ export function drawTable(
   const x0 = mm2pt(table.position.x);
   const width = mm2pt(table.width);
   const total = table.headWidthPercentages.reduce((a, b) => a + b, 0) || 1;
-  const n = Math.max(table.head.length, table.headWidthPercentages.length, rows[0]?.length ?? 0, 1);
+  const n = Math.max(table.head.length, table.headWidthPercentages.length, 1);
   const columns: Column[] = [];
   let cx = x0;
   for (let i = 0; i < n; i++) {
@@ -201,17 +201,20 @@ export function drawTable(
     return new PageInk(page, key, pageHeight);
   };
 
+  // A row of one cell in a table of more (a register's section heading or subtotal) spans it.
+  const whole: Column[] = [{ x: x0, width }];
   /** A row's cells wrapped, and its height in points. */
   const layOut = (cells: readonly string[], style: CellStyle) => {
     const pad = { ...ZERO, ...style.padding };
-    const lines = columns.map((c, i) =>
+    const cols = cells.length === 1 && columns.length > 1 ? whole : columns;
+    const lines = cols.map((c, i) =>
       wrapText(cells[i] ?? '', c.width - mm2pt(pad.left + pad.right), style.fontSize, glyphs),
     );
     const m = metrics(style.fontSize);
     // As pdfme's text: a line is the font's height (ascent to descent) times the line height.
     const lineGap = m.height * (style.lineHeight || 1);
     const most = Math.max(1, ...lines.map((l) => l.length));
-    return { lines, height: most * lineGap + mm2pt(pad.top + pad.bottom), pad, lineGap, m };
+    return { cols, lines, height: most * lineGap + mm2pt(pad.top + pad.bottom), pad, lineGap, m };
   };
 
   const drawRow = (
@@ -225,7 +228,7 @@ export function drawTable(
     const text = pdfColour(style.fontColor) ?? '0 0 0';
     const border = pdfColour(style.borderColor) ?? '0 0 0';
     const bw = { ...ZERO, ...style.borderWidth };
-    columns.forEach((c, i) => {
+    row.cols.forEach((c, i) => {
       if (fillColour) ink.fill(c.x, y, c.width, row.height, fillColour);
       const cellLines = row.lines[i] ?? [];
       const blockHeight = cellLines.length * row.lineGap;

@@ -6,6 +6,7 @@ import * as fontkit from 'fontkit';
 import { PDFDocument, StandardFonts, type PDFPage } from '@pdfme/pdf-lib';
 import { isBlankPdf, mm2pt, pt2mm, type Font, type Template } from '@pdfme/common';
 import type { ReportData } from '@mes/contracts';
+import { reportLines, spanText } from './report-lines';
 import { drawTable, type TableLayout } from './report-pdf-table';
 
 /**
@@ -125,10 +126,15 @@ export function defaultLayout(data: Pick<ReportData, 'columns'>, landscape = dat
 
 const cell = (value: unknown) => (value === null || value === undefined ? '' : String(value));
 
-/** The table's cells: the rows, totals last, or one row saying there is nothing. */
+/**
+ * The table's cells: the report's lines (report-lines.ts; a register's heading or subtotal as a
+ * row of one cell, which the table draws across its width), or one row saying there is nothing.
+ */
 function tableBody(data: ReportData): string[][] {
-  const body = data.rows.map((row) => data.columns.map((c) => cell(row[c.key])));
-  if (data.totals) body.push(data.columns.map((c, i) => (i === 0 ? '合计' : cell(data.totals?.[c.key]))));
+  const body =
+    data.rows.length || data.totals
+      ? reportLines(data).map((line) => (line.span ? [spanText(line)] : line.cells.map(cell)))
+      : [];
   if (!body.length) body.push(data.columns.map((_, i) => (i === 0 ? '无数据' : '')));
   return body;
 }
@@ -175,7 +181,12 @@ function fillLayout(layout: Template, data: ReportData): { template: Template; i
   const names = new Set(layout.schemas.flat().map((s) => s.name));
   const input = Object.fromEntries(Object.entries(all).filter(([k]) => names.has(k)));
   const head = data.columns.map((c) => c.label.zh);
-  const shares = columnShares(head, tableBody(data));
+  // Sized by the rows themselves: a register's section headings and subtotals sit in the first
+  // cells and may wrap there, but must not take the width the batch or time columns need.
+  const shares = columnShares(
+    head,
+    data.rows.length ? data.rows.map((row) => data.columns.map((c) => cell(row[c.key]))) : tableBody(data),
+  );
   const schemas = layout.schemas.map((page) =>
     page.map((s) =>
       s.name === LAYOUT_FIELDS.rows && s.type === 'table'

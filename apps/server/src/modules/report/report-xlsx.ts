@@ -1,12 +1,13 @@
 import ExcelJS from 'exceljs';
 import type { ReportData } from '@mes/contracts';
+import { reportLines } from './report-lines';
 
 const NUMBER_FORMAT = { int: '#,##0', number: '#,##0.00' } as const;
 
 /**
  * A report as an xlsx workbook (exceljs): the title and period above a bold, shaded header row
- * that stays in view (frozen) while scrolling, number formats on measure columns, and a totals
- * row under the data that sums the grouped measures.
+ * that stays in view (frozen) while scrolling, number formats on measure columns, and the lines
+ * the PDF prints too (report-lines.ts): rows and totals, or a register's sections and subtotals.
  */
 export async function renderReportXlsx(data: ReportData): Promise<Buffer> {
   const book = new ExcelJS.Workbook();
@@ -36,11 +37,17 @@ export async function renderReportXlsx(data: ReportData): Promise<Buffer> {
     column.width = Math.min(40, Math.max(10, c.label.zh.length * 2 + 4, c.type === 'date' ? 20 : 0));
     if (c.type === 'int' || c.type === 'number') column.numFmt = NUMBER_FORMAT[c.type];
   });
-  for (const row of data.rows) sheet.addRow(data.columns.map((c) => row[c.key] ?? null));
-  if (data.totals) {
-    const totals = sheet.addRow(data.columns.map((c, i) => (i === 0 ? '合计' : (data.totals?.[c.key] ?? null))));
-    totals.font = { bold: true };
-    totals.eachCell((cell) => (cell.border = { top: { style: 'thin' } }));
+  for (const line of reportLines(data)) {
+    const row = sheet.addRow(line.cells);
+    if (line.kind === 'section') {
+      // A section's heading spans the table, shaded, as a register's page of one month and department.
+      sheet.mergeCells(row.number, 1, row.number, n);
+      row.font = { bold: true };
+      row.getCell(1).fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFF3F3F3' } };
+    } else if (line.kind !== 'row') {
+      row.font = { bold: true };
+      row.eachCell((cell) => (cell.border = { top: { style: 'thin' } }));
+    }
   }
   return Buffer.from(await book.xlsx.writeBuffer());
 }

@@ -70,7 +70,7 @@ export interface DeviceRelease {
   requalificationPasses: number | null;
 }
 
-const device = deviceRowFields();
+const device = deviceRowFields(['deviceId', 'deptId']);
 
 const text = (zh: string, en: string, max = 64) =>
   ({ kind: 'string', label: { zh, en }, max, list: false }) as const satisfies FieldDef;
@@ -189,7 +189,7 @@ export const verificationRecordResource = defineRecordResource({
         matches: { field: 'deviceId', targetField: 'deviceId' },
       },
     },
-    batchNo: { ...text('批次号', 'Batch no'), list: true, search: true, width: 120 },
+    batchNo: { ...text('批次号', 'Batch no'), list: true, search: true, width: 120, listPriority: 'low' },
     indicatorBrand: text('指示物品牌', 'Indicator brand'),
     indicatorLot: text('指示物批号', 'Indicator lot'),
     incubationTemperature: figure('培养温度(℃)', 'Incubation temperature (°C)'),

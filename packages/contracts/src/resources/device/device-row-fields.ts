@@ -5,10 +5,11 @@ import { deviceResource } from './device';
 /**
  * The device a written-by-the-system row belongs to (a cycle, a warning): its id with the device's
  * name beside it, its code (the key every telemetry row carries, kept when the device is removed)
- * and its department (the data scope's column). Read-only, searchable.
+ * and its department (the data scope's column). Read-only, searchable. `minor`: those of them a
+ * table shows on a wide screen only (`listPriority: 'low'`), where its own key columns need the room.
  */
-export const deviceRowFields = () =>
-  ({
+export const deviceRowFields = (minor: readonly ('deviceId' | 'deviceCode' | 'deptId')[] = []) => {
+  const fields = {
     deviceId: {
       kind: 'reference',
       label: { zh: '设备', en: 'Device' },
@@ -33,4 +34,7 @@ export const deviceRowFields = () =>
       search: true,
       width: 140,
     },
-  }) as const satisfies Record<string, FieldDef>;
+  } as const satisfies Record<string, FieldDef>;
+  for (const name of minor) Object.assign(fields[name], { listPriority: 'low' });
+  return fields;
+};

@@ -69,6 +69,8 @@ export const deviceResource = defineResource({
       reference: { to: () => productResource, label: 'productName' },
       width: 140,
     },
+    // At 1440 px the run state, status and presence stay beside the action column: the department,
+    // chairs, dates and times (`listPriority: 'low'`) show from 1600 px, and always in the view.
     deptId: {
       kind: 'reference',
       label: { zh: '所属机构', en: 'Department' },
@@ -76,9 +78,23 @@ export const deviceResource = defineResource({
       // A device stands in a clinic (node, category 5) or a disinfection base (4): dictionary org_category.
       reference: { to: () => deptResource, label: 'deptName', where: { field: 'deptCategory', in: [4, 5] } },
       width: 140,
+      listPriority: 'low',
     },
-    chairs: { kind: 'int', label: { zh: '服务牙椅数', en: 'Chairs served' }, range: [0, 999], default: 0, width: 100 },
-    installDate: { kind: 'date', label: { zh: '安装日期', en: 'Installed on' }, nullable: true, width: 110 },
+    chairs: {
+      kind: 'int',
+      label: { zh: '服务牙椅数', en: 'Chairs served' },
+      range: [0, 999],
+      default: 0,
+      width: 100,
+      listPriority: 'low',
+    },
+    installDate: {
+      kind: 'date',
+      label: { zh: '安装日期', en: 'Installed on' },
+      nullable: true,
+      width: 110,
+      listPriority: 'low',
+    },
     location: { kind: 'string', label: { zh: '安装位置', en: 'Location' }, max: 128, list: false },
     serialNo: { kind: 'string', label: { zh: '出厂序列号', en: 'Serial no.' }, max: 64, search: true, list: false },
     firmware: { kind: 'string', label: { zh: '固件版本', en: 'Firmware' }, max: 32, list: false },
@@ -115,9 +131,9 @@ export const deviceResource = defineResource({
       width: 80,
     },
     online: { kind: 'boolean', label: { zh: '在线', en: 'Online' }, form: 'readonly', search: true, width: 80 },
-    lastConnectTime: readonlyTime('最近上线', 'Last connect'),
+    lastConnectTime: { ...readonlyTime('最近上线', 'Last connect'), listPriority: 'low' },
     lastDisconnectTime: { ...readonlyTime('最近离线', 'Last disconnect'), list: false },
-    lastActivityTime: readonlyTime('最近活动', 'Last activity'),
+    lastActivityTime: { ...readonlyTime('最近活动', 'Last activity'), listPriority: 'low' },
     mqttClientId: {
       kind: 'string',
       label: { zh: 'MQTT 客户端 ID', en: 'MQTT client id' },

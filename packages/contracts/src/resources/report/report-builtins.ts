@@ -11,12 +11,18 @@ export interface BuiltInReport {
   measures: ReportMeasure[];
   columns: string[];
   remark: string;
+  /**
+   * What an earlier release seeded: a tenant's copy still as it was is brought to this shape at
+   * start (one the tenant changed is left alone).
+   */
+  before?: { period: ReportPeriod | ''; groupBy: string[] };
 }
 
 /**
- * The built-in reports (issue 18). The monthly disinfection ledger reads the disinfection records
- * themselves, one line per record ordered by department: when the ledger aggregate
- * (`disinfection_ledger`) lands, its source can be switched to it by name.
+ * The built-in reports (issue 18). The monthly disinfection ledger is a register (issue 30): the
+ * records themselves, one line each, in sections of month × department closed by subtotals
+ * (records, and the packs their loads held), for the current month unless the run names another.
+ * Batch and load come from the record, or from the load of its cycle (docs/packs.md).
  */
 export const BUILT_IN_REPORTS: readonly BuiltInReport[] = [
   {
@@ -24,11 +30,13 @@ export const BUILT_IN_REPORTS: readonly BuiltInReport[] = [
     name: '月度消毒登记台账',
     source: 'disinfection',
     dateField: 'startTime',
-    period: '',
-    groupBy: [],
-    measures: [],
+    period: 'month',
+    groupBy: ['deptId'],
+    measures: [
+      { fn: 'count', label: { zh: '记录数', en: 'Records' } },
+      { fn: 'sum', field: 'loadedPacks', label: { zh: '器械包数', en: 'Packs' } },
+    ],
     columns: [
-      'deptId',
       'recordNo',
       'deviceCode',
       'recordType',
@@ -43,7 +51,9 @@ export const BUILT_IN_REPORTS: readonly BuiltInReport[] = [
       'parametricResult',
       'operatorName',
     ],
-    remark: '按机构列出当月每条清洗消毒/灭菌记录 (A4 登记本)',
+    remark: '按月和机构分节列出每条清洗消毒/灭菌记录,每节小计记录数和器械包数 (A4 登记本)',
+    // Before issue 30 it listed every record of every date in one run.
+    before: { period: '', groupBy: [] },
   },
   {
     code: 'builtin.lethality-by-device-monthly',

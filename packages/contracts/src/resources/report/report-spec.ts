@@ -4,7 +4,8 @@ import type { LocalText } from '../../resource/define';
  * What a report computes from its source (docs/reports.md): the rows of one registry resource
  * (a table or an aggregate, read through the engine with the caller's tenant and data scope),
  * either as they are (`columns`) or grouped by a time bucket of `dateField` and by fields, with
- * measures and totals.
+ * measures and totals; or both (a register): the rows as they are, in sections by the time
+ * bucket and the group fields, each closed by the measures over its rows (a subtotal).
  */
 export type ReportPeriod = 'day' | 'week' | 'month';
 export const REPORT_PERIODS: readonly ReportPeriod[] = ['day', 'week', 'month'];
@@ -53,13 +54,37 @@ export interface ReportColumn {
   type: 'text' | 'int' | 'number' | 'date';
 }
 
-/** The computed data of a report: the rows, and the measures over every row. */
+/** A measure of a register's section (or of all its rows), as printed: `记录数 12`. */
+export interface ReportFigure {
+  label: LocalText;
+  value: number | null;
+}
+
+/**
+ * One section of a register (a report with detail columns and a period or group fields): the
+ * next `size` rows of `rows`, headed by `label` (`2026-11 · 口腔科`), closed by its subtotals.
+ */
+export interface ReportSection {
+  label: string;
+  size: number;
+  subtotals: ReportFigure[];
+}
+
+/**
+ * The computed data of a report: the rows, and the measures over every row. A register (detail
+ * columns with a period or group fields) is in `sections`, with its measures over all rows in
+ * `summary`; a grouped report has one row per group and `totals` by column.
+ */
 export interface ReportData {
   title: string;
   columns: ReportColumn[];
   rows: Record<string, string | number | null>[];
   /** Measure totals by column key (grouped reports only). */
   totals?: Record<string, number | null>;
+  /** A register's sections, in order, covering `rows`. */
+  sections?: ReportSection[];
+  /** A register's measures over all its rows (the 合计 line). */
+  summary?: ReportFigure[];
   /** What the run read, as printed under the title (`2026-11-01 ~ 2026-11-30`). */
   subtitle: string;
 }

@@ -126,7 +126,9 @@ export const warningResource = defineResource({
       sort: true,
       width: 170,
     },
-    ...deviceRowFields(),
+    // At 1440 px the key columns (level, message, start, status) stay beside the action column;
+    // the rest show from 1600 px, and always in the view.
+    ...deviceRowFields(['deviceId', 'deptId']),
     warningType: {
       kind: 'string',
       label: { zh: '告警类型', en: 'Type' },
@@ -135,6 +137,7 @@ export const warningResource = defineResource({
       options: { dict: 'warning_type' },
       search: true,
       width: 120,
+      listPriority: 'low',
     },
     level: {
       kind: 'int',
@@ -149,15 +152,31 @@ export const warningResource = defineResource({
     },
     // What the rule watches: `ruleType:ruleId[:limit]` (threshold:12, limit:7:HH, offline, cycle:3).
     ruleKey: { kind: 'string', label: { zh: '规则', en: 'Rule' }, max: 64, form: 'readonly', list: false },
-    field: { kind: 'string', label: { zh: '字段', en: 'Field' }, max: 64, form: 'readonly', search: true, width: 110 },
+    field: {
+      kind: 'string',
+      label: { zh: '字段', en: 'Field' },
+      max: 64,
+      form: 'readonly',
+      search: true,
+      width: 110,
+      listPriority: 'low',
+    },
     triggerValue: {
       kind: 'string',
       label: { zh: '触发值', en: 'Trigger value' },
       max: 64,
       form: 'readonly',
       width: 100,
+      listPriority: 'low',
     },
-    threshold: { kind: 'string', label: { zh: '阈值', en: 'Threshold' }, max: 64, form: 'readonly', width: 100 },
+    threshold: {
+      kind: 'string',
+      label: { zh: '阈值', en: 'Threshold' },
+      max: 64,
+      form: 'readonly',
+      width: 100,
+      listPriority: 'low',
+    },
     message: {
       kind: 'string',
       label: { zh: '告警内容', en: 'Message' },
@@ -168,7 +187,7 @@ export const warningResource = defineResource({
     },
     startTime: { ...time('开始时间', 'Started'), sort: true, search: true },
     lastTime: { ...time('最近发生', 'Last seen'), list: false },
-    endTime: time('结束时间', 'Ended'),
+    endTime: { ...time('结束时间', 'Ended'), listPriority: 'low' },
     ackTime: { ...time('确认时间', 'Acknowledged'), list: false },
     clearTime: { ...time('恢复时间', 'Cleared'), list: false },
     status: {
@@ -189,6 +208,7 @@ export const warningResource = defineResource({
       form: 'readonly',
       sort: true,
       width: 90,
+      listPriority: 'low',
     },
     handleUser: { kind: 'id', label: { zh: '处理人', en: 'Handler' }, nullable: true, form: 'readonly', list: false },
     handleUserName: {
@@ -197,6 +217,7 @@ export const warningResource = defineResource({
       max: 64,
       form: 'readonly',
       width: 100,
+      listPriority: 'low',
     },
     handleResult: {
       kind: 'string',

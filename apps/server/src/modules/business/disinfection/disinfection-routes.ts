@@ -59,6 +59,11 @@ const recallDecoration =
         loadId: loaded?.loadId ?? null,
         loadNo: loaded?.loadNo ?? '',
         loadPacks: loaded?.loadPacks ?? 0,
+        loadedPacks: loaded?.loadedPacks ?? 0,
+        // A record made from a cycle holds no batch or load of its own: it reads as its cycle's
+        // load (the display value, `<field>Name`, as a report and the export read it).
+        batchNoName: row.batchNo ? row.batchNo : (loaded?.loadNo ?? ''),
+        loadName: row.load ? row.load : (loaded?.loadArticles ?? ''),
       };
     });
   };

@@ -1,4 +1,4 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
   formatDateTime,
   isPackState,
@@ -13,11 +13,11 @@ import {
 } from '@mes/contracts';
 import type { AuthContext } from '../../../platform/auth/request-auth';
 import type { Tx } from '../../../platform/audit/operation-audit';
-import { car, dept, line, load, pack, packMove } from '../../../platform/db/schema';
+import { article, car, dept, line, load, pack, packMove } from '../../../platform/db/schema';
 import { nextId } from '../../../platform/db/ids';
 import { badRequest, notFound } from '../../../platform/http/errors';
 import { idsValue, idValue } from '../../../platform/http/request-params';
-import { tenantScope, type Queryable } from '../../../platform/tenancy/tenant-scope';
+import { rowsOfSameTenant, tenantRows, tenantScope, type Queryable } from '../../../platform/tenancy/tenant-scope';
 import { zoneDay } from '../../welcome/welcome-days';
 
 export const PackMessages = {
@@ -266,32 +266,68 @@ export async function packHistory(db: Queryable, tenantId: string, packId: strin
   }));
 }
 
-/** The load of each of these cycles (its id, number, status and how many packs it holds now). */
+/** What a cycle's load held: its id, number, status, packs now, and what went into it. */
+export interface CycleLoad {
+  loadId: string;
+  loadNo: string;
+  loadStatus: number;
+  loadPacks: number;
+  /** Packs that went into the load (moves into sterilising with it), as the ledger counts them. */
+  loadedPacks: number;
+  /** Those packs by article, `牙科手机包×3、基础包×2`: the load as a register names it. */
+  loadArticles: string;
+}
+
+/** The load of each of these cycles (its id, number, status, its packs now and what went into it). */
 export async function loadsOfCycles(
   db: Queryable,
   tenantId: string,
   cycleIds: readonly string[],
-): Promise<Map<string, { loadId: string; loadNo: string; loadStatus: number; loadPacks: number }>> {
+): Promise<Map<string, CycleLoad>> {
   if (!cycleIds.length) return new Map();
   const scope = tenantScope(db, tenantId);
   const loads = await scope
     .select(load, { id: load.id, loadNo: load.loadNo, state: load.state, cycleId: load.cycleId })
     .where(inArray(load.cycleId, [...cycleIds]));
   if (!loads.length) return new Map();
+  const loadIds = loads.map((l) => String(l.id));
   const counts = await scope
     .select(pack, { loadId: pack.loadId, n: sql<number>`count(*)`.mapWith(Number) })
-    .where(
-      inArray(
-        pack.loadId,
-        loads.map((l) => String(l.id)),
-      ),
-    )
+    .where(inArray(pack.loadId, loadIds))
     .groupBy(pack.loadId);
   const countOf = new Map(counts.map((c) => [String(c.loadId), c.n]));
+  // From the history, so that a pack since reprocessed into a later load still counts here.
+  const m = packMove;
+  const n = sql<number>`count(distinct ${m.packId})::int`.mapWith(Number);
+  const loaded = await db
+    .select({ loadId: m.loadId, article: article.name, n })
+    .from(m)
+    .innerJoin(pack, and(eq(pack.id, m.packId), rowsOfSameTenant(pack, m)))
+    .leftJoin(article, and(eq(article.id, pack.articleId), rowsOfSameTenant(article, pack)))
+    .where(tenantRows(m, tenantId, eq(m.toState, PackState.sterilising), inArray(m.loadId, loadIds)))
+    .groupBy(m.loadId, article.name)
+    .orderBy(asc(m.loadId), desc(n), asc(article.name));
+  const held = new Map<string, { n: number; parts: string[] }>();
+  for (const row of loaded) {
+    const entry = held.get(String(row.loadId)) ?? { n: 0, parts: [] };
+    entry.n += row.n;
+    entry.parts.push(`${row.article || '?'}×${row.n}`);
+    held.set(String(row.loadId), entry);
+  }
   return new Map(
-    loads.map((l) => [
-      String(l.cycleId),
-      { loadId: String(l.id), loadNo: l.loadNo, loadStatus: l.state, loadPacks: countOf.get(String(l.id)) ?? 0 },
-    ]),
+    loads.map((l) => {
+      const id = String(l.id);
+      return [
+        String(l.cycleId),
+        {
+          loadId: id,
+          loadNo: l.loadNo,
+          loadStatus: l.state,
+          loadPacks: countOf.get(id) ?? 0,
+          loadedPacks: held.get(id)?.n ?? 0,
+          loadArticles: held.get(id)?.parts.join('、') ?? '',
+        },
+      ];
+    }),
   );
 }

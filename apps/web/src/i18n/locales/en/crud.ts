@@ -4,6 +4,8 @@ export const crud: typeof zh = {
   search: 'Search',
   refresh: 'Refresh',
   reset: 'Clear',
+  expand: 'More filters',
+  collapse: 'Fewer filters',
   createdRange: 'Created',
   rangeStart: 'From',
   rangeEnd: 'To',

@@ -3,7 +3,6 @@ import type { warning as zh } from '../zh/warning';
 export const warning: typeof zh = {
   handle: 'Handle',
   batchHandle: 'Handle selected',
-  open: 'Details',
   startRange: 'Started',
   handleTitle: 'Handle warnings',
   handleCount: '{{count}} warning(s) will be handled',

@@ -3,6 +3,8 @@ export const crud = {
   search: '搜索',
   refresh: '刷新',
   reset: '清空',
+  expand: '展开',
+  collapse: '收起',
   createdRange: '创建时间',
   rangeStart: '开始时间',
   rangeEnd: '结束时间',

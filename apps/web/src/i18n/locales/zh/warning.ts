@@ -2,7 +2,6 @@
 export const warning = {
   handle: '处理',
   batchHandle: '批量处理',
-  open: '详情',
   startRange: '开始时间',
   handleTitle: '处理告警',
   handleCount: '将处理 {{count}} 条告警',

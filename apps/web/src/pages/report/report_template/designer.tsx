@@ -13,16 +13,50 @@ import {
   type ReportData,
 } from '@mes/contracts';
 import { requestData } from '../../../api/http';
+import './designer.css';
 import { fileRequestHeaders } from '../../../crud/download';
 import type { Row } from '../../../crud/resource-page-types';
 
 /** The font the server prints with (Noto Sans SC from npm), so what is designed is what prints. */
 const FONT = 'NotoSansSC';
+type LayoutType = (typeof REPORT_LAYOUT_TYPES)[number];
+type Language = 'zh' | 'en';
+
+/** What pdfme's palette calls each element type: its plugins' keys are the names it shows. */
+const TYPE_NAMES: Record<Language, Record<LayoutType, string>> = {
+  zh: { text: '文本', table: '表格', line: '线条', image: '图片' },
+  en: { text: 'Text', table: 'Table', line: 'Line', image: 'Image' },
+};
+/** What a new text element holds until it is typed over (pdfme's own is English). */
+const PLACEHOLDER: Record<Language, string> = { zh: '请输入文字', en: 'Type here' };
+
 /**
- * The element types the server prints (`REPORT_LAYOUT_TYPES`): offering another would let a
- * layout be designed that the server refuses on save.
+ * The element types the server prints (`REPORT_LAYOUT_TYPES`), named in the user's language:
+ * offering another would let a layout be designed that the server refuses on save.
  */
-const PLUGINS = { text, table, line, image } satisfies Record<(typeof REPORT_LAYOUT_TYPES)[number], unknown>;
+function pluginsOf(language: Language) {
+  const byType = {
+    text: {
+      ...text,
+      propPanel: {
+        ...text.propPanel,
+        defaultSchema: { ...text.propPanel.defaultSchema, content: PLACEHOLDER[language] },
+      },
+    },
+    table,
+    line,
+    image,
+  } satisfies Record<LayoutType, unknown>;
+  return Object.fromEntries(
+    (Object.keys(byType) as LayoutType[]).map((type) => [TYPE_NAMES[language][type], byType[type]]),
+  );
+}
+
+/**
+ * pdfme's name for an element's `readOnly` (ticked: takes a value; unticked: printed as
+ * designed), the name the server's refusal uses (report-layout.ts), in both languages.
+ */
+const EDITABLE_LABEL: Record<Language, string> = { zh: '可编辑', en: 'Editable' };
 /** The field names the server fills (report-pdf.ts `LAYOUT_FIELDS`). */
 const FIELDS = { title: 'title', subtitle: 'subtitle', rows: 'rows' } as const;
 
@@ -35,7 +69,7 @@ const TEXT = {
     saved: '已保存',
     fields: '可绑定字段',
     columns: '表格 rows 的列',
-    hint: '名为 title / subtitle 的文本和名为 rows 的表格由报表数据填充;其他元素(文字、表格)设为只读后按设计原样打印,线条原样打印。',
+    hint: '名为 title / subtitle 的文本和名为 rows 的表格由报表数据填充;其他元素(文字、表格)取消勾选「可编辑」后按设计原样打印,线条原样打印。',
   },
   en: {
     title: 'Design report template - {name}',
@@ -45,7 +79,7 @@ const TEXT = {
     saved: 'Saved',
     fields: 'Bound fields',
     columns: 'Columns of the rows table',
-    hint: 'A text named title / subtitle and a table named rows are filled from the report; other text and tables print as designed once made read-only; lines print as drawn.',
+    hint: 'A text named title / subtitle and a table named rows are filled from the report; other text and tables print as designed once "Editable" is unticked; lines print as drawn.',
   },
 };
 
@@ -155,7 +189,7 @@ function withSample(layout: Template, data: ReportData): Template {
  */
 export default function TemplateDesigner({ row, onClose }: { row: Row; onClose(saved: boolean): void }) {
   const { i18n } = useTranslation();
-  const language = i18n.language.startsWith('en') ? 'en' : 'zh';
+  const language: Language = i18n.language.startsWith('en') ? 'en' : 'zh';
   const t = TEXT[language];
   const { message } = App.useApp();
   const host = useRef<HTMLDivElement>(null);
@@ -180,8 +214,12 @@ export default function TemplateDesigner({ row, onClose }: { row: Row; onClose(s
         designer.current = new Designer({
           domContainer: host.current,
           template: withSample(layout, report),
-          options: { font: { [FONT]: { data: font, fallback: true } }, lang: language },
-          plugins: PLUGINS,
+          options: {
+            font: { [FONT]: { data: font, fallback: true } },
+            lang: language,
+            labels: { editable: EDITABLE_LABEL[language] },
+          },
+          plugins: pluginsOf(language),
         });
       } catch (error) {
         if (!cancelled) void message.error(error instanceof Error ? error.message : String(error));
@@ -232,7 +270,10 @@ export default function TemplateDesigner({ row, onClose }: { row: Row; onClose(s
     <Modal
       open
       width="96vw"
-      style={{ top: 12 }}
+      style={{ top: 12, paddingBottom: 0 }}
+      // The canvas takes every pixel the dialog has below its hint and field tags (pdfme sizes
+      // itself to its container and follows it when it changes).
+      styles={{ body: { height: 'calc(100vh - 150px)', display: 'flex', flexDirection: 'column' } }}
       title={t.title.replace('{name}', String(row.name ?? ''))}
       onCancel={() => onClose(saved)}
       footer={
@@ -260,8 +301,8 @@ export default function TemplateDesigner({ row, onClose }: { row: Row; onClose(s
           ))}
         </div>
       ) : null}
-      <Spin spinning={!data}>
-        <div ref={host} style={{ height: '72vh', width: '100%' }} data-testid="report-designer" />
+      <Spin spinning={!data} wrapperClassName="mes-report-designer-spin">
+        <div ref={host} style={{ height: '100%', width: '100%' }} data-testid="report-designer" />
       </Spin>
       <Modal
         open={!!previewUrl}

@@ -3,7 +3,7 @@ import { App, Button, DatePicker, Space, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { buttonCodes, warningResource } from '@mes/contracts';
 import { ResourcePage } from '../../../crud/resource-page';
 import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
@@ -52,19 +52,16 @@ export default function WarningScreen() {
     },
     [message, t],
   );
+  const navigate = useNavigate();
+  // The row's one view action (查看) opens the warning's page (fields, curve, 处理), not a dialog.
+  const onView = useCallback((row: Row) => void navigate(warningPath(row.id)), [navigate]);
   const rowActions = useCallback(
-    (row: Row, ctx: ResourcePageContext) => (
-      <>
-        <Link to={warningPath(row.id)} data-testid="warning-row-open" style={{ padding: '0 7px', fontSize: 14 }}>
-          {t('open')}
-        </Link>
-        {ctx.can(HANDLE) && isUnhandled(row.status) && (
-          <Button type="link" size="small" onClick={() => setHandling([row.id])} data-testid="warning-row-handle">
-            {t('handle')}
-          </Button>
-        )}
-      </>
-    ),
+    (row: Row, ctx: ResourcePageContext) =>
+      ctx.can(HANDLE) && isUnhandled(row.status) ? (
+        <Button type="link" size="small" onClick={() => setHandling([row.id])} data-testid="warning-row-handle">
+          {t('handle')}
+        </Button>
+      ) : null,
     [t],
   );
   const render = useMemo(
@@ -100,6 +97,7 @@ export default function WarningScreen() {
         fieldOverrides={fieldOverrides}
         toolbar={toolbar}
         rowActions={rowActions}
+        onView={onView}
         render={render}
       />
       <HandleDialog
