@@ -1,8 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FlowPaths, MenuCategory, NOTICE_INBOX_PATH, type MenuNode, type NoticeInboxReply } from '@mes/contracts';
-import { menu, role, user } from '../src/platform/db/schema';
+import { dept, menu, param, role, user } from '../src/platform/db/schema';
 import { tenantScope } from '../src/platform/tenancy/tenant-scope';
+import { DEMO_APPROVER, peopleStep } from '../src/modules/demo/demo-people';
+import { DemoApi } from '../src/modules/demo/demo-session';
+import type { DemoSession } from '../src/modules/demo/demo-steps';
 import { candidateGroupsOf, SHIPPED_PROCESS_GROUPS, SHIPPED_PROCESSES_XML } from '../src/modules/flow/process-groups';
 import { signInAsProvisionedTenant, signInWithScopes } from './support/scoped-user';
 import { apiCalls, createTestApp, type TestApp } from './support/test-app';
@@ -121,5 +124,45 @@ describe('the menu', () => {
     // The platform administrator holds its screens: there it stays.
     const platformForest = await data<MenuNode[]>(platform, 'GET', '/blade-system/menu/routes');
     expect(platformForest.map((n) => n.code)).toContain('tool');
+  });
+});
+
+describe("the demo's people step", () => {
+  it('adds an approver who signs in with the administrator password and approves, notices and desk services, once', async () => {
+    const [root] = await tenantScope(t.ctx.db, TENANT).select(dept, { id: dept.id }).where(eq(dept.parentId, '0'));
+    const session = {
+      app: t.app,
+      ctx: t.ctx,
+      options: { now: Date.now() },
+      tenantId: TENANT,
+      admin: await DemoApi.as(t.app, t.ctx, TENANT, adminId),
+      adminUserId: adminId,
+      rootDeptId: String(root?.id),
+      made: {},
+    } as unknown as DemoSession;
+    await peopleStep(session);
+    expect(session.made).toEqual({ users: 1, notices: 3, services: 4 });
+    session.made = {};
+    await peopleStep(session);
+    expect(session.made).toEqual({});
+
+    // The approver's password is the administrator's (here the tenant default), never one in the code.
+    const [defaultPassword] = await t.ctx.db
+      .select({ value: param.paramValue })
+      .from(param)
+      .where(eq(param.paramKey, 'tenant.default.password'));
+    const approver = (await t.signIn(DEMO_APPROVER.account, defaultPassword?.value ?? '', TENANT)).access_token;
+    const [row] = await tenantScope(t.ctx.db, TENANT)
+      .select(user, { id: user.id })
+      .where(eq(user.account, DEMO_APPROVER.account));
+    const leave = await startLeave(admin, 2, String(row?.id));
+    await passManagerStep(approver, leave.processInstanceId);
+
+    const titles = (await inbox(approver)).records.map((r) => r.title);
+    expect(titles).toContain('欢迎使用演示租户:请假流程可以这样试');
+    const services = await data<{ records: Json[] }>(admin, 'GET', '/blade-desk/service/list?size=50');
+    expect(services.records.map((r) => r.serviceCode)).toEqual(
+      expect.arrayContaining(['REPAIR', 'PM', 'VALIDATE', 'TRAIN']),
+    );
   });
 });
