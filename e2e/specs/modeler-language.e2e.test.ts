@@ -63,8 +63,10 @@ for (const lang of ['zh', 'en'] as const) {
       const modeler = page.getByTestId('flow-modeler');
       const start = modeler.locator('.djs-element[data-element-id="StartEvent_1"]');
       await start.waitFor();
-      // Palette: each tool's title (its tooltip) in the language.
-      await modeler.locator(`.djs-palette .entry[title="${t.palette}"]`).waitFor();
+      // Palette: each tool's name (its accessible name and tooltip) in the language.
+      const tool = modeler.locator(`.djs-palette .entry[aria-label="${t.palette}"]`);
+      await tool.waitFor();
+      await tool.hover();
       // Context pad of the start event.
       await start.click();
       await modeler.locator(`.djs-context-pad .entry[title="${t.contextPad}"]`).waitFor();
@@ -74,7 +76,7 @@ for (const lang of ['zh', 'en'] as const) {
         .first()
         .click({ position: { x: 600, y: 400 } });
       const panel = page.getByTestId('flow-properties-panel');
-      await poll(() => panel.locator('.bio-properties-panel-header-type').innerText()).toBe(t.processType);
+      await poll(() => panel.locator('.bio-properties-panel-header-type').textContent()).toBe(t.processType);
       expect(await panel.locator('.bio-properties-panel-group-header-title').allInnerTexts()).toContain(t.general);
       await screenshot(page, `modeler-language-modeler-${lang}`);
 
