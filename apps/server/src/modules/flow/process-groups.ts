@@ -4,7 +4,7 @@ import type { Db } from '../../platform/db/database';
 import { nextId } from '../../platform/db/ids';
 import { flowModel, menu, notice, role, roleMenu, tenant, user } from '../../platform/db/schema';
 import { notifyLive } from '../../platform/live/notify-live';
-import { liveRows, tenantScope } from '../../platform/tenancy/tenant-scope';
+import { liveRows, tenantRowsLiveOrRemoved, tenantScope } from '../../platform/tenancy/tenant-scope';
 import { ADMINISTRATOR_ROLE } from '../../platform/auth/request-auth';
 import { SEED_MENUS } from '../../seed/seed-menus';
 import { TENANT_ADMIN_ROLE_ALIAS } from '../../seed/seed-data';
@@ -182,8 +182,7 @@ export async function ensureShippedModel(
   const [model] = await tx
     .select({ id: flowModel.id })
     .from(flowModel)
-    // tenancy: this tenant's rows, removed ones included (the only query that must see them)
-    .where(and(eq(flowModel.tenantId, tenantId), eq(flowModel.modelKey, meta.key)))
+    .where(tenantRowsLiveOrRemoved(flowModel, tenantId, eq(flowModel.modelKey, meta.key)))
     .limit(1);
   if (model) return false;
   await tenantScope(tx, tenantId)
