@@ -53,7 +53,7 @@ describe('workflow administration', () => {
     await page.getByTestId('flow-model-save').click();
     const problems = page.getByTestId('flow-model-problems');
     await poll(() => problems.innerText()).toContain('流程模型校验失败');
-    expect(await problems.innerText()).toContain('end-event-required');
+    expect(await problems.innerText()).toContain('流程缺少结束事件');
     expect(await problems.locator('li').count()).toBeGreaterThan(0);
     await screenshot(page, 'workflow-admin-modeler-lint-zh');
 

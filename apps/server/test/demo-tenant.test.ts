@@ -240,11 +240,12 @@ describe('seed:demo', () => {
     const platformDevices = await t.as(platformAdmin, { method: 'GET', url: '/api/basic/device/list?size=100' });
     const platformCodes = platformDevices.json<{ data: PageResult<{ deviceCode: string }> }>().data.records;
     expect(platformCodes.length).toBe(4);
-    // Users: the demo administrator alone.
+    // Users: the demo administrator and the approver who lets a visitor try a leave (demo-people.ts).
     const users = await t.as(demo, { method: 'GET', url: '/api/blade-user/page?size=100' });
-    expect(users.json<{ data: PageResult<{ account: string }> }>().data.records.map((u) => u.account)).toEqual([
-      'admin',
-    ]);
+    const accounts = users.json<{ data: PageResult<{ account: string }> }>().data.records.map((u) => u.account);
+    expect(accounts.sort()).toEqual(['admin', 'approver']);
+    // The approver signs in with the demo administrator's password.
+    await t.signIn('approver', first.generatedPassword, first.tenantId);
   });
 });
 

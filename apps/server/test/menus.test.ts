@@ -79,6 +79,14 @@ describe('menu routes', () => {
     expect(codes(data)).toEqual([['system', ['user']]]);
   });
 
+  it('leaves out a group granted without any of its screens (it would open a dead page)', async () => {
+    await t.ctx.db.insert(roleMenu).values({ id: '9805', menuId: '805', roleId: ROLE_IDS.user });
+    expect(codes((await routes(alice)).data)).toEqual([['system', ['user']]]);
+    // A root with no screens anywhere is a screen of its own, not a group: it stays.
+    await t.ctx.db.insert(roleMenu).values({ id: '9807', menuId: '807', roleId: ROLE_IDS.user });
+    expect(codes((await routes(alice)).data)).toEqual([['system', ['user']], 'monitor']);
+  });
+
   it('narrows to a top menu of the caller’s tenant', async () => {
     await t.ctx.db.insert(topMenu).values([
       { id: '851', code: 'office', name: '办公' },

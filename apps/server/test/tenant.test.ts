@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readParam } from '../src/platform/db/params';
 import { nextId } from '../src/platform/db/ids';
@@ -72,7 +72,11 @@ describe('tenants', () => {
   });
 
   it('grants the admin role every seeded menu but the platform’s, with their API scopes', async () => {
-    const [adminRole] = await t.ctx.db.select().from(role).where(eq(role.tenantId, '100001'));
+    // The tenant has the 人事 role of the shipped leave process too (flow-groups.test.ts).
+    const [adminRole] = await t.ctx.db
+      .select()
+      .from(role)
+      .where(and(eq(role.tenantId, '100001'), eq(role.roleAlias, 'admin')));
     expect(adminRole).toMatchObject({ roleAlias: 'admin', roleName: '管理员' });
     const menus = await t.ctx.db
       .select()

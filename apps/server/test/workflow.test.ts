@@ -270,7 +270,15 @@ describe('deployments', () => {
   <process id="broken" isExecutable="true"><startEvent id="s" /></process></definitions>`;
     const lint = await call(admin, 'POST', '/blade-flow/model/submit', { xml: noEnd });
     expect(lint.status).toBe(400);
-    expect(lint.body.msg).toContain('end-event-required: Process is missing end event (broken)');
+    // The rule's meaning in the caller's language, not bpmnlint's `end-event-required: Process is missing end event`.
+    expect(lint.body.msg).toContain('流程缺少结束事件 (broken)');
+    const lintEn = await t.as(admin, {
+      method: 'POST',
+      url: '/api/blade-flow/model/submit',
+      payload: { xml: noEnd },
+      headers: { 'accept-language': 'en' },
+    });
+    expect(lintEn.json<{ msg: string }>().msg).toContain('The process has no end event (broken)');
     const parse = await call(admin, 'POST', '/blade-flow/model/submit', { xml: '<definitions' });
     expect(parse.status).toBe(400);
     expect(parse.body.msg).toContain('XML: unparsable content');

@@ -20,6 +20,7 @@ import { buildSeed, SEED } from './seed-menus';
 import { paramSeedId } from './seed-ids';
 import { grantToTenantAdministrators, syncMenus } from './seed-sync';
 import { ensureBuiltInReportsForAll } from '../modules/report/builtin-reports';
+import { ensureProcessGroupRolesForAll } from '../modules/flow/process-groups';
 
 export interface SeedResult {
   /** The admin account's password when this run created the account and generated it. */
@@ -78,6 +79,8 @@ export async function seedDatabase(
         .onConflictDoNothing();
     await grantToTenantAdministrators(tx, seed, await syncMenus(tx, seed));
     await ensureBuiltInReportsForAll(tx);
+    // Tenants made before the shipped processes' groups were seeded with them get them now.
+    await ensureProcessGroupRolesForAll(tx);
 
     const existing = await tx.select({ id: t.user.id }).from(t.user).where(eq(t.user.id, ADMIN_USER.id));
     if (existing.length) return { generatedAdminPassword: undefined, createdAdmin: false };

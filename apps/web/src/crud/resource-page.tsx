@@ -1,6 +1,6 @@
 import { DeleteOutlined, DownloadOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
-import { App, Button, Tooltip } from 'antd';
+import { App, Button, Tooltip, Typography } from 'antd';
 import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -234,6 +234,11 @@ export function ResourcePage(props: ResourcePageProps) {
     <div className={phone ? 'mes-crud mes-crud-phone' : 'mes-crud'} data-testid={`crud-${def.code}`}>
       {props.aside && <div className="mes-crud-aside">{props.aside}</div>}
       <div className="mes-crud-main">
+        {def.summary && (
+          <Typography.Paragraph type="secondary" className="mes-crud-summary" data-testid="crud-summary">
+            {def.summary[lang]}
+          </Typography.Paragraph>
+        )}
         <SearchBar
           fields={searchFields}
           withCreatedRange={hasCreatedRange(def)}

@@ -353,6 +353,11 @@ export interface ResourceDef<F extends FieldMap = FieldMap> {
   audit?: boolean;
   /** Dialog width of the add/edit/view dialog. */
   dialogWidth?: number;
+  /**
+   * One line above the list saying what the screen holds, for a screen whose name alone does
+   * not tell a user (issue 30: `oenmo`).
+   */
+  summary?: LocalText;
   /** Its place in the side menu, buttons and API scopes (the registry reads it). */
   menu?: ResourceMenu;
   /** What `select` answers where it is not every row of the caller's tenant. */

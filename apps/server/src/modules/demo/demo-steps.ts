@@ -27,6 +27,7 @@ import { judgedStep, maintenanceStep, profilesStep } from './demo-judgement';
 import { HISTORY_DAYS, replayHistory, type HistoryDevice } from './demo-history';
 import { DemoApi, DemoCallError } from './demo-session';
 import { verificationStep } from './demo-verification';
+import { peopleStep } from './demo-people';
 
 /**
  * The demo tenant, step by step (docs/demo.md). Each step finds what an earlier run made (by
@@ -376,6 +377,7 @@ async function warningsStep(s: DemoSession): Promise<void> {
 export const DEMO_STEPS: readonly DemoStep[] = [
   { name: 'tenant', run: tenantStep },
   { name: 'departments', run: departmentsStep },
+  { name: 'people', run: peopleStep },
   { name: 'products', run: productsStep },
   { name: 'devices', run: devicesStep },
   { name: 'logistics', run: logisticsStep },

@@ -3,6 +3,7 @@ import { Engine } from 'bpmn-engine';
 import { REGISTRY, resourceDefsOf, type LocalText, type ResourceDef } from '@mes/contracts';
 import { checkTemplate } from './expression';
 import { formsOfProcess } from './flow-forms';
+import { lintProblem } from './lint-messages';
 import { at, ModelMessages, plain } from './flow-messages';
 
 // bpmn-moddle and bpmnlint ship no types; they are loaded through `require` with the little of
@@ -237,8 +238,7 @@ export async function readModel(xml: string): Promise<ProcessMeta> {
   const linter = new Linter({ config: LINT_CONFIG, resolver: new NodeResolver() });
   const reports = (await linter.lint(root)) as Record<string, { id?: string; message: string; category: string }[]>;
   for (const [rule, list] of Object.entries(reports)) {
-    for (const r of list)
-      if (r.category === 'error') problems.push(plain(`${rule}: ${r.message}${r.id ? ` (${r.id})` : ''}`));
+    for (const r of list) if (r.category === 'error') problems.push(lintProblem(rule, r.message, r.id));
   }
 
   const processes = (root.rootElements ?? []).filter((e) => e.$type === 'bpmn:Process');

@@ -143,6 +143,14 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext): void 
     def: flowModelResource,
     table: flowModel,
     hooks: {
+      // The list runs this for every page: the shipped leave model is there before the first look.
+      listParams: {
+        names: [],
+        async where(_query, auth) {
+          await flow.ensureSeeded(auth.tenantId);
+          return undefined;
+        },
+      },
       async beforeChange({ values, existing }) {
         if (values.xml === undefined && existing) return;
         let meta: ProcessMeta;

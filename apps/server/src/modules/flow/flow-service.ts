@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import {
   flowInstanceResource,
+  flowModelResource,
   FlowInstanceStatus,
   FlowSuspension,
   FlowTaskStatus,
@@ -22,6 +23,7 @@ import { evaluateTemplate, ExpressionError } from './expression';
 import { EngineRunError, runEngine, type EngineAction, type EngineRun, type Variables } from './flow-engine';
 import { at, FlowMessages, plain, RunMessages } from './flow-messages';
 import { LEAVE_PROCESS_XML } from './leave-process';
+import { ensureShippedModel, noticeUnclaimableTask, someoneCanClaim } from './process-groups';
 import { ServiceTasks } from './service-tasks';
 
 type Db = AppContext['db'];
@@ -177,33 +179,42 @@ export class FlowService {
 
   /**
    * Every tenant has the leave process (docs/workflow.md): deployed on the tenant's first
-   * workflow call, once, whichever process serves it (advisory lock, then a look).
+   * workflow call, once, whichever process serves it (advisory lock, then a look). Its model is
+   * listed under 模型管理 too, so it can be read, edited and redeployed: made with the
+   * deployment, or once for a tenant seeded before models were (no leave model row, live or
+   * removed, so one an administrator removed stays removed).
    */
   async ensureSeeded(tenantId: string): Promise<void> {
     if (this.seeded.has(tenantId)) return;
+    let changed = false;
     await this.ctx.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`flow-seed:${tenantId}`}))`);
       const [seed] = await tenantScope(tx, tenantId)
         .select(flowDeployment, { id: flowDeployment.id })
         .where(eq(flowDeployment.source, 'seed'))
         .limit(1);
-      if (seed) return;
       const meta = await readModel(LEAVE_PROCESS_XML);
-      await this.deploy(
-        tx,
-        tenantId,
-        { userId: '0', name: '' },
-        {
-          xml: LEAVE_PROCESS_XML,
-          meta,
-          category: 1,
-          source: 'seed',
-          resourceName: 'leave.bpmn20.xml',
-        },
-      );
+      if (!seed) {
+        changed = true;
+        await this.deploy(
+          tx,
+          tenantId,
+          { userId: '0', name: '' },
+          {
+            xml: LEAVE_PROCESS_XML,
+            meta,
+            category: 1,
+            source: 'seed',
+            resourceName: 'leave.bpmn20.xml',
+          },
+        );
+      }
+      if (await ensureShippedModel(tx, tenantId, LEAVE_PROCESS_XML, meta, this.now())) changed = true;
     });
     this.seeded.add(tenantId);
+    if (!changed) return;
     await this.ctx.totals.changed('flow_manager', tenantId);
+    await this.ctx.totals.changed(flowModelResource.code, tenantId);
   }
 
   // ---------------------------------------------------------------- start
@@ -442,8 +453,9 @@ export class FlowService {
       resolved.flatMap((r) => (r.assignee ? [r.assignee] : [])),
     );
     for (const r of resolved) {
+      const taskId = nextId();
       await scope.insert(flowTask).values({
-        id: nextId(),
+        id: taskId,
         processInstanceId: instance.id,
         processDefinitionId: def.id,
         processDefinitionKey: def.key,
@@ -467,6 +479,18 @@ export class FlowService {
         createTime: now,
         updateTime: now,
       });
+      // A task for groups no user belongs to would wait unseen: the administrators are told at once.
+      if (!r.assignee) {
+        const facts = {
+          taskId,
+          taskName: (r.spec.name || r.w.elementId).slice(0, 255),
+          processName: def.name ?? def.key,
+          startUserName: instance.startUserName ?? '',
+          candidateUsers: r.users,
+          groups: r.groups,
+        };
+        if (!(await someoneCanClaim(tx, tenantId, facts))) await noticeUnclaimableTask(tx, tenantId, facts, now);
+      }
     }
     // Service tasks, each on its step in the history (done, or failed with the reason).
     const used = new Set<string>();

@@ -6,7 +6,7 @@ import { isAdministrator, requireAuth, type AuthContext } from '../../platform/a
 import { menu, roleMenu, topMenu, topMenuSetting } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
 import { badRequest } from '../../platform/http/errors';
-import { buildMenuForest, type MenuRowLike } from './menu-tree';
+import { buildMenuForest, withoutEmptyGroups, type MenuRowLike } from './menu-tree';
 import { isId } from '../../platform/db/ids';
 import { tenantRows } from '../../platform/tenancy/tenant-scope';
 
@@ -52,6 +52,15 @@ async function topMenuScope(ctx: AppContext, auth: AuthContext, topMenuId: unkno
   return new Set(rows.map((r) => r.menuId));
 }
 
+/** Ids of the menus that have a live screen under them: the groups, whoever is asking. */
+async function menuParents(ctx: AppContext): Promise<Set<string>> {
+  const rows = await ctx.db
+    .selectDistinct({ parentId: menu.parentId })
+    .from(menu)
+    .where(and(eq(menu.isDeleted, 0), eq(menu.category, MenuCategory.MENU)));
+  return new Set(rows.map((r) => r.parentId));
+}
+
 export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/blade-system/menu/routes', { config: { anyUser: true } }, async (request) => {
     const auth = requireAuth(request);
@@ -59,7 +68,7 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void 
     const rows = (await grantedMenus(ctx, auth)).filter(
       (m) => m.category === MenuCategory.MENU && (!scope || scope.has(m.id)),
     );
-    return ok(buildMenuForest(rows));
+    return ok(buildMenuForest(withoutEmptyGroups(rows, await menuParents(ctx))));
   });
 
   app.get('/api/blade-system/menu/buttons', { config: { anyUser: true } }, async (request) => {

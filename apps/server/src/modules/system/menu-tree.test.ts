@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildMenuForest, type MenuRowLike } from './menu-tree';
+import { buildMenuForest, withoutEmptyGroups, type MenuRowLike } from './menu-tree';
 
 const row = (id: string, parentId: string, sort: number): MenuRowLike => ({
   id,
@@ -30,5 +30,14 @@ describe('buildMenuForest', () => {
     expect(forest[2]?.children?.map((n) => n.id)).toEqual(['4', '5']);
     expect(forest[2]?.hasChildren).toBe(true);
     expect(forest[1]).not.toHaveProperty('children');
+  });
+});
+
+describe('withoutEmptyGroups', () => {
+  it('drops a group none of whose screens the caller holds, and a group left empty by that, keeps screens', () => {
+    // 1 = group of 2 (held); 3 = group of 4 (not held); 5 = group of group 3 only; 6 = a screen at the root.
+    const parents = new Set(['1', '3', '5']);
+    const held = [row('1', '0', 1), row('2', '1', 1), row('3', '5', 1), row('5', '0', 2), row('6', '0', 3)];
+    expect(withoutEmptyGroups(held, parents).map((r) => r.id)).toEqual(['1', '2', '6']);
   });
 });

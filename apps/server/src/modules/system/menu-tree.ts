@@ -58,3 +58,23 @@ export function buildMenuForest(rows: MenuRowLike[]): MenuNode[] {
   sortDeep(roots);
   return roots;
 }
+
+/**
+ * Drops the groups the caller can open nothing in: a row that is a parent of some live screen
+ * (`parents`, over every live menu) but has none of those screens among `rows` would open as a
+ * page of its own, which a group is not (issue 30: 研发工具 opened 该页面尚未开放 for a tenant
+ * administrator holding the group but none of its platform-only screens). Repeated up the tree,
+ * so a group of such groups goes too. Rows that are not parents anywhere (screens) stay.
+ */
+export function withoutEmptyGroups<R extends { id: string; parentId: string }>(
+  rows: readonly R[],
+  parents: ReadonlySet<string>,
+): R[] {
+  let kept = [...rows];
+  for (;;) {
+    const withChildren = new Set(kept.map((r) => r.parentId));
+    const next = kept.filter((r) => !parents.has(r.id) || withChildren.has(r.id));
+    if (next.length === kept.length) return kept;
+    kept = next;
+  }
+}

@@ -13,6 +13,7 @@ import { TENANT_ADMIN_ROLE_ALIAS } from '../../seed/seed-data';
 import { readParam } from '../../platform/db/params';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
 import { ensureBuiltInReports } from '../report/builtin-reports';
+import { ensureProcessGroupRoles } from '../flow/process-groups';
 
 type Tx = ChangeArgs['tx'];
 
@@ -89,7 +90,8 @@ export async function generateTenantId(tx: Tx, draw: () => number = () => random
  * What a new tenant starts with, written in the transaction that adds the tenant: the `admin`
  * role granted every seeded menu but the platform's own (and those menus' API scopes), a root
  * dept named after the tenant, an `admin` post, and the `admin` account whose password is the
- * parameter `tenant.default.password`.
+ * parameter `tenant.default.password`; and the roles of the groups the shipped processes hand
+ * tasks to (人事 `hr`), so a leave of more than 3 days has somewhere to go.
  */
 export async function provisionTenant(db: Db, tx: Tx, tenantId: string, tenantName: string): Promise<void> {
   const plain = await readParam(db, 'tenant.default.password');
@@ -138,6 +140,7 @@ export async function provisionTenant(db: Db, tx: Tx, tenantId: string, tenantNa
   });
 
   await ensureBuiltInReports(tx, tenantId);
+  await ensureProcessGroupRoles(tx, tenantId);
   const wanted = SEED_MENUS.map((m) => m.id).filter((id) => !PLATFORM_ONLY_MENU_IDS.has(id));
   const menus = wanted.length
     ? await tx

@@ -56,6 +56,18 @@ export function tenantRows(table: TenantOwnedTable, tenantId: string | Placehold
 }
 
 /**
+ * Rows of `tenantId` in `table`, removed ones included: for the rare look that must see what an
+ * administrator removed (a shipped row made once is not made again after its removal).
+ */
+export function tenantRowsLiveOrRemoved(
+  table: TenantOwnedTable,
+  tenantId: string | Placeholder,
+  ...conditions: Condition[]
+): SQL {
+  return and(eq(table.tenantId, tenantId), ...conditions) as SQL;
+}
+
+/**
  * Live rows of `table` in the tenant of the row `outer` (a correlated subquery: the names of a
  * user's roles are looked up in the user's own tenant). `outer` may also be a derived table's
  * tenant column (`{ tenantId: sql\`rows.tenant_id\` }`: a lateral lookup per aggregated row).

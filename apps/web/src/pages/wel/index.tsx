@@ -11,9 +11,9 @@ import { WorkTasks } from './work-tasks';
 import './wel.css';
 
 /**
- * Home: who is signed in and the sign-in figures, then the tenant's figures from
- * `dashboard/overview` (devices, cycles, chairs, personnel, assets, verification), the work
- * tasks and the 30-day charts. The figures follow live events and an interval (use-overview.ts).
+ * Home, the MES first (issue 30): the tenant's figures from `dashboard/overview` (devices,
+ * cycles, open warnings, BD and release, then chairs, personnel, assets), the work tasks and the
+ * 30-day charts; who is signed in and the sign-in figures below them. The figures follow live events and an interval (use-overview.ts).
  */
 export default function Welcome() {
   const { t } = useTranslation();
@@ -28,18 +28,6 @@ export default function Welcome() {
         {t('dashboard')} · {displayName(user)}
       </Typography.Title>
       <Row gutter={[16, 16]}>
-        <Col xs={24} xl={9}>
-          <Card title={t('layout:account')} className="mes-wel-card" data-testid="wel-account">
-            <Descriptions column={1} size="small">
-              <Descriptions.Item label={t('layout:tenant')}>{user.tenant_id ?? user.tenantId ?? ''}</Descriptions.Item>
-              <Descriptions.Item label={t('layout:account')}>{user.account ?? ''}</Descriptions.Item>
-              <Descriptions.Item label={t('layout:roles')}>{roles.join(', ')}</Descriptions.Item>
-            </Descriptions>
-          </Card>
-        </Col>
-        <Col xs={24} xl={15}>
-          <LoginCounts />
-        </Col>
         <DemoTenantCard />
         <Col xs={24}>
           <div className="mes-wel-bar-row">
@@ -90,6 +78,18 @@ export default function Welcome() {
         </Col>
         <Col xs={24}>
           <OverviewCharts data={data} />
+        </Col>
+        <Col xs={24} xl={9}>
+          <Card title={t('layout:account')} className="mes-wel-card" data-testid="wel-account">
+            <Descriptions column={1} size="small">
+              <Descriptions.Item label={t('layout:tenant')}>{user.tenant_id ?? user.tenantId ?? ''}</Descriptions.Item>
+              <Descriptions.Item label={t('layout:account')}>{user.account ?? ''}</Descriptions.Item>
+              <Descriptions.Item label={t('layout:roles')}>{roles.join(', ')}</Descriptions.Item>
+            </Descriptions>
+          </Card>
+        </Col>
+        <Col xs={24} xl={15}>
+          <LoginCounts />
         </Col>
       </Row>
     </div>

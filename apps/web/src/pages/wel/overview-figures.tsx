@@ -29,8 +29,9 @@ function Figure({ title, value, testId, color, suffix }: FigureProps) {
 }
 
 /**
- * The welcome figures: devices, cycles, chairs, personnel, warnings, fixed assets and the
- * verification records (today's release of the sterilisers, open recalls). `data` undefined
+ * The welcome figures, the equipment's first: devices, cycles, open warnings and the
+ * verification records (today's BD test and release of the sterilisers, open recalls); then
+ * chairs, personnel and fixed assets. `data` undefined
  * while loading: dashes hold the places so the page does not jump.
  */
 export function OverviewFigures({ data, wall }: { data: WelcomeOverview | undefined; wall?: boolean }) {
@@ -59,8 +60,6 @@ export function OverviewFigures({ data, wall }: { data: WelcomeOverview | undefi
       testId: 'wel-fig-pass-rate',
       color: token.colorSuccess,
     },
-    { title: t('figures.chairs'), value: v((d) => d.chairs), testId: 'wel-fig-chairs' },
-    { title: t('figures.personnel'), value: v((d) => d.personnel), testId: 'wel-fig-personnel' },
     {
       title: t('figures.unhandled'),
       value: v((d) => d.work.unhandledWarnings),
@@ -68,25 +67,27 @@ export function OverviewFigures({ data, wall }: { data: WelcomeOverview | undefi
       color: data?.work.unhandledWarnings ? token.colorWarning : undefined,
     },
   ];
+  // The clinic's own figures come after the equipment's (issue 30: the page leads with the MES).
+  const clinicTiles: FigureProps[] = [
+    { title: t('figures.chairs'), value: v((d) => d.chairs), testId: 'wel-fig-chairs' },
+    { title: t('figures.personnel'), value: v((d) => d.personnel), testId: 'wel-fig-personnel' },
+  ];
   // The wall lays the tiles in one row on a 1920 px screen; the page in a grid.
   const span = wall ? { flex: '1 0 180px' } : { xs: 12, sm: 8, xl: 6, xxl: 4 };
+  const cells = (list: { key: string; node: ReactNode }[]) =>
+    list.map((c) => (
+      <Col key={c.key} {...span}>
+        {c.node}
+      </Col>
+    ));
   return (
     <Row gutter={[12, 12]} className="mes-wel-figures" data-testid="wel-figures">
-      {tiles.map((tile) => (
-        <Col key={tile.testId} {...span}>
-          <Figure {...tile} />
-        </Col>
-      ))}
-      {wall ? null : (
-        <>
-          <Col {...span}>
-            <AssetsCard data={data} />
-          </Col>
-          <Col {...span}>
-            <VerificationCard data={data} />
-          </Col>
-        </>
-      )}
+      {cells([
+        ...tiles.map((tile) => ({ key: tile.testId, node: <Figure {...tile} /> })),
+        ...(wall ? [] : [{ key: 'verification', node: <VerificationCard data={data} /> }]),
+        ...clinicTiles.map((tile) => ({ key: tile.testId, node: <Figure {...tile} /> })),
+        ...(wall ? [] : [{ key: 'assets', node: <AssetsCard data={data} /> }]),
+      ])}
     </Row>
   );
 }

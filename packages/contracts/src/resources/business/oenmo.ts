@@ -5,12 +5,17 @@ import { codeField } from './logistics-fields';
 /**
  * The spec names this screen `oenmo` and nothing more; no public meaning was found. We read it as
  * an OEM register (DOMAIN.md): editable master data of the brands and customers the company
- * builds equipment for, with the products each one carries. The menu keeps the label as given;
- * docs/logistics.md records the assumption.
+ * builds equipment for, with the products each one carries. The code and API keep the spec's
+ * `oenmo`; the menu says what it is (issue 30: users could not tell), docs/logistics.md records
+ * the assumption.
  */
 export const oenmoResource = defineResource({
   code: 'oenmo',
-  title: { zh: 'oenmo', en: 'oenmo' },
+  title: { zh: 'OEM 品牌登记', en: 'OEM brands' },
+  summary: {
+    zh: '为哪些客户或品牌贴牌(OEM)、设计制造(ODM)或以自有品牌生产设备,各带哪些产品。',
+    en: 'The customers and brands we build equipment for (OEM, ODM or our own brand), with the products each one carries.',
+  },
   table: 'blade_oenmo',
   api: '/blade-business/oenmo',
   listRoute: 'page',
@@ -19,11 +24,11 @@ export const oenmoResource = defineResource({
     group: 'business',
     sort: 8,
     icon: 'tags',
-    nameEn: 'oenmo',
+    nameEn: 'OEM brands',
     dictionaries: [
       {
         code: 'oenmo_type',
-        name: 'oenmo类型',
+        name: 'OEM 品牌类型',
         entries: [
           ['1', 'OEM 贴牌', 'OEM'],
           ['2', 'ODM 设计制造', 'ODM'],
@@ -32,7 +37,7 @@ export const oenmoResource = defineResource({
       },
       {
         code: 'oenmo_status',
-        name: 'oenmo状态',
+        name: 'OEM 品牌状态',
         entries: [
           ['1', '启用', 'Enabled'],
           ['2', '停用', 'Disabled'],

@@ -56,6 +56,7 @@ export interface DemoSeedReply {
 export const DEMO_STEP_LABELS: Readonly<Record<string, { zh: string; en: string }>> = {
   tenant: { zh: '租户与管理员', en: 'Tenant and administrator' },
   departments: { zh: '消毒基地与诊所', en: 'Bases and clinics' },
+  people: { zh: '审批人、通知与服务台', en: 'Approver, notices and desk services' },
   products: { zh: '产品与 PLC 变量', en: 'Products and PLC variables' },
   devices: { zh: '设备', en: 'Devices' },
   logistics: { zh: '线路与车辆', en: 'Lines and cars' },

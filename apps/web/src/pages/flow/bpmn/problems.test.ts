@@ -3,11 +3,9 @@ import { modelProblems, newModelXml } from './problems';
 
 describe('modelProblems', () => {
   it('lists each problem of a refused model', () => {
-    expect(
-      modelProblems('流程模型校验失败: end-event-required: Process is missing end event (p); XML: unparsable content'),
-    ).toEqual({
+    expect(modelProblems('流程模型校验失败: 流程缺少结束事件 (p); XML: unparsable content')).toEqual({
       heading: '流程模型校验失败',
-      problems: ['end-event-required: Process is missing end event (p)', 'XML: unparsable content'],
+      problems: ['流程缺少结束事件 (p)', 'XML: unparsable content'],
     });
     expect(modelProblems('The process model is invalid: a; b').problems).toEqual(['a', 'b']);
   });
