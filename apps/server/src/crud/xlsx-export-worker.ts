@@ -25,43 +25,76 @@ function cellOf(kind: FieldDef['kind'], name: string, row: Row, lang: Lang): unk
   }
 }
 
-/** The workbook of one export, written as a stream (no shared strings or styles: less memory). */
-async function writeSheet(job: XlsxSheetRequest): Promise<Uint8Array> {
-  const stream = new PassThrough();
-  const chunks: Buffer[] = [];
-  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const ended = new Promise<void>((resolve, reject) => stream.on('end', resolve).on('error', reject));
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
-  const sheet = workbook.addWorksheet(job.sheetName);
-  sheet.columns = [
-    ...job.columns.map((c) => ({ header: c.header, key: c.name, width: c.width })),
-    ...(job.created ? [{ header: job.created, key: 'createTime', width: 20 }] : []),
-  ];
-  for (const row of job.rows) {
-    const out: Record<string, unknown> = {};
-    for (const column of job.columns) {
-      const value = row[column.name];
-      const labels = job.labels[column.name];
-      out[column.name] = labels
-        ? (labels[String(value)] ?? value)
-        : // A value a module's decorate named (an enumerated trigger value): `灭菌 (3)`.
-          (namedValueText(row, column.name, job.lang) ?? cellOf(column.kind, column.name, row, job.lang));
-    }
-    if (job.created) out.createTime = row.createTime instanceof Date ? formatDateTime(row.createTime) : '';
-    sheet.addRow(out).commit();
+/** The export being written: started by its request, fed by its parts of rows, ended by `{ end: true }`. */
+class SheetWriter {
+  private readonly chunks: Buffer[] = [];
+  private readonly ended: Promise<void>;
+  private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter;
+  private readonly sheet: ExcelJS.Worksheet;
+
+  constructor(private readonly job: XlsxSheetRequest) {
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) => this.chunks.push(chunk));
+    this.ended = new Promise<void>((resolve, reject) => stream.on('end', resolve).on('error', reject));
+    // No shared strings or styles: rows are written out as they come, not kept.
+    this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
+    this.sheet = this.workbook.addWorksheet(job.sheetName);
+    this.sheet.columns = [
+      ...job.columns.map((c) => ({ header: c.header, key: c.name, width: c.width })),
+      ...(job.created ? [{ header: job.created, key: 'createTime', width: 20 }] : []),
+    ];
   }
-  sheet.commit();
-  await workbook.commit();
-  await ended;
-  const all = Buffer.concat(chunks);
-  return new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
+
+  add(rows: readonly Row[]): void {
+    const job = this.job;
+    for (const row of rows) {
+      const out: Record<string, unknown> = {};
+      for (const column of job.columns) {
+        const value = row[column.name];
+        const labels = job.labels[column.name];
+        out[column.name] = labels
+          ? (labels[String(value)] ?? value)
+          : // A value a module's decorate named (an enumerated trigger value): `灭菌 (3)`.
+            (namedValueText(row, column.name, job.lang) ?? cellOf(column.kind, column.name, row, job.lang));
+      }
+      if (job.created) out.createTime = row.createTime instanceof Date ? formatDateTime(row.createTime) : '';
+      this.sheet.addRow(out).commit();
+    }
+  }
+
+  async finish(): Promise<Uint8Array> {
+    this.sheet.commit();
+    await this.workbook.commit();
+    await this.ended;
+    const all = Buffer.concat(this.chunks);
+    return new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
+  }
 }
 
-/** The xlsx export thread (xlsx-export.ts): answers each sheet request with its bytes or an error. */
-parentPort?.on('message', (job: XlsxSheetRequest) => {
-  writeSheet(job)
-    .then((bytes) => parentPort?.postMessage({ bytes }, [bytes.buffer as ArrayBuffer]))
-    .catch((error: unknown) =>
-      parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) }),
-    );
+type Part = XlsxSheetRequest | { rows: Row[] } | { end: true };
+
+const answerError = (error: unknown) =>
+  parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) });
+
+/**
+ * The xlsx export thread (xlsx-export.ts): a request, its rows in parts, then `{ end: true }`; answers
+ * the workbook's bytes or an error. A failed export ignores the rest of its parts.
+ */
+let current: SheetWriter | undefined;
+parentPort?.on('message', (part: Part) => {
+  try {
+    if ('sheetName' in part) current = new SheetWriter(part);
+    else if ('rows' in part) current?.add(part.rows);
+    else if (current) {
+      const writer = current;
+      current = undefined;
+      writer
+        .finish()
+        .then((bytes) => parentPort?.postMessage({ bytes }, [bytes.buffer as ArrayBuffer]))
+        .catch(answerError);
+    }
+  } catch (error) {
+    current = undefined;
+    answerError(error);
+  }
 });

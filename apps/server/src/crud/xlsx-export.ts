@@ -43,7 +43,18 @@ export interface XlsxSheetRequest {
   labels: Record<string, Record<string, string>>;
   /** The `create_time` column's header, when the sheet has one. */
   created: string | undefined;
-  rows: Row[];
+}
+
+/** The rows follow the request in parts of this many, then `{ end: true }`. */
+const ROWS_PER_PART = 1_000;
+
+/** The messages after the request: the rows in parts, a turn of the event loop between parts. */
+async function* rowParts(rows: readonly Row[]): AsyncGenerator<{ rows: Row[] } | { end: true }> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_PART) {
+    yield { rows: rows.slice(i, i + ROWS_PER_PART) };
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  yield { end: true };
 }
 
 const exportPool = threadPool<XlsxSheetRequest>({ name: 'xlsx-export-worker', from: import.meta.url });
@@ -73,16 +84,21 @@ export async function sendXlsx(
   // The audit column `create_time`, unless the definition lists a field of that name itself; an
   // aggregate has only the columns it declares.
   const created = !isAggregate(def) && !('createTime' in def.fields);
-  const bytes = await thread.render({
-    sheetName: def.title[lang].slice(0, 31),
-    lang,
-    columns: Object.entries(def.fields)
-      .filter(([, f]) => isListed(f))
-      .map(([name, f]) => ({ name, header: f.label[lang], width: Math.max(12, (f.width ?? 120) / 8), kind: f.kind })),
-    labels: Object.fromEntries([...labels].map(([name, map]) => [name, Object.fromEntries(map)])),
-    created: created ? (lang === 'zh' ? '创建时间' : 'Created') : undefined,
-    rows,
-  });
+  const bytes = await thread.render(
+    {
+      sheetName: def.title[lang].slice(0, 31),
+      lang,
+      columns: Object.entries(def.fields)
+        .filter(([, f]) => isListed(f))
+        .map(([name, f]) => ({ name, header: f.label[lang], width: Math.max(12, (f.width ?? 120) / 8), kind: f.kind })),
+      labels: Object.fromEntries([...labels].map(([name, map]) => [name, Object.fromEntries(map)])),
+      created: created ? (lang === 'zh' ? '创建时间' : 'Created') : undefined,
+    },
+    undefined,
+    // Copying tens of thousands of rows to the thread at once would hold this thread for up to a
+    // second: they go in parts instead.
+    rowParts(rows),
+  );
   const fileName = `${def.code}-${formatDateTime(new Date()).replace(/[^0-9]/g, '')}.xlsx`;
   return reply
     .header('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')

@@ -25,7 +25,12 @@ type WorkerAnswer = { progress?: number; bytes?: Uint8Array; error?: string };
 
 /** One thread taken for one job: taken early, so it loads while the caller reads its data. */
 export interface PoolThread<Request> {
-  render(request: Request, onProgress?: (done: number) => void): Promise<Uint8Array>;
+  /**
+   * Posts `request`, then each message of `more` (a large input in parts: each part is copied to
+   * the thread on this one, and the event loop turns between parts, so other requests are answered
+   * meanwhile), and answers the bytes the thread makes.
+   */
+  render(request: Request, onProgress?: (done: number) => void, more?: AsyncIterable<unknown>): Promise<Uint8Array>;
   /** Hands the thread back (to wait for the next job) when no job is under way; else a no-op. */
   release(): void;
 }
@@ -78,7 +83,7 @@ export function threadPool<Request>(options: ThreadPoolOptions): ThreadPool<Requ
     worker.once('error', onEarlyError);
     let state: 'ready' | 'busy' | 'done' = 'ready';
     return {
-      render(request, onProgress) {
+      render(request, onProgress, more) {
         if (state !== 'ready') return Promise.reject(new Error('worker thread already used'));
         state = 'busy';
         worker.off('error', onEarlyError);
@@ -102,6 +107,16 @@ export function threadPool<Request>(options: ThreadPoolOptions): ThreadPool<Requ
             settle(() => reject(new Error(`${options.name} thread stopped (${code})`)), false);
           worker.on('message', onMessage).on('error', onError).on('exit', onExit);
           worker.postMessage(request);
+          if (!more) return;
+          void (async () => {
+            for await (const part of more) {
+              if (state !== 'busy') return;
+              worker.postMessage(part);
+            }
+          })().catch((error: unknown) => {
+            // The thread holds a half-fed job: it is not fit for the next.
+            if (state === 'busy') settle(() => reject(error as Error), false);
+          });
         });
       },
       release() {
