@@ -16,7 +16,7 @@ import { createTestApp, type TestApp } from './support/test-app';
 
 const LIMITS = { liveStreamsPerUser: 2, exportsPerTenant: 2, reportsPerTenant: 2 };
 /** Posts of the platform tenant: enough that an export is seconds of work. */
-const ROWS = 40_000;
+const ROWS = 20_000;
 const OTHER_TENANT = '310031';
 
 let t: TestApp;

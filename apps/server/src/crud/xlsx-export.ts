@@ -6,6 +6,7 @@ import type { AuthContext } from '../platform/auth/request-auth';
 import { dict, dictBiz } from '../platform/db/schema';
 import { tenantRows } from '../platform/tenancy/tenant-scope';
 import { threadPool } from '../platform/workers/thread-pool';
+import { SheetWriter } from './xlsx-sheet';
 import type { Row } from './resource-routes';
 
 async function optionLabels(ctx: AppContext, def: ResourceDef, auth: AuthContext, lang: Lang) {
@@ -45,6 +46,9 @@ export interface XlsxSheetRequest {
   created: string | undefined;
 }
 
+/** Up to this many rows, the sheet is written on the main thread (a few milliseconds). */
+const IN_PROCESS_ROWS = 500;
+
 /** The rows follow the request in parts of this many, then `{ end: true }`. */
 const ROWS_PER_PART = 1_000;
 
@@ -73,32 +77,37 @@ export async function sendXlsx(
   acceptLanguage: string | undefined,
 ) {
   const lang: Lang = acceptLanguage?.toLowerCase().startsWith('en') ? 'en' : 'zh';
-  const thread = exportPool.take();
+  // A small sheet is written here: the hop to the thread would cost more than the sheet.
+  const thread = rows.length > IN_PROCESS_ROWS ? exportPool.take() : undefined;
   let labels: Map<string, Map<string, string>>;
   try {
     labels = await optionLabels(ctx, def, auth, lang);
   } catch (error) {
-    thread.release();
+    thread?.release();
     throw error;
   }
   // The audit column `create_time`, unless the definition lists a field of that name itself; an
   // aggregate has only the columns it declares.
   const created = !isAggregate(def) && !('createTime' in def.fields);
-  const bytes = await thread.render(
-    {
-      sheetName: def.title[lang].slice(0, 31),
-      lang,
-      columns: Object.entries(def.fields)
-        .filter(([, f]) => isListed(f))
-        .map(([name, f]) => ({ name, header: f.label[lang], width: Math.max(12, (f.width ?? 120) / 8), kind: f.kind })),
-      labels: Object.fromEntries([...labels].map(([name, map]) => [name, Object.fromEntries(map)])),
-      created: created ? (lang === 'zh' ? '创建时间' : 'Created') : undefined,
-    },
-    undefined,
+  const request: XlsxSheetRequest = {
+    sheetName: def.title[lang].slice(0, 31),
+    lang,
+    columns: Object.entries(def.fields)
+      .filter(([, f]) => isListed(f))
+      .map(([name, f]) => ({ name, header: f.label[lang], width: Math.max(12, (f.width ?? 120) / 8), kind: f.kind })),
+    labels: Object.fromEntries([...labels].map(([name, map]) => [name, Object.fromEntries(map)])),
+    created: created ? (lang === 'zh' ? '创建时间' : 'Created') : undefined,
+  };
+  let bytes: Uint8Array;
+  if (thread) {
     // Copying tens of thousands of rows to the thread at once would hold this thread for up to a
     // second: they go in parts instead.
-    rowParts(rows),
-  );
+    bytes = await thread.render(request, undefined, rowParts(rows));
+  } else {
+    const writer = new SheetWriter(request);
+    writer.add(rows);
+    bytes = await writer.finish();
+  }
   const fileName = `${def.code}-${formatDateTime(new Date()).replace(/[^0-9]/g, '')}.xlsx`;
   return reply
     .header('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
