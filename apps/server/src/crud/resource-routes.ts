@@ -1098,9 +1098,15 @@ export function registerResource(app: FastifyInstance, ctx: AppContext, declared
   if (ops.has('export')) {
     app.get(`${base}/export`, { config: read, schema: docs.export }, async (request, reply) => {
       const auth = requireAuth(request);
-      const rows = await service.all(query(request), auth, 'view');
-      if (rows.length > MAX_EXPORT_ROWS) throw new HttpError(400, bilingual('exportTooLarge', MAX_EXPORT_ROWS));
-      return sendXlsx(reply, ctx, def, rows, auth, request.headers['accept-language']);
+      // The tenant's share of exports (429 before any row is read), held until the workbook is written.
+      const release = app.fairShares.take('export', auth.tenantId);
+      try {
+        const rows = await service.all(query(request), auth, 'view');
+        if (rows.length > MAX_EXPORT_ROWS) throw new HttpError(400, bilingual('exportTooLarge', MAX_EXPORT_ROWS));
+        return await sendXlsx(reply, ctx, def, rows, auth, request.headers['accept-language']);
+      } finally {
+        release();
+      }
     });
   }
   return service;

@@ -1,21 +1,12 @@
-import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
-import {
-  displayNameOf,
-  formatDateTime,
-  isAggregate,
-  isListed,
-  namedValueText,
-  type FieldDef,
-  type Lang,
-  type ResourceDef,
-} from '@mes/contracts';
+import { formatDateTime, isAggregate, isListed, type FieldDef, type Lang, type ResourceDef } from '@mes/contracts';
 import type { AppContext } from '../app-context';
 import type { AuthContext } from '../platform/auth/request-auth';
 import { dict, dictBiz } from '../platform/db/schema';
 import { tenantRows } from '../platform/tenancy/tenant-scope';
+import { threadPool } from '../platform/workers/thread-pool';
+import { SheetWriter } from './xlsx-sheet';
 import type { Row } from './resource-routes';
 
 async function optionLabels(ctx: AppContext, def: ResourceDef, auth: AuthContext, lang: Lang) {
@@ -43,27 +34,40 @@ async function optionLabels(ctx: AppContext, def: ResourceDef, auth: AuthContext
   return labels;
 }
 
-const YES_NO = { zh: ['是', '否'], en: ['Yes', 'No'] } as const;
-
-/**
- * A cell as a reader expects it: a referenced row by its label, a boolean as yes / no, a JSON
- * value as its text. Decimals stay text, so the sheet shows every digit the database holds.
- */
-function cellOf(field: FieldDef, name: string, row: Row, lang: Lang): unknown {
-  const value = row[name];
-  switch (field.kind) {
-    case 'reference':
-      return row[displayNameOf(name)] ?? '';
-    case 'boolean':
-      return typeof value === 'boolean' ? YES_NO[lang][value ? 0 : 1] : '';
-    case 'json':
-      return value === null || value === undefined ? '' : JSON.stringify(value);
-    default:
-      return value instanceof Date ? formatDateTime(value) : value;
-  }
+/** What the export thread needs: plain data only (it crosses to the worker by structured clone). */
+export interface XlsxSheetRequest {
+  sheetName: string;
+  lang: Lang;
+  /** The listed fields: their key, header, width and kind (how a cell shows the value). */
+  columns: { name: string; header: string; width: number; kind: FieldDef['kind'] }[];
+  /** Dictionary and option labels by field, value to label. */
+  labels: Record<string, Record<string, string>>;
+  /** The `create_time` column's header, when the sheet has one. */
+  created: string | undefined;
 }
 
-/** Streams the rows as an xlsx sheet with the list's columns, dictionary values as labels. */
+/** Up to this many rows, the sheet is written on the main thread (a few milliseconds). */
+const IN_PROCESS_ROWS = 500;
+
+/** The rows follow the request in parts of this many, then `{ end: true }`. */
+const ROWS_PER_PART = 1_000;
+
+/** The messages after the request: the rows in parts, a turn of the event loop between parts. */
+async function* rowParts(rows: readonly Row[]): AsyncGenerator<{ rows: Row[] } | { end: true }> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_PART) {
+    yield { rows: rows.slice(i, i + ROWS_PER_PART) };
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  yield { end: true };
+}
+
+const exportPool = threadPool<XlsxSheetRequest>({ name: 'xlsx-export-worker', from: import.meta.url });
+
+/**
+ * Sends the rows as an xlsx sheet with the list's columns, dictionary values as labels. The rows
+ * are read here; the workbook is written in a worker thread (xlsx-export-worker.ts): tens of
+ * thousands of rows are seconds of CPU that would otherwise hold up every other request.
+ */
 export async function sendXlsx(
   reply: FastifyReply,
   ctx: AppContext,
@@ -73,38 +77,40 @@ export async function sendXlsx(
   acceptLanguage: string | undefined,
 ) {
   const lang: Lang = acceptLanguage?.toLowerCase().startsWith('en') ? 'en' : 'zh';
-  const labels = await optionLabels(ctx, def, auth, lang);
-  const columns = Object.entries(def.fields).filter(([, f]) => isListed(f));
+  // A small sheet is written here: the hop to the thread would cost more than the sheet.
+  const thread = rows.length > IN_PROCESS_ROWS ? exportPool.take() : undefined;
+  let labels: Map<string, Map<string, string>>;
+  try {
+    labels = await optionLabels(ctx, def, auth, lang);
+  } catch (error) {
+    thread?.release();
+    throw error;
+  }
   // The audit column `create_time`, unless the definition lists a field of that name itself; an
   // aggregate has only the columns it declares.
   const created = !isAggregate(def) && !('createTime' in def.fields);
-  const stream = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
-  const sheet = workbook.addWorksheet(def.title[lang].slice(0, 31));
-  sheet.columns = [
-    ...columns.map(([name, f]) => ({ header: f.label[lang], key: name, width: Math.max(12, (f.width ?? 120) / 8) })),
-    ...(created ? [{ header: lang === 'zh' ? '创建时间' : 'Created', key: 'createTime', width: 20 }] : []),
-  ];
+  const request: XlsxSheetRequest = {
+    sheetName: def.title[lang].slice(0, 31),
+    lang,
+    columns: Object.entries(def.fields)
+      .filter(([, f]) => isListed(f))
+      .map(([name, f]) => ({ name, header: f.label[lang], width: Math.max(12, (f.width ?? 120) / 8), kind: f.kind })),
+    labels: Object.fromEntries([...labels].map(([name, map]) => [name, Object.fromEntries(map)])),
+    created: created ? (lang === 'zh' ? '创建时间' : 'Created') : undefined,
+  };
+  let bytes: Uint8Array;
+  if (thread) {
+    // Copying tens of thousands of rows to the thread at once would hold this thread for up to a
+    // second: they go in parts instead.
+    bytes = await thread.render(request, undefined, rowParts(rows));
+  } else {
+    const writer = new SheetWriter(request);
+    writer.add(rows);
+    bytes = await writer.finish();
+  }
   const fileName = `${def.code}-${formatDateTime(new Date()).replace(/[^0-9]/g, '')}.xlsx`;
-  reply
+  return reply
     .header('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-    .header('Content-Disposition', `attachment; filename="${fileName}"`);
-  void (async () => {
-    for (const row of rows) {
-      const out: Record<string, unknown> = {};
-      for (const [name, field] of columns) {
-        const value = row[name];
-        const map = labels.get(name);
-        out[name] = map
-          ? (map.get(String(value)) ?? value)
-          : // A value a module's decorate named (an enumerated trigger value): `灭菌 (3)`.
-            (namedValueText(row, name, lang) ?? cellOf(field, name, row, lang));
-      }
-      if (created) out.createTime = row.createTime instanceof Date ? formatDateTime(row.createTime) : '';
-      sheet.addRow(out).commit();
-    }
-    sheet.commit();
-    await workbook.commit();
-  })().catch((error: unknown) => stream.destroy(error as Error));
-  return reply.send(stream);
+    .header('Content-Disposition', `attachment; filename="${fileName}"`)
+    .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 }

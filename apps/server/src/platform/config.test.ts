@@ -22,6 +22,10 @@ describe('loadConfig', () => {
       TRUST_PROXY: '10.0.0.5, 192.168.0.0/16,loopback,fd00::/8',
       API_DOCS: 'on',
       SEED_DEMO: 'TRUE',
+      METRICS_TOKEN: 'm'.repeat(16),
+      LIVE_STREAMS_PER_USER: '4',
+      EXPORTS_PER_TENANT: '2',
+      REPORTS_PER_TENANT: '7',
     });
     expect(c).toEqual({
       port: 9000,
@@ -36,7 +40,16 @@ describe('loadConfig', () => {
       trustProxy: ['10.0.0.5', '192.168.0.0/16', 'loopback', 'fd00::/8'],
       apiDocs: true,
       seedDemo: true,
+      metricsToken: 'm'.repeat(16),
+      fairShares: { liveStreamsPerUser: 4, exportsPerTenant: 2, reportsPerTenant: 7 },
     });
+  });
+
+  it('serves no /metrics without a token, refuses a short one, and takes fair-share limits from 1 to 10000', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
+    expect(loadConfig({}).fairShares).toEqual({ liveStreamsPerUser: 10, exportsPerTenant: 3, reportsPerTenant: 5 });
+    expect(() => loadConfig({ EXPORTS_PER_TENANT: '0' })).toThrow(/EXPORTS_PER_TENANT: must be a whole number from 1/);
   });
 
   it('fills no demo tenant unless told, and names a bad SEED_DEMO', () => {

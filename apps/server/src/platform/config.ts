@@ -22,6 +22,31 @@ const urlWithScheme = (schemes: string[], example: string) =>
     { message: `must be a URL like ${example}` },
   );
 
+/** How much one user or tenant may hold at once (platform/http/fair-shares.ts, docs/operations.md). */
+export interface FairShareLimits {
+  /** `LIVE_STREAMS_PER_USER`: live event streams one user may hold open on one process (a browser tab holds one). */
+  liveStreamsPerUser: number;
+  /** `EXPORTS_PER_TENANT`: xlsx exports one tenant may have under way at once on one process. */
+  exportsPerTenant: number;
+  /** `REPORTS_PER_TENANT`: report files one tenant may have queued or generating (all processes: counted in the database). */
+  reportsPerTenant: number;
+}
+
+export const DEFAULT_FAIR_SHARES: FairShareLimits = {
+  liveStreamsPerUser: 10,
+  exportsPerTenant: 3,
+  reportsPerTenant: 5,
+};
+
+const fairShareLimit = (fallback: number) =>
+  z
+    .string()
+    .default(String(fallback))
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 10_000, {
+      message: 'must be a whole number from 1 to 10000',
+    })
+    .transform(Number);
+
 const API_LOG_VALUES = ['on', 'off'] as const;
 /** `API_LOG`: record every API request in the API log (`on`, the default) or not (`off`). */
 const apiLogSwitch = z
@@ -129,6 +154,16 @@ const ConfigSchema = z.object({
       message: "must be a whole number of bytes from 1024 to 268435455 (MQTT's own limit)",
     })
     .transform(Number),
+  /**
+   * `/metrics` (docs/operations.md): served only to `Authorization: Bearer <METRICS_TOKEN>`; unset,
+   * `/metrics` is 404. No default: a token in the code would be everyone's.
+   */
+  METRICS_TOKEN: optionalText.refine((v) => v === undefined || v.length >= 16, {
+    message: 'must be at least 16 characters (or leave it unset: /metrics is then not served)',
+  }),
+  LIVE_STREAMS_PER_USER: fairShareLimit(DEFAULT_FAIR_SHARES.liveStreamsPerUser),
+  EXPORTS_PER_TENANT: fairShareLimit(DEFAULT_FAIR_SHARES.exportsPerTenant),
+  REPORTS_PER_TENANT: fairShareLimit(DEFAULT_FAIR_SHARES.reportsPerTenant),
   /** `true`: the first start of a fresh install fills the demo tenant (docs/demo.md). */
   SEED_DEMO: z
     .string()
@@ -194,6 +229,9 @@ export interface AppConfig {
   apiDocs: boolean;
   /** `SEED_DEMO=true`: the start that creates a fresh install also fills the demo tenant. */
   seedDemo: boolean;
+  /** `METRICS_TOKEN`: the bearer token `/metrics` asks for; undefined, `/metrics` is 404. */
+  metricsToken: string | undefined;
+  fairShares: FairShareLimits;
 }
 
 export class ConfigError extends Error {}
@@ -218,5 +256,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: c.TRUST_PROXY,
     apiDocs: c.API_DOCS === 'on',
     seedDemo: c.SEED_DEMO === 'true',
+    metricsToken: c.METRICS_TOKEN,
+    fairShares: {
+      liveStreamsPerUser: c.LIVE_STREAMS_PER_USER,
+      exportsPerTenant: c.EXPORTS_PER_TENANT,
+      reportsPerTenant: c.REPORTS_PER_TENANT,
+    },
   };
 }

@@ -28,6 +28,10 @@ export const Messages = {
   hasChildren: '请先删除子节点',
   duplicate: '数据已存在',
   exportTooLarge: (max: number) => `导出数据超过 ${max} 条,请缩小查询范围`,
+  /** Fair shares (docs/operations.md): a user's or tenant's limit reached; nothing was started. */
+  liveStreamsAtLimit: (max: number) => `您已打开 ${max} 个实时推送(上限),请关闭其他页面后重试`,
+  exportsAtLimit: (max: number) => `本租户已有 ${max} 个导出正在进行(上限),请待其完成后再试`,
+  reportsAtLimit: (max: number) => `本租户已有 ${max} 个报表在排队或生成中(上限),请待其完成后再试`,
 } as const;
 
 /**
@@ -79,6 +83,12 @@ export const MessagesEn = {
   hasChildren: 'Delete the child rows first',
   duplicate: 'The row already exists',
   exportTooLarge: (max: number) => `More than ${max} rows to export: narrow the search`,
+  liveStreamsAtLimit: (max: number) =>
+    `You already have ${max} live streams open (the limit): close another tab and try again`,
+  exportsAtLimit: (max: number) =>
+    `Your tenant already has ${max} exports under way (the limit): try again when one has finished`,
+  reportsAtLimit: (max: number) =>
+    `Your tenant already has ${max} reports queued or being generated (the limit): try again when one has finished`,
 } as const satisfies {
   [K in keyof typeof Messages]: (typeof Messages)[K] extends string ? string : (typeof Messages)[K];
 };

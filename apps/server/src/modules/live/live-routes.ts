@@ -5,6 +5,7 @@ import { ALL_TOPICS, tenantOfTopic } from '../../platform/cache/change-feed';
 import { bearerToken, requireAuth, toAuthContext, type AuthContext } from '../../platform/auth/request-auth';
 import { HttpError, unauthorized } from '../../platform/http/errors';
 import { GRANTS_TOPIC } from '../../platform/permissions/grants';
+import { watchLiveStreams } from '../../platform/metrics/metrics';
 import { liveAccess } from './live-access';
 import { DEFAULT_LIVE_LIMITS, LiveStream, type LiveStreamLimits } from './live-stream';
 
@@ -49,6 +50,7 @@ export function registerLiveRoutes(
   limits: LiveStreamLimits = DEFAULT_LIVE_LIMITS,
 ): void {
   const streams = new Set<LiveStream>();
+  const unwatch = watchLiveStreams(streams);
   const each = (call: (s: LiveStream) => void, tenantId = '*') => {
     for (const s of [...streams]) if (tenantId === '*' || s.session.tenantId === tenantId) call(s);
   };
@@ -69,6 +71,7 @@ export function registerLiveRoutes(
   // to another process (or to this one once it is back).
   app.addHook('preClose', async () => {
     unsubscribe();
+    unwatch();
     each((s) => s.end('shutdown'));
   });
 
@@ -79,6 +82,8 @@ export function registerLiveRoutes(
     if (!wantsStream(request.headers.accept)) throw new HttpError(406, LiveMessages.notAcceptable);
     if (!ctx.live.isLive()) throw new HttpError(503, LiveMessages.unavailable);
     const access = await liveAccess(ctx, auth);
+    // The user's share of streams: a 429 before the stream opens, the slot given back when it ends.
+    const release = app.fairShares.take('live', auth.userId);
 
     const session = {
       sid: auth.claims.sid,
@@ -92,6 +97,7 @@ export function registerLiveRoutes(
 
     reply.hijack();
     const raw = reply.raw;
+    raw.once('close', release);
     raw.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',
@@ -101,7 +107,10 @@ export function registerLiveRoutes(
       'X-Content-Type-Options': 'nosniff',
     });
     raw.write(`retry: ${limits.retryMs}\n: connected\n\n`);
-    const stream = new LiveStream(raw, session, access, limits, (s) => streams.delete(s));
+    const stream = new LiveStream(raw, session, access, limits, (s) => {
+      streams.delete(s);
+      release();
+    });
     if (!stream.isEnded) streams.add(stream);
   });
 }

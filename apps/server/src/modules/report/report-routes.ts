@@ -1,8 +1,9 @@
 import fs from 'node:fs';
-import { eq } from 'drizzle-orm';
+import { count, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Template } from '@pdfme/common';
 import {
+  bilingual,
   invalidParamText,
   REPORT_DATA_PATH,
   REPORT_DOWNLOAD_PATH,
@@ -27,7 +28,8 @@ import { reportFile, reportSchedule, reportTemplate } from '../../platform/db/sc
 import { recordOperation } from '../../platform/audit/operation-audit';
 import { ok } from '../../platform/http/envelope';
 import { requestLanguage } from '../../platform/http/request-language';
-import { tenantScope } from '../../platform/tenancy/tenant-scope';
+import { tenantScope, type Queryable } from '../../platform/tenancy/tenant-scope';
+import { atLimit } from '../../platform/http/fair-shares';
 import { badRequest, notFound } from '../../platform/http/errors';
 import { idValue, paramsOf } from '../../platform/http/request-params';
 import { attachmentDisposition } from '../resource/storage/file-types';
@@ -84,6 +86,17 @@ async function printableLayout(
  * preview and font), report files (`/blade-report/report/rest`: list, detail and remove of the
  * engine, generate and download) and schedules (`/blade-report/schedule`).
  */
+/**
+ * A 429 when the tenant already has `share` report files queued or generating (any process: the
+ * files are in the database), so one tenant's burst cannot fill the job queue ahead of the others.
+ */
+async function refuseBeyondShare(db: Queryable, tenantId: string, share: number): Promise<void> {
+  const [row] = await tenantScope(db, tenantId)
+    .select(reportFile, { n: count() })
+    .where(inArray(reportFile.state, [ReportFileStatus.queued, ReportFileStatus.running]));
+  if ((row?.n ?? 0) >= share) throw atLimit('report', bilingual('reportsAtLimit', share));
+}
+
 export function registerReportRoutes(app: FastifyInstance, ctx: AppContext): void {
   startReportJobs(ctx);
   const templates = registerResource(app, ctx, {
@@ -146,10 +159,16 @@ export function registerReportRoutes(app: FastifyInstance, ctx: AppContext): voi
     if (!REPORT_FORMATS.includes(format)) throw badRequest(ReportMessages.badFormat);
     const template = await templateOf(idValue(body.templateId, 'templateId'), auth);
     const params = runParamsOf(body.params);
+    const share = app.fairShares.limits.reportsPerTenant;
+    // The tenant's share of report generations: refused before the data is read...
+    await refuseBeyondShare(ctx.db, auth.tenantId, share);
     // Checked now, so that a bad range or a source the caller may not read is a 400 here, not a failed file.
     await reportData(ctx, auth, template, params, 1, { truncate: true });
-    const id = await ctx.db.transaction((tx) =>
-      queueReport(ctx, tx, {
+    const id = await ctx.db.transaction(async (tx) => {
+      // ...and counted again under the tenant's lock, so concurrent requests cannot all slip under it.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`report-share:${auth.tenantId}`}))`);
+      await refuseBeyondShare(tx, auth.tenantId, share);
+      return queueReport(ctx, tx, {
         tenantId: auth.tenantId,
         userId: auth.userId,
         userName: auth.claims.user_name || auth.account,
@@ -158,8 +177,8 @@ export function registerReportRoutes(app: FastifyInstance, ctx: AppContext): voi
         format,
         params,
         at: new Date(ctx.clock.now()),
-      }),
-    );
+      });
+    });
     await ctx.totals.changed(fileCode, auth.tenantId);
     return ok(id);
   });

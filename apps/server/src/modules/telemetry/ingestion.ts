@@ -45,6 +45,7 @@ import { acquisitionResource, mqttMessageResource, telemetryResource } from '@me
 import { isWorthRetrying } from './retry-or-split';
 import { deadLetterRow, failureReason, safeText } from './dead-letters';
 import { DUPLICATE_TEXT, DuplicateReports, reportKey, storedReports } from './report-keys';
+import { observeBatchCommit } from '../../platform/metrics/metrics';
 
 export { convertValue } from './batch-rows';
 
@@ -352,7 +353,9 @@ export class Ingestion implements MessageSink {
       try {
         const built = await this.build(batch, devices);
         alarms = await this.alarms.evaluate(built.rows.telemetry, built.rows.cycles);
+        const commitStart = performance.now();
         await this.commit(built.rows, built.messages, alarms, built.keyed);
+        observeBatchCommit((performance.now() - commitStart) / 1000);
         // List totals follow the rows within about a second, batched (crud/totals-invalidation.ts).
         this.options.totals?.written({
           [telemetryResource.code]: built.rows.telemetry,

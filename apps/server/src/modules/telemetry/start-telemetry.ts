@@ -2,6 +2,7 @@ import type { MqttConfig } from '../../platform/config';
 import { startMqtt, type MqttContext, type MqttRuntime, type MqttTuning } from '../../platform/mqtt/start-mqtt';
 import type { RuleChanges } from './alarm-rules';
 import type { DeviceDirectory } from './device-directory';
+import { watchIngestion } from '../../platform/metrics/metrics';
 import { Ingestion } from './ingestion';
 import type { TotalsWriters } from '../../crud/totals-invalidation';
 
@@ -15,13 +16,13 @@ export interface TelemetryContext extends MqttContext {
 export type TelemetryRuntime = MqttRuntime<Ingestion>;
 
 /** Device telemetry: the MQTT transport (platform/mqtt) handing its messages to ingestion. */
-export function startTelemetry(
+export async function startTelemetry(
   ctx: TelemetryContext,
   directory: DeviceDirectory,
   config: MqttConfig,
   tuning: MqttTuning = {},
 ): Promise<TelemetryRuntime> {
-  return startMqtt(ctx, directory, config, tuning, (hooks) => {
+  const runtime = await startMqtt(ctx, directory, config, tuning, (hooks) => {
     const { batchSize, batchDelayMs, maxQueue } = tuning;
     return new Ingestion({
       pool: ctx.database.pool,
@@ -37,4 +38,12 @@ export function startTelemetry(
       ...hooks,
     });
   });
+  // Its counters and queue on /metrics, read when scraped (nothing added per message).
+  const unwatch = watchIngestion(runtime.ingestion);
+  const stop = runtime.stop;
+  runtime.stop = async () => {
+    await stop();
+    unwatch();
+  };
+  return runtime;
 }

@@ -5,6 +5,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema';
+import { watchPool } from '../metrics/metrics';
 import { throttledWarning, type Warn } from './throttled-warning';
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -32,7 +33,16 @@ export function connectDatabase(url: string, max = 10, warn?: Warn): Database {
   // Also said by the client's own listener above.
   pool.on('error', () => undefined);
   const db = drizzle(pool, { schema });
-  return { db, pool, close: () => pool.end() };
+  // Its use and waits on /metrics (platform/metrics), until it is closed.
+  const unwatch = watchPool('main', pool);
+  return {
+    db,
+    pool,
+    close: () => {
+      unwatch();
+      return pool.end();
+    },
+  };
 }
 
 /** The committed migrations, found beside the source tree or the built bundle alike. */

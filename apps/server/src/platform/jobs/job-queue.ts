@@ -8,6 +8,7 @@ import { transactionExecutor, type SqlRunner } from './transaction-executor';
 import { throttledWarning } from '../db/throttled-warning';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { guardPgBossCompletion } from './pg-boss-completion-guard';
+import { countJobRun, watchJobQueue } from '../metrics/metrics';
 
 /** How the queue polls and where it keeps its tables; tests shorten the intervals. */
 export interface JobQueueSettings {
@@ -135,6 +136,8 @@ export class JobQueue {
   /** pg-boss's worker id per queue this process works. */
   private readonly workers = new Map<string, string>();
   private giveBackTimer: NodeJS.Timeout | undefined;
+  /** Takes the queue's depth off /metrics again (set while started). */
+  private unwatch: (() => void) | undefined;
 
   constructor(private readonly options: JobQueueOptions) {
     this.settings = { ...DEFAULT_JOB_SETTINGS, ...options.settings };
@@ -206,6 +209,7 @@ export class JobQueue {
       for (const entry of schedules) await this.applySchedule(entry);
       if (this.state === 'starting') this.state = 'started';
       this.startGivingBack();
+      this.unwatch = watchJobQueue(() => this.queuedByJob());
     })();
     return this.starting;
   }
@@ -319,9 +323,22 @@ export class JobQueue {
     this.giveBackTimer.unref();
   }
 
+  /** Jobs waiting to run (new or waiting for a retry), by job: the depth /metrics shows. */
+  private async queuedByJob(): Promise<{ job: string; queued: number }[]> {
+    const schema = `"${this.settings.schema.replace(/"/g, '""')}"`;
+    const result = await this.boss
+      .getDb()
+      .executeSql(
+        `select name as job, count(*)::int as queued from ${schema}.job where state in ('created', 'retry') group by name`,
+        [],
+      );
+    return result.rows as { job: string; queued: number }[];
+  }
+
   /** Stops fetching, lets running jobs finish (up to `stopTimeoutMs`), closes the pool. */
   async stop(): Promise<void> {
     clearInterval(this.giveBackTimer);
+    this.unwatch?.();
     if (this.state === 'stopped') return;
     const wasStarted = this.state !== 'new';
     this.state = 'stopped';
@@ -401,8 +418,11 @@ export class JobQueue {
           if (cluster) await cluster.start().then(() => recordJobRun(this.boss, job.id, job.name, cluster.instanceId));
           const parsed = def.payload.safeParse(job.data);
           if (!parsed.success) throw new Error(`job ${def.name}: stored payload does not match its definition`);
-          return await handler(parsed.data, info);
+          const output = await handler(parsed.data, info);
+          countJobRun(def.name, false);
+          return output;
         } catch (error) {
+          countJobRun(def.name, true);
           const last = info.retryCount >= info.retryLimit;
           this.options.warn(
             `job ${def.name} ${info.id} failed (run ${info.retryCount + 1} of ${info.retryLimit + 1}${last ? ', kept as failed' : ', will retry'})`,

@@ -65,6 +65,8 @@ export interface EmbeddedBroker {
    * or it was removed or disabled), and refuses a sign-in with it that was being checked.
    */
   revoke(clientId: string): void;
+  /** Clients connected now (devices and in-process subscribers): read by /metrics. */
+  connections(): number;
   /** Accepts no connection and reads nothing more from devices; what was read is still acknowledged. */
   halt(): void;
   close(): Promise<void>;
@@ -275,6 +277,7 @@ export async function startEmbeddedBroker(
     listening,
     internal,
     counters,
+    connections: () => broker.connectedClients,
     revoke: (clientId) => {
       const now = Date.now();
       revokedAt.set(clientId, now);

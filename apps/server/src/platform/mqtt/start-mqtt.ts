@@ -17,6 +17,7 @@ import { SPARKPLUG_TOPIC } from './sparkplug';
 import { Subscriber } from './subscriber';
 import type { ProcessRegistry } from '../cluster/process-registry';
 import { watchOrphanedSessions } from './session-takeover';
+import { watchBroker } from '../metrics/metrics';
 
 /** What MQTT needs of the application context (structural, so the platform imports no app code). */
 export interface MqttContext {
@@ -336,6 +337,21 @@ export async function startMqtt<S extends MessageSink>(
         })
       : undefined;
 
+  // Readiness (/api/health/ready) and /metrics ask whether messages can arrive, and from how many.
+  const unwatch = watchBroker(
+    config.url
+      ? {
+          kind: 'external',
+          reachable: () => subscriber?.isConnected ?? false,
+          connections: () => (subscriber?.isConnected ? 1 : 0),
+        }
+      : {
+          kind: 'embedded',
+          reachable: () => boundPort !== undefined && !stopped,
+          connections: () => broker?.connections() ?? 0,
+        },
+  );
+
   return {
     ingestion,
     port: () => boundPort,
@@ -345,6 +361,7 @@ export async function startMqtt<S extends MessageSink>(
     redeliveries,
     stop: async () => {
       stopped = true;
+      unwatch();
       await takeovers?.stop();
       // Reading stops first; what was read is committed and acknowledged, then DISCONNECT (or,
       // embedded, the devices' connections close after their PUBACKs). What was sent after the

@@ -85,6 +85,11 @@ export class Subscriber {
 
   constructor(private readonly options: SubscriberOptions) {}
 
+  /** Connected to the broker and accepted by it (CONNACK): what readiness and /metrics ask. */
+  get isConnected(): boolean {
+    return this.connected;
+  }
+
   /** Connects and subscribes; resolves on the first SUBACK, rejects if that first attempt fails. */
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
