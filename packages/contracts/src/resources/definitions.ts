@@ -6,6 +6,7 @@ import { disinfectionRecordResource } from './business/disinfection-record';
 import { lineResource } from './business/line';
 import { oenmoResource } from './business/oenmo';
 import { loadResource, packMoveResource, packResource } from './business/pack';
+import { recallPackResource, recallResource } from './business/pack-recall';
 import { recordRecallResource, verificationRecordResource } from './business/verification-record';
 import { deskServiceResource } from './desk/desk-service';
 import { noticeResource } from './desk/notice';
@@ -91,6 +92,8 @@ export const DEFINITIONS = {
   loadResource,
   packMoveResource,
   packResource,
+  recallPackResource,
+  recallResource,
   recordRecallResource,
   verificationRecordResource,
   deskServiceResource,

@@ -7,3 +7,4 @@ export * from './pack-material';
 export * from './verification-record';
 export * from './disinfection-ledger';
 export * from './pack';
+export * from './pack-recall';
