@@ -301,6 +301,11 @@ describe('a recall that acts', () => {
     const view = (await recallOf(bd)) as RecallView;
     expect(view.reason).toBe(RecallReason.bowieDick);
     expect(view.packs.map((x) => x.packCode)).toEqual([p.code]);
+    // A failed BD test with no pack to recall (retested before the day's cycles) makes no recall and no warning.
+    const idle = await steriliser();
+    const retested = await verification(idle.id, BD, FAIL, at(4));
+    expect(await recallOf(retested)).toBeNull();
+    expect(await rows(`select 1 from mes_warning where device_code = $1`, [idle.code])).toHaveLength(0);
   });
 
   it('another tenant neither sees nor acts (404), a user without the recall button is refused (403)', async () => {

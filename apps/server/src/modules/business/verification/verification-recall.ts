@@ -288,6 +288,8 @@ export async function recallAfterFailedIndicator(
   const { row, reason } = found;
   const failed: FailedTest = { ...row, testTime: row.testTime };
   const packs = await recallPacks(tx, auth, failed, row.verificationType, reason, person, now);
+  // A failed BD test that recalls no pack is retested before the day's cycles: nothing to warn of.
+  if (reason !== RecallReason.biological && !packs) return 0;
   // The disinfection records (the ledger's marks) are recalled by a biological indicator only.
   const loads = reason === RecallReason.biological ? await loadsToRecall(tx, auth.tenantId, failed) : [];
   if (loads.length)

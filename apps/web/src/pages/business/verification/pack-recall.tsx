@@ -196,6 +196,7 @@ export function PackRecall({
           {
             key: 'place',
             title: text.place,
+            width: 140,
             render: (_, r) => [r.deptName, r.lineName, r.carName].filter(Boolean).join(' / '),
           },
           {
