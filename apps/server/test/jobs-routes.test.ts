@@ -58,11 +58,12 @@ describe('housekeeping jobs', () => {
           sql`select name, cron from pgboss.schedule order by name`,
         )
       ).rows;
-    await waitFor(async () => (await schedules()).length >= 10);
+    await waitFor(async () => (await schedules()).length >= 11);
     expect(await schedules()).toEqual([
       { name: 'device.inactivity', cron: '* * * * *' },
       { name: 'log.prune', cron: '7 * * * *' },
       { name: 'maintenance.due-notices', cron: '*/10 * * * *' },
+      { name: 'packs.expiry', cron: '*/10 * * * *' },
       { name: 'records.from-cycles', cron: '* * * * *' },
       { name: 'records.retention', cron: '23 3 * * *' },
       { name: 'report.retention', cron: '41 3 * * *' },

@@ -7,6 +7,7 @@ import { lineResource } from './business/line';
 import { oenmoResource } from './business/oenmo';
 import { loadResource, packMoveResource, packResource } from './business/pack';
 import { packScanScreen, packTraceScreen } from './business/pack-lookup';
+import { recallPackResource, recallResource } from './business/pack-recall';
 import { recordRecallResource, verificationRecordResource } from './business/verification-record';
 import { deskServiceResource } from './desk/desk-service';
 import { noticeResource } from './desk/notice';
@@ -94,6 +95,8 @@ export const DEFINITIONS = {
   packResource,
   packScanScreen,
   packTraceScreen,
+  recallPackResource,
+  recallResource,
   recordRecallResource,
   verificationRecordResource,
   deskServiceResource,

@@ -28,6 +28,7 @@ import { HISTORY_DAYS, replayHistory, type HistoryDevice } from './demo-history'
 import { DemoApi, DemoCallError } from './demo-session';
 import { verificationStep } from './demo-verification';
 import { peopleStep } from './demo-people';
+import { demoPacksStep } from './demo-packs';
 
 /**
  * The demo tenant, step by step (docs/demo.md). Each step finds what an earlier run made (by
@@ -386,6 +387,7 @@ export const DEMO_STEPS: readonly DemoStep[] = [
   { name: 'records', run: recordsStep },
   // After the records they verify, before the warnings step (a failed indicator raises one).
   { name: 'verification', run: verificationStep },
+  { name: 'packs', run: demoPacksStep },
   { name: 'warnings', run: warningsStep },
   // After the month's records (made unjudged, before the programs were validated): see demo-judgement.ts.
   { name: 'profiles', run: profilesStep },

@@ -8,3 +8,4 @@ export * from './verification-record';
 export * from './disinfection-ledger';
 export * from './pack';
 export * from './pack-lookup';
+export * from './pack-recall';

@@ -64,6 +64,7 @@ export const DEMO_STEP_LABELS: Readonly<Record<string, { zh: string; en: string 
   history: { zh: '一个月的运行周期与遥测', en: 'A month of cycles and telemetry' },
   records: { zh: '消毒记录', en: 'Disinfection records' },
   verification: { zh: '验证记录(BD、生物监测、水样)', en: 'Verification records (BD, biological, water)' },
+  packs: { zh: '器械包与召回', en: 'Packs and a recall' },
   warnings: { zh: '告警处理', en: 'Warning handling' },
   profiles: { zh: '程序验证参数', en: 'Validated program profiles' },
   judged: { zh: '参数判定周期与运行中周期', en: 'Judged cycles and the cycle running now' },

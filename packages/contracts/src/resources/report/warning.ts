@@ -13,6 +13,8 @@ export const WarningStatus = { activeUnhandled: 1, activeHandled: 2, clearedUnha
  * records, docs/records.md); the other types are the alarm rules' (dictionary warning_type).
  */
 export const INDICATOR_WARNING_TYPE = 'indicator';
+/** `warningType` of the warning a pack past its validity raises at the clinic holding it (docs/packs.md). */
+export const PACK_EXPIRY_WARNING_TYPE = 'pack-expiry';
 /** `level` (dictionary warning_level). */
 export const WarningLevel = { critical: 1, major: 2, minor: 3, warning: 4 } as const;
 
@@ -112,6 +114,7 @@ export const warningResource = defineResource({
             (type) => [type, ALARM_RULE_TYPE_NAMES[type].zh, ALARM_RULE_TYPE_NAMES[type].en] as const,
           ),
           [INDICATOR_WARNING_TYPE, '生物指示物不合格', 'Indicator failure'],
+          [PACK_EXPIRY_WARNING_TYPE, '器械包过期', 'Pack expired'],
         ],
       },
     ],

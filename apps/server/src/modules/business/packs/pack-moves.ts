@@ -122,7 +122,8 @@ interface PackRow {
  */
 export async function movePacks(
   tx: Tx,
-  auth: AuthContext,
+  // Only whose rows and who wrote them: the expiry sweep moves packs as no signed-in user.
+  auth: Pick<AuthContext, 'tenantId' | 'userId'>,
   person: string,
   move: { ids: readonly string[]; state: PackState; place: MovePlace },
   now: Date,

@@ -28,6 +28,7 @@ import { idsValue, idValue, paramsOf } from '../../../platform/http/request-para
 import { tenantScope } from '../../../platform/tenancy/tenant-scope';
 import { renderLabelsInWorker } from '../../report/report-pdf-pool';
 import { LoadMessages, releaseLoad } from './load-release';
+import { startPackExpirySweep } from './pack-expiry';
 import { moveInputOf, movePacks, PackMessages, packHistory, recordCreation } from './pack-moves';
 
 /**
@@ -152,6 +153,7 @@ const formatCycleStart = (at: Date | null) =>
  * (`/api/blade-business/load`: the generic routes and `release`), docs/packs.md.
  */
 export function registerPackRoutes(app: FastifyInstance, ctx: AppContext): void {
+  startPackExpirySweep(ctx);
   const packCode = packResource.code;
   const loadCode = loadResource.code;
   const now = () => new Date(ctx.clock.now());

@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
   bilingual,
@@ -21,9 +21,10 @@ import { recordRecall, verificationRecord } from '../../../platform/db/schema';
 import { ok } from '../../../platform/http/envelope';
 import { requestLanguage } from '../../../platform/http/request-language';
 import { badRequest, notFound } from '../../../platform/http/errors';
-import { idsValue, idValue, paramsOf } from '../../../platform/http/request-params';
+import { idsValue, paramsOf } from '../../../platform/http/request-params';
 import { tenantScope } from '../../../platform/tenancy/tenant-scope';
 import { recordDevice } from '../disinfection/record-device';
+import { registerRecallRoutes, visibleRecordNo } from './recall-routes';
 import { recallAfterFailedIndicator, recalledLoads } from './verification-recall';
 import { deviceReleases } from './verification-release';
 
@@ -37,6 +38,8 @@ export const VerificationMessages = {
   handled: (n: number) => ({ zh: `已处理 ${n} 条召回`, en: `${n} recalls handled` }),
 } as const;
 
+const RECALLING_TYPES: readonly number[] = [VerificationType.biological, VerificationType.bowieDick];
+
 /**
  * The device named on entry decides the chain, department and record type (its product's
  * category, as for the disinfection records); whether the record recalls is decided here, so the
@@ -46,9 +49,9 @@ async function beforeChange({ tx, auth, values }: ChangeArgs): Promise<void> {
   const from = await recordDevice(tx, auth.tenantId, String(values.deviceId));
   Object.assign(values, { deviceCode: from.deviceCode, deptId: from.deptId, recordType: from.recordType });
   if (!values.recordNo) values.recordNo = `YZ${nextId()}`;
+  // A failed biological indicator or Bowie-Dick test recalls (docs/packs.md "Recalls").
   values.recallTriggered =
-    Number(values.verificationType) === VerificationType.biological &&
-    Number(values.result) === VerificationResult.fail;
+    RECALLING_TYPES.includes(Number(values.verificationType)) && Number(values.result) === VerificationResult.fail;
 }
 
 function recallResultOf(value: unknown): string {
@@ -76,16 +79,12 @@ export function registerVerificationRoutes(app: FastifyInstance, ctx: AppContext
     },
   });
   const code = verificationRecordResource.code;
+  registerRecallRoutes(app, ctx, service);
 
   app.get(`/api${VERIFICATION_RECALLS_PATH}`, { config: { apiScope: `${code}:read` } }, async (request) => {
     const auth = requireAuth(request);
-    const id = idValue((request.query as Record<string, unknown>).id, 'id');
-    const [row] = await ctx.db
-      .select({ recordNo: verificationRecord.recordNo })
-      .from(verificationRecord)
-      .where(and(await service.readScope(auth, 'view'), eq(verificationRecord.id, id)));
-    if (!row) throw notFound(bilingual('rowNotFound'));
-    return ok(await recalledLoads(ctx.db, auth.tenantId, row.recordNo));
+    const recordNo = await visibleRecordNo(ctx, service, auth, (request.query as Record<string, unknown>).id);
+    return ok(await recalledLoads(ctx.db, auth.tenantId, recordNo));
   });
 
   app.post(`/api${VERIFICATION_HANDLE_RECALL_PATH}`, { config: { apiScope: `${code}:recall` } }, async (request) => {

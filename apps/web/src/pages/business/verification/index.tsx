@@ -1,4 +1,4 @@
-import { App, Button, Input, Modal, Space, Table, Tag } from 'antd';
+import { App, Button, Input, Modal, Space, Table, Tag, Typography } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -13,13 +13,16 @@ import {
 import { requestData } from '../../../api/http';
 import { ResourcePage } from '../../../crud/resource-page';
 import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import { PackRecall } from './pack-recall';
 
 const RECALL_CODE = buttonCodes.verification.recall;
 
 const TEXT = {
   zh: {
-    loads: '召回批次',
-    title: '召回批次 - {no}',
+    loads: '召回',
+    title: '召回 - {no}',
+    packs: '器械包',
+    records: '消毒记录',
     recordNo: '记录编号',
     batchNo: '批次号',
     load: '装载物品',
@@ -35,8 +38,10 @@ const TEXT = {
     close: '关闭',
   },
   en: {
-    loads: 'Recalled loads',
-    title: 'Recalled loads - {no}',
+    loads: 'Recall',
+    title: 'Recall - {no}',
+    packs: 'Packs',
+    records: 'Disinfection records',
     recordNo: 'Record no',
     batchNo: 'Batch no',
     load: 'Load',
@@ -57,14 +62,22 @@ type Text = (typeof TEXT)['zh'];
 /** A test is usually entered as it is read: its time starts as now. */
 const addValues = () => ({ testTime: formatDateTime(new Date()) });
 
-function useText(): Text {
+function useLang(): 'zh' | 'en' {
   const { i18n } = useTranslation();
-  return i18n.language.startsWith('en') ? TEXT.en : TEXT.zh;
+  return i18n.language.startsWith('en') ? 'en' : 'zh';
 }
 
-/** The loads a failed biological indicator recalled, and handling them with a result. */
+function useText(): Text {
+  return TEXT[useLang()];
+}
+
+/**
+ * The recall of a failed test: its packs, each acted on (pack-recall.tsx), and the disinfection
+ * records a biological indicator flagged, handled with a result.
+ */
 function RecallDialog({ row, mayHandle, onClose }: { row: Row | null; mayHandle: boolean; onClose(): void }) {
-  const text = useText();
+  const lang = useLang();
+  const text = TEXT[lang];
   const { message } = App.useApp();
   const [loads, setLoads] = useState<RecalledLoad[] | null>(null);
   const [selected, setSelected] = useState<string[]>([]);
@@ -92,7 +105,7 @@ function RecallDialog({ row, mayHandle, onClose }: { row: Row | null; mayHandle:
     <Modal
       open={!!row}
       title={text.title.replace('{no}', String(row?.recordNo ?? ''))}
-      width={900}
+      width={1200}
       destroyOnHidden
       afterOpenChange={(open) => {
         if (open && row) void load(row.id).catch(() => undefined);
@@ -101,6 +114,16 @@ function RecallDialog({ row, mayHandle, onClose }: { row: Row | null; mayHandle:
       onCancel={onClose}
       footer={<Button onClick={onClose}>{text.close}</Button>}
     >
+      {/* Both parts show at once: the packs to act on first, then the flagged records. */}
+      {row ? (
+        <>
+          <Typography.Title level={5}>{text.packs}</Typography.Title>
+          <PackRecall verificationId={row.id} mayHandle={mayHandle} lang={lang} />
+          <Typography.Title level={5} style={{ marginTop: 16 }}>
+            {text.records}
+          </Typography.Title>
+        </>
+      ) : null}
       <div data-testid="verification-recalls">
         <Table<RecalledLoad>
           size="small"
