@@ -251,6 +251,7 @@ export async function judgedStep(s: DemoSession): Promise<void> {
         },
       ),
     );
+  s.made.warningsHandled = (s.made.warningsHandled ?? 0) + open.length;
   const timed = judgedMessages(s, { deviceCode: DEMO_JUDGED_DEVICE, clientId: device.clientId }, now);
   const replayed = await replayMessages(s.ctx, timed, now - JUDGED_SPAN_MS, now);
   s.made.messages = (s.made.messages ?? 0) + replayed.stored;

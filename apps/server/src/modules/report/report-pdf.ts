@@ -148,6 +148,9 @@ export function layoutInputs(data: ReportData): Record<string, string> {
   };
 }
 
+/** A cell that is one code: printable ASCII without spaces. */
+const CODE = /^[\x21-\x7e]{1,40}$/;
+
 /** Rough width of a text in ems: a CJK character is one, other characters about half. */
 const ems = (text: string) => {
   let n = 0;
@@ -165,7 +168,11 @@ export function columnShares(head: readonly string[], body: readonly string[][])
   const needs = head.map((label, i) => {
     const widths = sample.map((row) => ems(row[i] ?? '')).sort((a, b) => a - b);
     const typical = widths[Math.floor((widths.length - 1) * 0.95)] ?? 0;
-    return Math.min(24, Math.max(3, ems(label), typical)) + 1;
+    // A code (batch, load or device number) cut across two lines misreads; in a column where
+    // most rows are empty the percentile alone would leave it no room.
+    // Capitals and digits are wider than ems' half an em: a code is measured at 0.68 each.
+    const code = Math.max(0, ...sample.map((row) => (CODE.test(row[i] ?? '') ? (row[i] ?? '').length * 0.68 : 0)));
+    return Math.min(24, Math.max(3, ems(label), typical, code)) + 1;
   });
   const sum = needs.reduce((a, b) => a + b, 0) || 1;
   return needs.map((n) => (100 * n) / sum);
