@@ -103,7 +103,14 @@ describe('run state follows the data (issue 28)', () => {
     expect((await device()).runState).toBe(DeviceRunState.idle);
     await publish({ program: 3, phase: 5, chamberTemp: 108.5, remainingSeconds: 842, faultCode: 0 });
     const running = await stateBecomes(DeviceRunState.disinfecting);
-    expect(running.cycle).toEqual({ program: 3, phase: 5, remainingSeconds: 842 });
+    // The values, and their names from the model's enumerations (issue 28 point 2).
+    expect(running.cycle).toEqual({
+      program: 3,
+      phase: 5,
+      remainingSeconds: 842,
+      programLabel: { zh: '121℃ 织物', en: '121 °C textiles' },
+      phaseLabel: { zh: '干燥', en: 'Drying' },
+    });
     // The welcome page's figures, the wall screen's tile and the dashboard read the same state.
     expect((await get(`/api${DASHBOARD_OVERVIEW_PATH}`)).devices.disinfecting).toBe(1);
     const tiles = ((await get(`/api${DASHBOARD_DEVICE_MAP_PATH}`)) as WelcomeDeviceMap).depts.flatMap((g) => g.devices);
