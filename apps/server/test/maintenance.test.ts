@@ -63,13 +63,17 @@ async function device(productId: string): Promise<{ id: string; code: string }> 
   return { id, code };
 }
 
-/** Finished cycles of the device, as ingestion stores them, each starting at the database's clock. */
+/**
+ * Finished cycles of the device, as ingestion stores them, each starting at the database's clock
+ * (a millisecond apart: two inserts can read the same clock, and a device's cycles start apart).
+ */
 async function cycles(dev: { id: string; code: string }, count: number) {
   for (let i = 0; i < count; i += 1)
     await rows(
       `insert into mes_device_cycle (id, tenant_id, device_id, device_code, start_time, end_time, duration_seconds, result)
-       values ($1, $2, $3, $4, clock_timestamp(), clock_timestamp() + interval '1 second', 1, 1)`,
-      [nextId(), TENANT, dev.id, dev.code],
+       values ($1, $2, $3, $4, clock_timestamp() + $5 * interval '1 millisecond',
+               clock_timestamp() + $5 * interval '1 millisecond' + interval '1 second', 1, 1)`,
+      [nextId(), TENANT, dev.id, dev.code, i],
     );
 }
 
