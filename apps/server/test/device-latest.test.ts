@@ -88,7 +88,9 @@ const point = (deviceCode: string, field: string, ts: number, num: string | null
 async function openTransaction() {
   const client: pg.PoolClient = await t.database.pool.connect();
   await client.query('begin');
+  const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
   return {
+    pid: rows[0]!.pid,
     merge: (points: TelemetryRow[]) => client.query(latestMerge(latestByDevice(points))).then(() => undefined),
     async commit() {
       await client.query('commit');
@@ -97,17 +99,21 @@ async function openTransaction() {
   };
 }
 
-/** Whether the backend of another connection waits for a lock (the merge blocked on a row). */
-async function someoneWaits(): Promise<boolean> {
-  const { rows } = await t.database.pool.query<{ n: number }>(
-    `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+/**
+ * Whether transaction `waiter` is blocked by transaction `holder` (the merge waits on its row).
+ * Asked by pid: the app's own jobs share the database and may wait on locks of their own.
+ */
+async function blockedBy(waiter: { pid: number }, holder: { pid: number }): Promise<boolean> {
+  const { rows } = await t.database.pool.query<{ blocked: boolean }>(
+    'select $2::int = any(pg_blocking_pids($1::int)) as blocked',
+    [waiter.pid, holder.pid],
   );
-  return (rows[0]?.n ?? 0) > 0;
+  return rows[0]?.blocked ?? false;
 }
 
-async function untilWaiting() {
-  for (let i = 0; i < 200 && !(await someoneWaits()); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(await someoneWaits()).toBe(true);
+async function untilWaiting(waiter: { pid: number }, holder: { pid: number }) {
+  for (let i = 0; i < 200 && !(await blockedBy(waiter, holder)); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(await blockedBy(waiter, holder)).toBe(true);
 }
 
 beforeAll(async () => {
@@ -209,7 +215,7 @@ describe('latest values, one row per device', () => {
         point(code, 'phase', 50_000, null, 'dry'),
       ]);
       // The second waits for the first's row lock, then merges against what the first committed.
-      await untilWaiting();
+      await untilWaiting(second, first);
       await first.commit();
       await merged;
       await second.commit();
@@ -231,7 +237,7 @@ describe('latest values, one row per device', () => {
     // while waiting, and `a` taking LV-6 next would deadlock (PostgreSQL then fails one of them).
     const b = await openTransaction();
     const merged = b.merge([point('LV-6', 'count', 2_000, '2'), point('LV-5', 'count', 2_000, '2')]);
-    await untilWaiting();
+    await untilWaiting(b, a);
     await a.merge([point('LV-6', 'count', 1_000, '1')]);
     await a.commit();
     await merged;
