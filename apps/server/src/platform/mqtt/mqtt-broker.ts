@@ -132,28 +132,31 @@ export async function startEmbeddedBroker(
         if (sameSecret(secret, internal.password)) return done(null, true);
         return done(Object.assign(new Error('bad credentials'), { returnCode: AUTH_BAD_CREDENTIALS }), false);
       }
-      const startedAt = Date.now();
-      options.directory
-        .authenticate(client.id, secret)
-        .then(async (identity) => {
-          // What was committed for the device, before its first publication is judged.
-          if (identity && ledger) await ledger.load(client.id);
-          return identity;
-        })
-        .then(
-          (identity) => {
-            const revoked = revokedAt.get(client.id);
-            if (!identity || (revoked !== undefined && revoked >= startedAt)) return done(refuse(), false);
-            devices.set(client, identity);
-            connectionOf.set(client, ++connections);
-            signedIn.set(client.id, (signedIn.get(client.id) ?? 0) + 1);
-            done(null, true);
-          },
-          (error: unknown) => {
-            options.warn('MQTT broker: device authentication failed', error);
-            done(Object.assign(new Error('unavailable'), { returnCode: AUTH_SERVER_UNAVAILABLE }), false);
-          },
-        );
+      // A check that a revocation overtook is made once more: read after the revocation's commit,
+      // the old secret fails and the new one (a device reconnecting right after a rotation) passes.
+      // A second overtaking revocation refuses.
+      const check = async (again: boolean): Promise<DeviceIdentity | undefined> => {
+        const startedAt = Date.now();
+        const identity = await options.directory.authenticate(client.id, secret);
+        // What was committed for the device, before its first publication is judged.
+        if (identity && ledger) await ledger.load(client.id);
+        const revoked = revokedAt.get(client.id);
+        if (identity && revoked !== undefined && revoked >= startedAt) return again ? check(false) : undefined;
+        return identity;
+      };
+      check(true).then(
+        (identity) => {
+          if (!identity) return done(refuse(), false);
+          devices.set(client, identity);
+          connectionOf.set(client, ++connections);
+          signedIn.set(client.id, (signedIn.get(client.id) ?? 0) + 1);
+          done(null, true);
+        },
+        (error: unknown) => {
+          options.warn('MQTT broker: device authentication failed', error);
+          done(Object.assign(new Error('unavailable'), { returnCode: AUTH_SERVER_UNAVAILABLE }), false);
+        },
+      );
     },
     authorizePublish: (client, packet, done) => {
       if (client === null || isInternal(client)) return done(null);
