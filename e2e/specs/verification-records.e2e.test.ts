@@ -233,7 +233,8 @@ describe('record review', () => {
 
   it('refuses the operator, lets a second user review, and then shows 已审核 with nothing to change', async () => {
     const operator = await newPage(browser());
-    const reviewer = await newPage(browser());
+    // Wide enough for the low-priority columns (审核人 shows from 1600 px).
+    const reviewer = await newPage(browser(), { width: 1680, height: 900 });
     operator.page.setDefaultTimeout(15_000);
     reviewer.page.setDefaultTimeout(15_000);
     try {
