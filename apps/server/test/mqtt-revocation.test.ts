@@ -2,6 +2,7 @@ import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceSecretReply } from '@mes/contracts';
 import { createDeviceDirectory } from '../src/modules/device';
+import { mqttRevocationTopic } from '../src/platform/mqtt/revocation';
 import { startTelemetry, type TelemetryRuntime } from '../src/modules/telemetry';
 import { connectDevice, waitFor, type FakeDevice } from './support/mqtt-kit';
 import { startSecondProcess, type SecondProcess } from './support/second-process';
@@ -137,6 +138,25 @@ describe('a device whose credential ends (two server processes, embedded brokers
     }
     expect(await stored('RV-ROT')).toBe(4);
     expect(runtimes.map((r) => r.redeliveries.revoked)).toEqual([1, 1]);
+  });
+
+  it('stays connected when the notice arrives after it signed in with the secret the notice put in place', async () => {
+    // A device connecting right after its first secret is issued can be signed in before that
+    // issuance's notice reaches the broker; the late notice must not cut off the current secret.
+    const { device } = await addDevice('RV-LATE');
+    const both = await connectBoth(device);
+    const closes = both.clients.map(() => 0);
+    both.clients.forEach((c, i) => c.on('close', () => closes[i]!++));
+    const before = runtimes.map((r) => r.redeliveries.revoked);
+    await t.ctx.changes.publish(mqttRevocationTopic(device.clientId));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(closes).toEqual([0, 0]);
+    expect(runtimes.map((r) => r.redeliveries.revoked)).toEqual(before);
+    await Promise.all(
+      both.clients.map((c, i) => c.publishAsync('mes/000000/RV-LATE/telemetry', JSON.stringify({ v: i }), { qos: 1 })),
+    );
+    expect(await stored('RV-LATE')).toBe(2);
+    await Promise.all(both.clients.map((c) => c.endAsync()));
   });
 
   it('is disconnected from both processes within a second when it is disabled, and may not sign in until enabled', async () => {

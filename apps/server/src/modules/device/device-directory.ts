@@ -14,6 +14,9 @@ import { liveRows, tenantScope } from '../../platform/tenancy/tenant-scope';
 import { deriveScaling, isIdentity } from './scaling';
 import { secretMatches } from './credentials';
 
+/** Part of the stored hash: enough to tell one secret from the next, and never the secret. */
+const fingerprint = (storedHash: string) => storedHash.slice(0, 16);
+
 /** Resources whose writes change what `find` answers (their `rows:<code>:<tenant>` notices). */
 const WATCHED = new Set([deviceResource.code, productResource.code, plcVariableResource.code]);
 /** A safety net for writes that bypass the engine (and so publish nothing). */
@@ -45,8 +48,25 @@ export class PgDeviceDirectory implements DeviceDirectory {
   }
 
   async authenticate(clientId: string, secret: string): Promise<DeviceIdentity | undefined> {
-    if (!clientId || clientId.length > 64 || !secret || secret.length > 256) return undefined;
-    // The client id is unique across tenants: the row tells which tenant the connection is.
+    if (!secret || secret.length > 256) return undefined;
+    const row = await this.signInRow(clientId);
+    if (!row || !secretMatches(secret, row.hash ?? '')) return undefined;
+    return {
+      tenantId: row.tenantId,
+      deviceCode: row.deviceCode,
+      deviceId: String(row.id),
+      credential: fingerprint(row.hash ?? ''),
+    };
+  }
+
+  async currentCredential(clientId: string): Promise<string | undefined> {
+    const row = await this.signInRow(clientId);
+    return row?.hash ? fingerprint(row.hash) : undefined;
+  }
+
+  /** The enabled, live device with this client id (unique across tenants: the row tells the tenant). */
+  private async signInRow(clientId: string) {
+    if (!clientId || clientId.length > 64) return undefined;
     const [row] = await this.ctx.db
       .select({
         id: device.id,
@@ -57,8 +77,7 @@ export class PgDeviceDirectory implements DeviceDirectory {
       .from(device)
       .where(and(eq(device.mqttClientId, clientId), sql`${device.status} = ${DeviceStatus.enabled}`, liveRows(device)))
       .limit(1);
-    if (!row || !secretMatches(secret, row.hash ?? '')) return undefined;
-    return { tenantId: row.tenantId, deviceCode: row.deviceCode, deviceId: String(row.id) };
+    return row;
   }
 
   find(tenantId: string, deviceCode: string): Promise<KnownDevice | undefined> {

@@ -9,9 +9,19 @@ export interface DeviceIdentity {
   tenantId: string;
   deviceCode: string;
   deviceId: string;
+  /**
+   * A fingerprint of the credential the connection proved, which changes with each rotation: a
+   * revocation leaves a connection signed in with the current credential alone.
+   */
+  credential?: string;
 }
 
 export interface DeviceAuthenticator {
   /** The device whose MQTT client id and secret these are, or undefined (wrong, unknown, disabled). */
   authenticate(clientId: string, secret: string): Promise<DeviceIdentity | undefined>;
+  /**
+   * The fingerprint of the credential the client id signs in with now, or undefined when it may not
+   * sign in (removed, disabled, no secret). Without this method a revocation closes every session.
+   */
+  currentCredential?(clientId: string): Promise<string | undefined>;
 }

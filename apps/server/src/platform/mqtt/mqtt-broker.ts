@@ -288,11 +288,24 @@ export async function startEmbeddedBroker(
       const client = (broker as unknown as { clients: Record<string, Client | undefined> }).clients[clientId];
       const device = client ? devices.get(client) : undefined;
       if (!client || !device) return;
-      counters.revoked++;
-      options.warn(
-        `MQTT broker: device ${device.tenantId}/${device.deviceCode} (client ${clientId}) disconnected: its credential was rotated, or the device removed or disabled`,
+      const close = () => {
+        if (client.closed) return;
+        counters.revoked++;
+        options.warn(
+          `MQTT broker: device ${device.tenantId}/${device.deviceCode} (client ${clientId}) disconnected: its credential was rotated, or the device removed or disabled`,
+        );
+        client.close();
+      };
+      // A connection that already proved the credential the revocation put in place (a device that
+      // signed in with its new secret before the notice arrived) stays; any doubt closes it.
+      const current = options.directory.currentCredential?.bind(options.directory);
+      if (!current || device.credential === undefined) return close();
+      current(clientId).then(
+        (credential) => {
+          if (credential !== device.credential) close();
+        },
+        () => close(),
       );
-      client.close();
     },
     halt: () => {
       halted = true;
