@@ -61,6 +61,22 @@ const COMMON_NAMES = [
   'oldPassword',
   'newPassword',
   'newPassword1',
+  // The business routes' own (pack moves and look-ups, load release, recalls, ledger, curves).
+  'codes',
+  'loadId',
+  'loadNo',
+  'lineId',
+  'carId',
+  'patientCase',
+  'chairNo',
+  'clinician',
+  'remark',
+  'action',
+  'deviceCode',
+  'period',
+  'startDate',
+  'endDate',
+  'first',
 ];
 
 const resourceDefs = (Object.values(contracts) as unknown[]).filter(
