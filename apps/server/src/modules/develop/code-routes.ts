@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { zipSync, strToU8 } from 'fflate';
-import { apiScopeCodes, bilingual, codeResource } from '@mes/contracts';
+import { apiScopeCodes, bilingual, codeResource, type GeneratedFile } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { registerResource, type ResourceService } from '../../crud/resource-routes';
 import { requireAuth, type AuthContext } from '../../platform/auth/request-auth';
@@ -19,7 +19,6 @@ import {
   readmeOf,
   type CodeColumn,
   type CodeConfig,
-  type GeneratedFile,
 } from './code-source';
 import { codeConfigFromFamily } from './family-code-config';
 import { checkDestination, DatasourceMessages, withConnection } from './datasource-connect';

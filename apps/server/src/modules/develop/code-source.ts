@@ -12,6 +12,7 @@ import {
   toSnake,
   type BilingualText,
   type GeneratedFieldKind,
+  type GeneratedFile,
 } from '@mes/contracts';
 
 /**
@@ -52,12 +53,6 @@ export interface CodeColumn {
   listed: boolean;
   inForm: boolean;
   dictCode: string;
-}
-
-export interface GeneratedFile {
-  /** From the project's root, with `/`. */
-  path: string;
-  content: string;
 }
 
 /** Bad input for generation: the message names the configuration and the column. */

@@ -63,3 +63,13 @@ export const attachResource = defineResource({
   },
   defaultSort: [{ field: 'createTime', desc: true }],
 });
+
+/** What `put-file` answers (BladeX `BladeFile`). */
+export interface UploadedFile {
+  link: string;
+  domain: string;
+  /** The object key (`upload/<yyyyMMdd>/<random>.<ext>`). */
+  name: string;
+  originalName: string;
+  attachId: string;
+}

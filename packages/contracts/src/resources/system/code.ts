@@ -352,3 +352,10 @@ export const codeResource = defineResource({
   },
   defaultSort: [{ field: 'codeName' }],
 });
+
+/** One file `gen-code` answers (the preview lists them; the zip holds them). */
+export interface GeneratedFile {
+  /** From the project's root, with `/`. */
+  path: string;
+  content: string;
+}

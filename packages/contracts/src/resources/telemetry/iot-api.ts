@@ -125,3 +125,16 @@ export interface DeviceCycleNow {
   /** Seconds left of the running cycle. */
   remainingSeconds: number | null;
 }
+
+/** A raw telemetry row as the `iot` list answers it (the live page's table). */
+export interface TelemetryListRow {
+  id: string;
+  deviceCode: string;
+  field: string;
+  ts: string;
+  numValue: string | null;
+  textValue: string | null;
+  quality: number;
+  /** The value's name when the field's enumeration names it (`{zh, en}`), else null. */
+  valueLabel?: LocalText | null;
+}

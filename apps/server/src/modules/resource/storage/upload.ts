@@ -1,4 +1,4 @@
-import { apiScopeCodes, ossResource } from '@mes/contracts';
+import { apiScopeCodes, ossResource, type UploadedFile } from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
 import { isAdministrator, splitIds, type AuthContext } from '../../../platform/auth/request-auth';
 import { nextId } from '../../../platform/db/ids';
@@ -98,16 +98,6 @@ export async function mayChooseConfig(ctx: AppContext, auth: AuthContext): Promi
   if (isAdministrator(auth)) return true;
   const grants = await ctx.grants.apiGrants(auth.roleIds);
   return coversRoute(grants, apiScopeCodes(ossResource.code).write, PUT_FILE_PATH);
-}
-
-/** What `put-file` answers (BladeX `BladeFile`). */
-export interface UploadedFile {
-  link: string;
-  domain: string;
-  /** The object key (`upload/<yyyyMMdd>/<random>.<ext>`). */
-  name: string;
-  originalName: string;
-  attachId: string;
 }
 
 /**

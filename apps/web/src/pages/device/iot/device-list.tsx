@@ -85,6 +85,8 @@ export function DeviceList({ phone }: { phone: boolean }) {
       key: 'action',
       title: t('list.action'),
       width: 110,
+      // At 1440 px beside the side menu the columns are wider than the card: the action stays in view.
+      fixed: 'right',
       render: (_, row) => openButton(row, t('list.open'), `iot-open-${row.deviceCode}`),
     },
   ];

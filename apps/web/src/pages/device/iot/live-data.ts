@@ -1,4 +1,3 @@
-import type { DeviceCycleNow } from '@mes/contracts';
 import { keepPreviousData, queryOptions, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import {
@@ -7,10 +6,11 @@ import {
   IOT_MODEL_LIST_PATH,
   productResource,
   telemetryResource,
-  type LocalText,
+  type DeviceCycleNow,
   type ModelDataItem,
   type ModelListReply,
   type PageResult,
+  type TelemetryListRow,
 } from '@mes/contracts';
 import { requestData } from '../../../api/http';
 import { useLiveEvents } from '../../../api/live-events';
@@ -60,19 +60,6 @@ export interface DeviceRow {
   lastConnectTime: string | null;
   lastDisconnectTime: string | null;
   lastActivityTime: string | null;
-}
-
-/** A raw telemetry row (`iot` list). */
-export interface TelemetryRow {
-  id: string;
-  deviceCode: string;
-  field: string;
-  ts: string;
-  numValue: string | null;
-  textValue: string | null;
-  quality: number;
-  /** The value's name when the field's enumeration names it (`{zh, en}`), else null. */
-  valueLabel?: LocalText | null;
 }
 
 export const DEVICE_LIST_URL = `${deviceResource.api}/list`;
@@ -165,7 +152,7 @@ export function useDeviceLive(
 /** A page of the device's raw telemetry, newest first; the first page follows new rows. */
 export function useTelemetryRows(deviceCode: string, current: number, size: number) {
   return useQuery({
-    ...apiQuery<PageResult<TelemetryRow>>(
+    ...apiQuery<PageResult<TelemetryListRow>>(
       TELEMETRY_LIST_URL,
       { deviceCode_equal: deviceCode, current, size },
       { silent: true },

@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLocalText, nameWithValue, type ModelDataItem } from '@mes/contracts';
 import { formatValue, valueName } from './format';
-import { useTelemetryRows, type TelemetryRow } from './live-data';
+import type { TelemetryListRow } from '@mes/contracts';
+import { useTelemetryRows } from './live-data';
 
 const PAGE_SIZE = 10;
 
@@ -16,7 +17,7 @@ export function TelemetryTable(props: { deviceCode: string; fields: readonly Mod
   const rows = useTelemetryRows(deviceCode, page.current, page.size);
   const byKey = new Map(fields.map((f) => [f.field, f]));
 
-  const valueOf = (row: TelemetryRow) => {
+  const valueOf = (row: TelemetryListRow) => {
     const model = byKey.get(row.field);
     const value = row.numValue !== null ? Number(row.numValue) : row.textValue;
     // A named value reads `灭菌 (3)`: by the model's names, or the server's when the model lacks the field.
@@ -28,14 +29,14 @@ export function TelemetryTable(props: { deviceCode: string; fields: readonly Mod
     return model.unit && model.dataType !== 'bool' && shown ? `${shown} ${model.unit}` : shown;
   };
 
-  const fieldName = (row: TelemetryRow) => {
+  const fieldName = (row: TelemetryListRow) => {
     const name = byKey.get(row.field)?.name;
     return name && name !== row.field ? `${name} (${row.field})` : row.field;
   };
-  const quality = (row: TelemetryRow) =>
+  const quality = (row: TelemetryListRow) =>
     row.quality === 0 ? <Tag color="success">{t('live.good')}</Tag> : <Tag color="error">{t('live.bad')}</Tag>;
   // A phone shows what a row says without sideways scrolling: the field over its time, then the value.
-  const columns: TableColumnsType<TelemetryRow> = phone
+  const columns: TableColumnsType<TelemetryListRow> = phone
     ? [
         {
           key: 'field',
@@ -72,7 +73,7 @@ export function TelemetryTable(props: { deviceCode: string; fields: readonly Mod
       extra={<Typography.Text type="secondary">{t('live.rowsHint')}</Typography.Text>}
       data-testid="iot-rows"
     >
-      <Table<TelemetryRow>
+      <Table<TelemetryListRow>
         size="small"
         rowKey="id"
         loading={rows.isLoading}

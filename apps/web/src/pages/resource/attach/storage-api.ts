@@ -1,14 +1,5 @@
+import type { UploadedFile } from '@mes/contracts';
 import { requestData } from '../../../api/http';
-
-/** What `put-file` answers (BladeX `BladeFile`). */
-export interface UploadedFile {
-  link: string;
-  domain: string;
-  /** The object key, `upload/<yyyyMMdd>/<random>.<ext>`. */
-  name: string;
-  originalName: string;
-  attachId: string;
-}
 
 /** The server's limit for general files; it refuses larger ones too. */
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;

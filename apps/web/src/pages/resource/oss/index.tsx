@@ -6,7 +6,8 @@ import { buttonCodes, ossResource } from '@mes/contracts';
 import { isEnabledRow } from '../../../crud/enable-operation';
 import { ResourcePage } from '../../../crud/resource-page';
 import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
-import { MAX_FILE_BYTES, putFile, safeHref, type UploadedFile } from '../attach/storage-api';
+import type { UploadedFile } from '@mes/contracts';
+import { MAX_FILE_BYTES, putFile, safeHref } from '../attach/storage-api';
 
 const DEBUG_CODE = buttonCodes.oss.debug;
 

@@ -5,16 +5,12 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import 'highlight.js/styles/github.css';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { GeneratedFile } from '@mes/contracts';
 
 // Only the two languages the generator writes: the whole highlighter with every language is ten
 // times the size, and this module loads only when a preview opens.
 hljs.registerLanguage('typescript', typescript);
 hljs.registerLanguage('markdown', markdown);
-
-export interface GeneratedFile {
-  path: string;
-  content: string;
-}
 
 const languageOf = (path: string) => (path.endsWith('.md') ? 'markdown' : 'typescript');
 

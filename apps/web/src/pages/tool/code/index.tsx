@@ -6,7 +6,7 @@ import { request } from '../../../api/http';
 import { download } from '../../../crud/download';
 import { ResourcePage } from '../../../crud/resource-page';
 import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
-import type { GeneratedFile } from './code-preview';
+import type { GeneratedFile } from '@mes/contracts';
 
 // The highlighter loads with the dialog, only when a preview opens.
 const CodePreview = lazy(() => import('./code-preview'));
