@@ -13,13 +13,7 @@ import { requestLanguage } from '../../platform/http/request-language';
 import { idValue, idsParam, paramOf, paramsOf, textParam } from '../../platform/http/request-params';
 import { outboundPolicy } from '../../platform/net/outbound-policy';
 import { columnRows, readCatalog, type Queryable } from './code-columns';
-import {
-  CodeProblem,
-  definitionFile,
-  readmeOf,
-  type CodeColumn,
-  type CodeConfig,
-} from './code-source';
+import { CodeProblem, definitionFile, readmeOf, type CodeColumn, type CodeConfig } from './code-source';
 import { codeConfigFromFamily } from './family-code-config';
 import { checkDestination, DatasourceMessages, withConnection } from './datasource-connect';
 import { allowedPorts } from './datasource-rules';
