@@ -2,10 +2,8 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDateTime, LEDGER_MAX_DAYS, type LedgerRow, type PageResult } from '@mes/contracts';
 import { nextId } from '../src/platform/db/ids';
-import { dataScope, roleScope } from '../src/platform/db/schema';
-import { ScopeCategory } from '../src/platform/permissions/grants';
 import { DEPT_IDS } from '../src/seed/seed-data';
-import { signInToNewTenant, signInWithScopes } from './support/scoped-user';
+import { grantOwnDeptScope, signInToNewTenant, signInWithScopes } from './support/scoped-user';
 import { createTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -306,17 +304,7 @@ beforeAll(async () => {
       return roleId;
     })(),
   });
-  const scopeId = nextId();
-  await t.ctx.db.insert(dataScope).values({
-    id: scopeId,
-    menuId: '0',
-    resourceCode: 'disinfection_ledger',
-    scopeName: '本部门',
-    scopeType: 3,
-    scopeColumn: 'dept_id',
-  });
-  await t.ctx.db.insert(roleScope).values({ id: nextId(), scopeCategory: ScopeCategory.DATA, scopeId, roleId });
-  await t.ctx.grants.changed();
+  await grantOwnDeptScope(t, roleId, 'disinfection_ledger');
 }, 120_000);
 
 afterAll(async () => {

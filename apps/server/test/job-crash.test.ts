@@ -5,7 +5,9 @@ import path from 'node:path';
 import readline from 'node:readline';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReportFileStatus } from '@mes/contracts';
+import { ReportFileStatus, SmsCategory } from '@mes/contracts';
+import { nextId } from '../src/platform/db/ids';
+import { DEPT_IDS } from '../src/seed/seed-data';
 import { seedDatabase } from '../src/seed/seed';
 import { useMigratedDatabase, waitFor } from './support/mqtt-kit';
 
@@ -35,10 +37,11 @@ interface Started {
 }
 
 /** A job process; resolves once its queue runs (and its file is queued, with `enqueue`). */
-function jobProcess(dataDir: string, enqueue = false): Promise<Started> {
+function jobProcess(dataDir: string, enqueue: boolean | 'escalation' = false): Promise<Started> {
+  const queued = enqueue === 'escalation' ? 'escalation' : 'xlsx';
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/job-process.ts'], {
     cwd: serverDir,
-    env: { ...process.env, DATABASE_URL: db.url, DATA_DIR: dataDir, ...(enqueue ? { ENQUEUE: 'xlsx' } : {}) },
+    env: { ...process.env, DATABASE_URL: db.url, DATA_DIR: dataDir, ...(enqueue ? { ENQUEUE: queued } : {}) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);
@@ -95,11 +98,14 @@ const storedObjects = (dataDir: string): string[] => {
 };
 
 /** Holds report generation at its data read: an exclusive lock on the table the report reads. */
-async function holdReports(): Promise<{ release(): Promise<void> }> {
+const holdReports = () => holdTable('mes_warning');
+
+/** Holds whatever reads `table` first: an exclusive lock on it until `release`. */
+async function holdTable(table: string): Promise<{ release(): Promise<void> }> {
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
   await client.query('begin');
-  await client.query('lock table mes_warning in access exclusive mode');
+  await client.query(`lock table ${table} in access exclusive mode`);
   return {
     release: async () => {
       await client.query('commit');
@@ -186,6 +192,86 @@ describe('a report job whose server process is killed (-9) mid-generation', () =
       expect((await fileRow(id))?.state).toBe(ReportFileStatus.failed);
       expect(storedObjects(dataDir)).toEqual([]);
       await kill(third.child);
+    } finally {
+      await hold.release().catch(() => undefined);
+    }
+  }, 150_000);
+});
+
+describe('an escalation SMS job whose server process is killed (-9) mid-send', () => {
+  const TENANT = '000000';
+  const PHONE = '13800000290';
+
+  /** The escalation's history entry of the warning (one step, so one entry). */
+  const entryOf = async (warningId: string) =>
+    (
+      await db.database.pool.query<{ sms_status: string; sms_detail: string }>(
+        'select sms_status, sms_detail from mes_warning_history where warning_id = $1',
+        [warningId],
+      )
+    ).rows[0];
+  const smsJob = async () =>
+    (
+      await db.database.pool.query<{ id: string; state: string; running: boolean }>(
+        `select j.id, j.state, exists (select 1 from mes_server_job_run r where r.job_id = j.id) as running
+           from pgboss.job j where j.name = 'warning.escalation-sms'`,
+      )
+    ).rows;
+
+  it('is failed with the reason shown within a minute of the restart, not left queued', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mes-job-crash-'));
+    const q = (text: string, values: unknown[]) => db.database.pool.query(text, values);
+    // The tenant's enabled SMS configuration (the development provider: it logs, never texts), a
+    // role with one user with a phone, a step after 1 minute with SMS, and a warning 5 minutes old.
+    await q(
+      `insert into blade_sms (id, tenant_id, category, sms_code, template_id, status) values ($1, $2, $3, 'dev-crash', 'WARN', 1)`,
+      [nextId(), TENANT, SmsCategory.development],
+    );
+    const roleId = nextId();
+    await q(`insert into blade_role (id, tenant_id, role_name, role_alias) values ($1, $2, '值班', 'duty_crash')`, [
+      roleId,
+      TENANT,
+    ]);
+    await q(
+      `insert into blade_user (id, tenant_id, account, password, name, real_name, role_id, dept_id, phone, status)
+         values ($1, $2, 'dutycrash', 'x', '值班', '值班', $3, $4, $5, 1)`,
+      [nextId(), TENANT, roleId, DEPT_IDS.east, PHONE],
+    );
+    await q(
+      `insert into mes_warning_escalation (id, tenant_id, level, after_minutes, role_id, notify_sms, notify_live, status, create_time)
+         values ($1, $2, 1, 1, $3, true, false, 1, now() - interval '1 hour')`,
+      [nextId(), TENANT, roleId],
+    );
+    const warningId = nextId();
+    await q(
+      `insert into mes_warning (id, tenant_id, warning_no, device_code, warning_type, level, message, start_time, status)
+         values ($1, $2, 'WCRASH001', 'CRASH-DEV', 'threshold', 1, '设备 CRASH-DEV 温度过高', now() - interval '5 minutes', 1)`,
+      [warningId, TENANT],
+    );
+    // The SMS job's first read is the tenant's SMS configuration: held there.
+    const hold = await holdTable('blade_sms');
+    try {
+      const first = await jobProcess(dataDir, 'escalation');
+      await waitFor(async () => {
+        const [job] = await smsJob();
+        return (await entryOf(warningId))?.sms_status === 'queued' && job?.state === 'active' && job.running;
+      }, 30_000);
+      await kill(first.child);
+      await hold.release();
+      const restartedAt = Date.now();
+      const second = await jobProcess(dataDir);
+      await waitFor(async () => (await entryOf(warningId))?.sms_status !== 'queued', 60_000);
+      const seconds = (Date.now() - restartedAt) / 1000;
+      const entry = await entryOf(warningId);
+      const jobs = await smsJob();
+      console.log(
+        `escalation SMS killed mid-send: ${entry?.sms_status} ${seconds.toFixed(1)} s after the restart; job ${jobs[0]?.state}`,
+      );
+      expect(seconds).toBeLessThan(60);
+      expect(entry?.sms_status).toBe('failed');
+      expect(entry?.sms_detail).toMatch(/短信任务中断.*The SMS job was interrupted/);
+      expect(jobs.map((j) => j.state)).toEqual(['failed']);
+      await kill(second.child);
     } finally {
       await hold.release().catch(() => undefined);
     }

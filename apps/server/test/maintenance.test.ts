@@ -344,9 +344,11 @@ describe('refill reminder from the tank level', () => {
     );
 
   beforeAll(async () => {
-    // Low limit L = 20 % on the PLC variable; remind 10 % above it, at level 4 (提示).
+    // Low limit L = 20 % on the PLC variable; remind 10 % above it, at level 4 (提示). Every
+    // warning level makes the device faulty (faultWarningLevel 4), except a reminder.
     const productId = await product({
       alarmRules: [{ ruleType: 'refill', fieldKey: 'tankLevel', threshold: 10, level: 4 }],
+      faultWarningLevel: 4,
     });
     await post('/api/basic/plcvariable/submit', {
       productId,
@@ -377,14 +379,17 @@ describe('refill reminder from the tank level', () => {
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ warning_type: 'refill', level: 4, end_time: null });
     expect(Number(found[0]!.threshold)).toBe(30);
+    // A reminder is work to do, not a fault: the device is not shown faulty for it.
+    expect((await deviceRow(code)).runState).not.toBe(DeviceRunState.fault);
     // Wavering at 31 does not end the reminder (it ends above 40), so no second one comes at 29.
     await sendBatch(ingestion, TENANT, [level(60, 31), level(70, 29)]);
     found = await warnings();
     expect(found).toHaveLength(1);
-    // Below 20: the low-level warning of the PLC limit comes as well.
+    // Below 20: the low-level warning of the PLC limit comes as well, and that one is a fault.
     await sendBatch(ingestion, TENANT, [level(80, 18)]);
     found = await warnings();
     expect(found.map((w) => w.warning_type).sort()).toEqual(['limit', 'refill']);
+    expect((await deviceRow(code)).runState).toBe(DeviceRunState.fault);
     // Refilled to 90 %: both end.
     await sendBatch(ingestion, TENANT, [level(90, 90)]);
     found = await warnings();

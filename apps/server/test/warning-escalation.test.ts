@@ -5,6 +5,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   NOTICE_INBOX_PATH,
+  NoticeAudience,
   SmsCategory,
   WARNING_HANDLE_PATH,
   WARNING_HISTORY_PATH,
@@ -17,8 +18,9 @@ import { escalateWarnings, ESCALATIONS_PER_SWEEP } from '../src/modules/warning/
 import { DEVELOPMENT_LOG_TAG } from '../src/modules/resource/sms/development';
 import { nextId } from '../src/platform/db/ids';
 import { role, user } from '../src/platform/db/schema';
+import { DEPT_IDS } from '../src/seed/seed-data';
 import { LIVE_CHANNEL } from '../src/platform/live/notify-live';
-import { signInToNewTenant, signInWithScopes } from './support/scoped-user';
+import { grantOwnDeptScope, signInToNewTenant, signInWithScopes } from './support/scoped-user';
 import { createTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -48,13 +50,19 @@ const sweep = () => escalateWarnings(t.ctx, now());
 
 let seq = 0;
 /** A warning of `level` in `status`, started `minutesAgo` (of the test's clock). */
-async function insertWarning(level: number, minutesAgo: number, status = 1, tenantId = TENANT): Promise<string> {
+async function insertWarning(
+  level: number,
+  minutesAgo: number,
+  status = 1,
+  tenantId = TENANT,
+  deptId: string | null = null,
+): Promise<string> {
   const id = nextId();
   seq += 1;
   const start = new Date(t.clock.now() - minutesAgo * 60_000);
   await t.ctx.db.execute(sql`
-    insert into mes_warning (id, tenant_id, warning_no, device_code, warning_type, level, message, start_time, status)
-    values (${id}, ${tenantId}, ${`WE${String(seq).padStart(8, '0')}`}, 'ESC-DEV', 'threshold', ${level},
+    insert into mes_warning (id, tenant_id, warning_no, device_code, dept_id, warning_type, level, message, start_time, status)
+    values (${id}, ${tenantId}, ${`WE${String(seq).padStart(8, '0')}`}, 'ESC-DEV', ${deptId}, 'threshold', ${level},
       ${`设备 ESC-DEV 温度过高 #${seq}`}, ${start}, ${status})`);
   return id;
 }
@@ -247,12 +255,15 @@ describe('the sweep', () => {
     expect(events).toContainEqual(
       expect.objectContaining({ type: 'warning', action: 'escalated', warningId: due, level: 1 }),
     );
+    // The notice goes to the users notified (audience 指定用户), not to the whole role.
+    const [duty] = await rowsOf<{ id: string }>(sql`select id from blade_user where account = 'duty286'`);
     expect(events).toContainEqual(
       expect.objectContaining({
         type: 'notice',
         action: 'released',
         noticeId: entry?.notice_id,
-        audienceIds: [dutyRoleId],
+        audienceType: NoticeAudience.users,
+        audienceIds: [duty?.id],
       }),
     );
   });
@@ -313,5 +324,83 @@ describe('the sweep', () => {
     );
     expect(await rowsOf(sql`select name from pgboss.schedule where name = 'warning.escalate'`)).toHaveLength(1);
     expect(ESCALATIONS_PER_SWEEP).toBeGreaterThan(0);
+  });
+});
+
+describe('recipients: the role’s users who may see the warning', () => {
+  const EAST_PHONE = '13800000288';
+  const SOUTH_PHONE = '13800000289';
+  let leadRoleId: string;
+  let step: string;
+
+  beforeAll(async () => {
+    // Ward leads: one role, its data scope on warnings "own department"; one lead in each department.
+    leadRoleId = nextId();
+    await t.ctx.db
+      .insert(role)
+      .values({ id: leadRoleId, tenantId: TENANT, roleName: '片区主管', roleAlias: 'ward_lead' });
+    await grantOwnDeptScope(t, leadRoleId, 'warning');
+    for (const [account, deptId, phone] of [
+      ['eastlead', DEPT_IDS.east, EAST_PHONE],
+      ['southlead', DEPT_IDS.south, SOUTH_PHONE],
+    ] as const) {
+      await signInWithScopes(t, { account, roleId: leadRoleId, deptId, codes: ['warning:read'] });
+      await t.ctx.db.execute(sql`update blade_user set phone = ${phone} where account = ${account}`);
+    }
+    step = await saveStep({ level: 3, roleId: leadRoleId, afterMinutes: 10, notifySms: true, notifyLive: true });
+  });
+
+  it('notifies only the lead whose department scope covers it: notice, SMS and live popover', async () => {
+    const eastWarning = await insertWarning(3, 0, 1, TENANT, DEPT_IDS.east);
+    t.clock.advance(10 * 60_000);
+    await sweep();
+    const [entry] = await historyOf(eastWarning);
+    expect(entry).toMatchObject({ policy_id: step, user_names: 'eastlead', sms_detail: EAST_PHONE });
+
+    // Signed in after the clock moved (earlier tokens have expired).
+    const east = (await t.signIn('eastlead', 'eastlead-pass')).access_token;
+    const south = (await t.signIn('southlead', 'southlead-pass')).access_token;
+    // The same rule as the list: the east lead lists the warning, the south lead does not.
+    const listed = async (token: string) =>
+      (
+        (await t.as(token, { method: 'GET', url: `/api/report/warning/list?size=100` })).json().data.records as {
+          id: string;
+        }[]
+      ).map((r) => r.id);
+    expect(await listed(east)).toContain(eastWarning);
+    expect(await listed(south)).not.toContain(eastWarning);
+
+    const inbox = async (token: string) =>
+      ((await t.as(token, { method: 'GET', url: `/api${NOTICE_INBOX_PATH}` })).json().data as NoticeInboxReply).records;
+    expect((await inbox(east)).map((n) => n.id)).toContain(entry?.notice_id);
+    expect((await inbox(south)).map((n) => n.id)).not.toContain(entry?.notice_id);
+
+    // The SMS texts the east lead's phone alone.
+    const sent = await until(
+      () => historyOf(eastWarning),
+      (rows) => rows[0]?.sms_status !== 'queued',
+    );
+    expect(sent[0]).toMatchObject({ sms_status: 'sent', sms_detail: EAST_PHONE });
+    const texted = logLines.filter((l) => l.tag === DEVELOPMENT_LOG_TAG).flatMap((l) => l.phones as string[]);
+    expect(texted).toContain(EAST_PHONE);
+    expect(texted).not.toContain(SOUTH_PHONE);
+
+    // The live popover's event names the east lead only.
+    const [eastUser] = await rowsOf<{ id: string }>(sql`select id from blade_user where account = 'eastlead'`);
+    const released = await until(
+      async () => events.filter((e) => e.type === 'notice' && e.noticeId === entry?.notice_id),
+      (found) => found.length > 0,
+    );
+    expect(released).toEqual([
+      expect.objectContaining({ audienceType: NoticeAudience.users, audienceIds: [eastUser?.id] }),
+    ]);
+  });
+
+  it('a warning no lead may see: escalated with nobody notified, no notice, no SMS', async () => {
+    const unseen = await insertWarning(3, 0, 1, TENANT, DEPT_IDS.company);
+    t.clock.advance(10 * 60_000);
+    await sweep();
+    const [entry] = await historyOf(unseen);
+    expect(entry).toMatchObject({ policy_id: step, user_names: '', notice_id: null, sms_status: 'no-phone' });
   });
 });

@@ -1,7 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { apiScopeCodes, type ResourceDef } from '@mes/contracts';
-import { isAdministrator, isPlatformCaller, splitIds, type AuthContext } from '../platform/auth/request-auth';
+import {
+  isAdministrator,
+  isPlatformCaller,
+  splitIds,
+  type AuthContext,
+  type ScopeSubject,
+} from '../platform/auth/request-auth';
 import { forbidden } from '../platform/http/errors';
 import { coversRoute, type GrantService } from '../platform/permissions/grants';
 import { liveRows, tenantRows, type TenantOwnedTable } from '../platform/tenancy/tenant-scope';
@@ -60,7 +66,7 @@ const deptAndChildren = (deptIds: string[]) =>
  */
 export async function dataScopeCondition(
   def: ResourceDef,
-  auth: AuthContext,
+  auth: ScopeSubject,
   grants: GrantService,
 ): Promise<SQL | undefined> {
   if (!def.dataScope || isAdministrator(auth)) return undefined;

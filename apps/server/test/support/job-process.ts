@@ -2,13 +2,16 @@
  * A server process (apps/server/test/job-crash.test.ts): the app context and app as `main.ts`
  * builds them (job queue, process registry, report jobs) on `DATABASE_URL` and `DATA_DIR`,
  * with short intervals (`HEARTBEAT_MS`, `DEAD_AFTER_MS`). With `ENQUEUE=xlsx` it first queues one
- * report file of the built-in warnings report as tenant 000000's `admin`. Prints one JSON line
- * each: `{"file": id}` once queued, `{"ready": true}` once its queue runs.
+ * report file of the built-in warnings report as tenant 000000's `admin`; with `ENQUEUE=escalation`
+ * it runs one escalation sweep (the test has saved the step and the warning), which queues the
+ * step's SMS job. Prints one JSON line each: `{"file": id}` once queued, `{"escalated": n}` after
+ * the sweep, `{"ready": true}` once its queue runs.
  */
 import { eq, and } from 'drizzle-orm';
 import { connectDatabase } from '../../src/platform/db/database';
 import { reportTemplate, user } from '../../src/platform/db/schema';
 import { queueReport } from '../../src/modules/report/report-runs';
+import { escalateWarnings } from '../../src/modules/warning/escalation';
 import { buildApp } from '../../src/app';
 import { createAppContext } from '../../src/runtime';
 
@@ -53,6 +56,7 @@ if (env.ENQUEUE === 'xlsx' || env.ENQUEUE === 'pdf') {
   );
   say({ file: id });
 }
+if (env.ENQUEUE === 'escalation') say(await escalateWarnings(ctx, new Date()));
 say({ ready: true, instance: ctx.cluster.instanceId });
 // Runs until killed.
 setInterval(() => undefined, 1 << 30);

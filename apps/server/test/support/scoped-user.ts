@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { hashPassword } from '../../src/platform/auth/passwords';
 import { nextId } from '../../src/platform/db/ids';
-import { dept, param, role, roleScope, tenant, user } from '../../src/platform/db/schema';
+import { dataScope, dept, param, role, roleScope, tenant, user } from '../../src/platform/db/schema';
 import { ScopeCategory } from '../../src/platform/permissions/grants';
 import { SEED_API_SCOPES, DEPT_IDS } from '../../src/seed/seed-data';
 import { md5, type TestApp } from './test-app';
@@ -16,6 +16,21 @@ export async function grantApiScopes(t: TestApp, roleId: string, codes: readonly
       .insert(roleScope)
       .values(scopes.map((s) => ({ id: nextId(), scopeCategory: ScopeCategory.API, scopeId: s.id, roleId })))
       .onConflictDoNothing();
+  await t.ctx.grants.changed();
+}
+
+/** Grants a role the data scope "own department" (type 3, on `dept_id`) of a resource. */
+export async function grantOwnDeptScope(t: TestApp, roleId: string, resourceCode: string): Promise<void> {
+  const scopeId = nextId();
+  await t.ctx.db.insert(dataScope).values({
+    id: scopeId,
+    menuId: '0',
+    resourceCode,
+    scopeName: '本部门',
+    scopeType: 3,
+    scopeColumn: 'dept_id',
+  });
+  await t.ctx.db.insert(roleScope).values({ id: nextId(), scopeCategory: ScopeCategory.DATA, scopeId, roleId });
   await t.ctx.grants.changed();
 }
 

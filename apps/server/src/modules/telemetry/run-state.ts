@@ -1,4 +1,10 @@
-import { DeviceRunState, UNHANDLED_WARNING_STATUSES, type DeviceLiveEvent, type LiveEvent } from '@mes/contracts';
+import {
+  DeviceRunState,
+  UNHANDLED_WARNING_STATUSES,
+  type AlarmRuleType,
+  type DeviceLiveEvent,
+  type LiveEvent,
+} from '@mes/contracts';
 import type { BatchRows } from './batch-rows';
 import type { Statement } from './batch-statements';
 
@@ -9,7 +15,8 @@ import type { Statement } from './batch-statements';
  * 1. maintenance — set by hand (`mes_device.maintenance`); nothing derived overrides it;
  * 2. fault — the fault-code field's latest value is set (not 0), or an unhandled warning of the
  *    device at the product's fault level or more severe is open (the statuses of the one count
- *    of open warnings, modules/warning/unhandled-warnings.ts);
+ *    of open warnings, modules/warning/unhandled-warnings.ts) — not a refill reminder: a tank
+ *    near its low limit is work to do, the device still disinfects (docs/maintenance.md);
  * 3. disinfecting — the device is online and its phase field's latest value is set: an offline
  *    device's phase is the last one it sent, not a cycle under way;
  * 4. idle.
@@ -29,6 +36,8 @@ const isSet = (value: string) => `(case jsonb_typeof(${value})
 const entry = (field: string) => `(l.latest -> nullif(p.${field}, '') -> 'v')`;
 
 const UNHANDLED = UNHANDLED_WARNING_STATUSES.join(', ');
+/** The warning type of a refill reminder, which never makes a device faulty. */
+const REMINDER: AlarmRuleType = 'refill';
 
 /** The derived state of device `d` with its product `p` and latest values `l` (left joined). */
 export const RUN_STATE_EXPRESSION = `case
@@ -37,7 +46,8 @@ export const RUN_STATE_EXPRESSION = `case
     when p.fault_warning_level is not null and exists (
       select 1 from mes_warning w
        where w.tenant_id = d.tenant_id and w.device_code = d.device_code and w.is_deleted = 0
-         and w.status in (${UNHANDLED}) and w.level <= p.fault_warning_level) then ${DeviceRunState.fault}
+         and w.status in (${UNHANDLED}) and w.level <= p.fault_warning_level
+         and w.warning_type <> '${REMINDER}') then ${DeviceRunState.fault}
     when d.online and coalesce(${isSet(entry('phase_field'))}, false) then ${DeviceRunState.disinfecting}
     else ${DeviceRunState.idle} end`;
 

@@ -11,6 +11,12 @@ export interface EscalationFacts {
 /** Rich text of a notice is sanitised on the way in; this text comes from device names and messages. */
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/**
+ * A failure reason as the warning's history keeps it: both languages, as the jobs platform's own
+ * reasons are (`PROCESS_DIED`), since one stored entry is read by people of either language.
+ */
+export const bothLanguages = (text: BilingualText) => `${text.zh} / ${text.en}`;
+
 export const EscalationMessages = {
   noticeTitle: (f: EscalationFacts) =>
     `告警升级: ${f.device} ${f.level}告警 ${f.warningNo} 超过 ${f.minutes} 分钟未处理`,
@@ -21,6 +27,16 @@ export const EscalationMessages = {
   noSmsConfig: {
     zh: '租户没有启用的短信配置,无法发送告警升级短信',
     en: 'The tenant has no enabled SMS configuration: the escalation SMS cannot be sent',
+  } satisfies BilingualText,
+  /** The SMS job's process died before it recorded an outcome (docs/jobs.md "A crash during a job"). */
+  smsInterrupted: {
+    zh: '短信任务中断(运行它的服务进程已停止),短信可能未发出',
+    en: 'The SMS job was interrupted (its server process stopped): the SMS may not have been sent',
+  } satisfies BilingualText,
+  /** The SMS job failed on something other than the provider's or the configuration's refusal. */
+  smsError: {
+    zh: '短信发送出错(服务器内部错误,详见服务器日志)',
+    en: 'The SMS could not be sent (a server error; see the server log)',
   } satisfies BilingualText,
   smsNeedsConfig: {
     zh: '发送短信需要租户有启用的短信配置(资源管理 → 短信配置)',

@@ -8,6 +8,7 @@ import { badRequest } from '../../platform/http/errors';
 import { enabledConfig } from '../resource/sms/sms-sender';
 import {
   escalateWarnings,
+  escalationSmsInterrupted,
   escalationSmsJob,
   sendEscalationSms,
   WARNING_ESCALATION_CRON,
@@ -38,6 +39,8 @@ export function registerEscalationRoutes(app: FastifyInstance, ctx: AppContext):
   oncePerContext(ctx, warningEscalationJob.name, () => {
     ctx.jobs.register(warningEscalationJob, () => escalateWarnings(ctx, new Date(ctx.clock.now())));
     ctx.jobs.schedule(warningEscalationJob, WARNING_ESCALATION_CRON, {});
-    ctx.jobs.register(escalationSmsJob, (payload) => sendEscalationSms(ctx, payload, app.log));
+    ctx.jobs.register(escalationSmsJob, (payload) => sendEscalationSms(ctx, payload, app.log), {
+      failed: (payload) => escalationSmsInterrupted(ctx, payload),
+    });
   });
 }

@@ -7,12 +7,11 @@ import {
   formatDateTime,
   NoticeAudience,
   UNHANDLED_WARNING_STATUSES,
-  UserStatus,
   WarningLevel,
   type WarningLiveEvent,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { device, notice, role, user, warning, warningEscalation, warningHistory } from '../../platform/db/schema';
+import { device, notice, role, warning, warningEscalation, warningHistory } from '../../platform/db/schema';
 import { nextId } from '../../platform/db/ids';
 import { badRequest, HttpError } from '../../platform/http/errors';
 import { defineJob } from '../../platform/jobs/job-definition';
@@ -20,14 +19,16 @@ import { notifyLive } from '../../platform/live/notify-live';
 import { liveRows, tenantScope } from '../../platform/tenancy/tenant-scope';
 import { liveClient, noticeEvent } from '../desk/notice-release';
 import { enabledConfig, PHONE, sendSms } from '../resource/sms/sms-sender';
-import { EscalationMessages } from './escalation-messages';
+import { bothLanguages, EscalationMessages } from './escalation-messages';
+import { escalationRecipients } from './escalation-recipients';
 
 /**
  * Escalation of warnings nobody answers (docs/warnings.md "Escalation"): once a minute, across
  * every server process once, each enabled step of a tenant (`mes_warning_escalation`) finds the
  * unhandled warnings of its level that started at least its minutes ago and have no entry of
- * that step in their history, and for each: a notice to the step's role, a live event, an SMS to
- * the role's users' phones, and the history entry. The history row is inserted first, under a
+ * that step in their history, and for each: a notice to the step's role's users who may see the
+ * warning (escalation-recipients.ts), a live event, an SMS to those users' phones, and the
+ * history entry. The history row is inserted first, under a
  * unique (warning, step) index, so of two sweeps that see the same warning only one notifies;
  * the rest of the work is in the same transaction, so a failure leaves nothing half done.
  */
@@ -175,12 +176,8 @@ async function escalateOne(ctx: AppContext, step: Step, warningId: string, now: 
 
     const roleId = step.roleId ?? '';
     const [roleRow] = roleId ? await scope.select(role, { roleName: role.roleName }).where(eq(role.id, roleId)) : [];
-    const users = roleId
-      ? await scope
-          .select(user, { id: user.id, realName: user.realName, account: user.account, phone: user.phone })
-          .where(sql`${roleId}::text = any(string_to_array(${user.roleId}, ','))`, eq(user.status, UserStatus.active))
-          .orderBy(asc(user.id))
-      : [];
+    // Only the role's users who could open this warning in the list: another department's are left out.
+    const users = await escalationRecipients(ctx, tx, { tenantId: step.tenantId, roleId, warningId });
     const [deviceRow] = await scope
       .select(device, { deviceName: device.deviceName })
       .where(eq(device.deviceCode, row.deviceCode))
@@ -194,26 +191,28 @@ async function escalateOne(ctx: AppContext, step: Step, warningId: string, now: 
       minutes: String(step.afterMinutes),
     };
 
-    // The notice: in the bell's 通知 tab of the role's users, whoever of them signs in next.
-    noticeId = nextId();
+    // The notice: in the bell's 通知 tab of exactly those users (audience 指定用户), so a user of the
+    // role outside the warning's data scope does not see it; nobody to notify, no notice.
+    const audienceIds = users.map((u) => u.id).join(',');
+    noticeId = audienceIds ? nextId() : undefined;
     const title = EscalationMessages.noticeTitle(facts).slice(0, 255);
-    const audienceIds = roleId;
-    await scope.insert(notice).values({
-      id: noticeId,
-      title,
-      category: 1,
-      // Released at once: the inbox compares release times with the wall clock (notice-routes.ts).
-      releaseTime: new Date(),
-      audienceType: NoticeAudience.roles,
-      audienceIds,
-      content: EscalationMessages.noticeContent({
-        ...facts,
-        message: row.message,
-        startTime: row.startTime ? formatDateTime(row.startTime) : '',
-      }),
-      createTime: now,
-      updateTime: now,
-    });
+    if (noticeId)
+      await scope.insert(notice).values({
+        id: noticeId,
+        title,
+        category: 1,
+        // Released at once: the inbox compares release times with the wall clock (notice-routes.ts).
+        releaseTime: new Date(),
+        audienceType: NoticeAudience.users,
+        audienceIds,
+        content: EscalationMessages.noticeContent({
+          ...facts,
+          message: row.message,
+          startTime: row.startTime ? formatDateTime(row.startTime) : '',
+        }),
+        createTime: now,
+        updateTime: now,
+      });
 
     if (step.notifyLive) {
       const escalatedEvent: WarningLiveEvent = {
@@ -229,19 +228,23 @@ async function escalateOne(ctx: AppContext, step: Step, warningId: string, now: 
         message: row.message.slice(0, 500),
         at: now.toISOString(),
       };
-      await notifyLive(liveClient(tx), [
-        noticeEvent(
-          { tenantId: step.tenantId, id: noticeId, title, audienceType: NoticeAudience.roles, audienceIds },
-          'released',
-        ),
-        escalatedEvent,
-      ]);
+      // The popover's toast is the notice's `released` event, to the notified users only; the
+      // warning event goes to the streams whose warnings scope covers it (live-access.ts).
+      const released = noticeId
+        ? [
+            noticeEvent(
+              { tenantId: step.tenantId, id: noticeId, title, audienceType: NoticeAudience.users, audienceIds },
+              'released',
+            ),
+          ]
+        : [];
+      await notifyLive(liveClient(tx), [...released, escalatedEvent]);
     }
 
     let smsStatus: string = EscalationSms.off;
     let smsDetail = '';
     if (step.notifySms) {
-      const phones = [...new Set(users.map((u) => (u.phone ?? '').trim()).filter((p) => PHONE.test(p)))];
+      const phones = [...new Set(users.map((u) => u.phone).filter((p) => PHONE.test(p)))];
       if (phones.length) {
         await ctx.jobs.enqueueInTransaction(tx, escalationSmsJob, {
           tenantId: step.tenantId,
@@ -258,9 +261,9 @@ async function escalateOne(ctx: AppContext, step: Step, warningId: string, now: 
       .update(warningHistory)
       .set({
         roleName: String(roleRow?.roleName ?? '').slice(0, 255),
-        userIds: users.map((u) => String(u.id)).join(','),
-        userNames: users.map((u) => u.realName || u.account).join(','),
-        noticeId,
+        userIds: audienceIds,
+        userNames: users.map((u) => u.name).join(','),
+        noticeId: noticeId ?? null,
         live: step.notifyLive,
         smsStatus,
         smsDetail: smsDetail.slice(0, 1000),
@@ -269,35 +272,77 @@ async function escalateOne(ctx: AppContext, step: Step, warningId: string, now: 
     return true;
   });
   // The notices' cached totals (the 通知公告 list) follow at once, as after a notice saved by hand.
-  if (done) await ctx.totals.changed('notice', step.tenantId);
+  if (done && noticeId) await ctx.totals.changed('notice', step.tenantId);
   return done;
 }
 
-/** The job of `warning.escalation-sms`: sends through the tenant's enabled configuration, then records the outcome. */
+type SmsOutcome = { status: string; detail: string };
+
+/** Writes the outcome on the escalation's history entry; `onlyIfQueued`: not over one a run wrote. */
+async function recordSms(
+  ctx: AppContext,
+  tenantId: string,
+  historyId: string,
+  outcome: SmsOutcome,
+  onlyIfQueued = false,
+) {
+  await tenantScope(ctx.db, tenantId)
+    .update(warningHistory)
+    .set({ smsStatus: outcome.status, smsDetail: outcome.detail.slice(0, 1000) })
+    .where(
+      eq(warningHistory.id, historyId),
+      onlyIfQueued ? eq(warningHistory.smsStatus, EscalationSms.queued) : undefined,
+    );
+}
+
+/**
+ * The job of `warning.escalation-sms`: sends through the tenant's enabled configuration, then
+ * records the outcome. It never leaves the entry `queued`: a refusal (no configuration, the
+ * provider's answer) is `failed` with its reason; any other error is `failed` with a server-error
+ * reason and fails the job too (listed on the failed-jobs screen); a run whose process dies is
+ * answered by `escalationSmsInterrupted`.
+ */
 export async function sendEscalationSms(
   ctx: AppContext,
   payload: z.infer<typeof escalationSmsJob.payload>,
   log: FastifyBaseLogger,
 ): Promise<{ sent: boolean }> {
-  let status: string = EscalationSms.sent;
-  let detail = payload.phones.join(',');
+  const { tenantId, historyId } = payload;
+  let outcome: SmsOutcome = { status: EscalationSms.sent, detail: payload.phones.join(',') };
   try {
-    const config = await enabledConfig(ctx, payload.tenantId);
+    const config = await enabledConfig(ctx, tenantId);
     if (!config) throw badRequest(EscalationMessages.noSmsConfig);
     const templated = payload.templateId ? { ...config, templateId: payload.templateId } : config;
     await sendSms(ctx, templated, { phones: payload.phones, params: payload.params }, log);
   } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
-    status = EscalationSms.failed;
-    detail = error.textIn('zh');
-    log.warn(
-      { tenantId: payload.tenantId, historyId: payload.historyId, reason: error.textIn('en') },
-      'escalation SMS',
-    );
+    const refused = error instanceof HttpError;
+    const reason = refused ? { zh: error.textIn('zh'), en: error.textIn('en') } : EscalationMessages.smsError;
+    outcome = { status: EscalationSms.failed, detail: bothLanguages(reason) };
+    log.warn({ tenantId, historyId, reason: reason.en, err: refused ? undefined : error }, 'escalation SMS');
+    if (!refused) {
+      // Best effort: the database may be what failed; the job's failure is recorded either way.
+      await recordSms(ctx, tenantId, historyId, outcome).catch(() => undefined);
+      throw error;
+    }
   }
-  await tenantScope(ctx.db, payload.tenantId)
-    .update(warningHistory)
-    .set({ smsStatus: status, smsDetail: detail.slice(0, 1000) })
-    .where(eq(warningHistory.id, payload.historyId));
-  return { sent: status === EscalationSms.sent };
+  await recordSms(ctx, tenantId, historyId, outcome);
+  return { sent: outcome.status === EscalationSms.sent };
+}
+
+/**
+ * The `failed` hook of `warning.escalation-sms` (docs/jobs.md "A crash during a job"): the process
+ * running it died (kill -9, power) and no retry is left, so the entry still `queued` becomes
+ * `failed` with that reason; an entry a run already finished keeps its outcome.
+ */
+export async function escalationSmsInterrupted(
+  ctx: AppContext,
+  payload: z.infer<typeof escalationSmsJob.payload>,
+): Promise<void> {
+  await recordSms(
+    ctx,
+    payload.tenantId,
+    payload.historyId,
+    { status: EscalationSms.failed, detail: bothLanguages(EscalationMessages.smsInterrupted) },
+    true,
+  );
 }

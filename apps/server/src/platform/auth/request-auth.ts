@@ -33,6 +33,12 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Whom a data scope is decided for: a caller, or a user the server acts about without a request
+ * (the users an escalation would notify, modules/warning/escalation-recipients.ts).
+ */
+export type ScopeSubject = Pick<AuthContext, 'tenantId' | 'userId' | 'deptId' | 'roleIds' | 'roleAliases'>;
+
 export const splitIds = (text: string): string[] =>
   text
     .split(',')
@@ -76,7 +82,7 @@ export const ADMINISTRATOR_ROLE = 'administrator';
  * The platform's super administrator: the `administrator` role of the platform tenant. A
  * tenant cannot make one by naming a role `administrator` (role submit refuses that alias).
  */
-export const isAdministrator = (auth: AuthContext) =>
+export const isAdministrator = (auth: Pick<AuthContext, 'tenantId' | 'roleAliases'>) =>
   auth.tenantId === DEFAULT_TENANT_ID && auth.roleAliases.includes(ADMINISTRATOR_ROLE);
 
 /** Callers of the platform tenant may manage what is shared by all tenants. */

@@ -31,7 +31,7 @@ export const warning: typeof zh = {
     cleared: 'Cleared',
     handled: 'Handled by {{who}}',
     users: 'Notified: {{names}}',
-    noUsers: 'The role has nobody to notify',
+    noUsers: 'The role has nobody to notify (active, with this warning in their data scope)',
     notice: 'notice sent',
     live: 'pushed live',
     sms: {

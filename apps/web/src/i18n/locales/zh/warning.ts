@@ -30,7 +30,7 @@ export const warning = {
     cleared: '告警恢复',
     handled: '{{who}} 处理',
     users: '通知人员: {{names}}',
-    noUsers: '该角色没有可通知的人员',
+    noUsers: '该角色没有可通知的人员(启用且数据权限包含此告警的用户)',
     notice: '已发通知',
     live: '已实时推送',
     sms: {
