@@ -176,6 +176,13 @@ export function callApi<T>(
   ) as Promise<{ code: number; success: boolean; data: T; msg: string }>;
 }
 
+/** `callApi` that expects success (naming the route and the server's message otherwise) and answers `data`. */
+export async function callApiOk<T = string>(page: Page, url: string, body?: unknown): Promise<T> {
+  const res = await callApi<T>(page, url, body);
+  expect(res.success, `${url}: ${res.msg}`).toBe(true);
+  return res.data;
+}
+
 /** Screens load lazily and call the API: assertions on them get 15 s. */
 export const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000 });
 

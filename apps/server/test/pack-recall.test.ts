@@ -9,8 +9,10 @@ import {
   RECALL_DETAIL_PATH,
   RECALL_EXPORT_PATH,
   RECALL_NOTICE_PATH,
+  RECALL_PATHS,
   RecallAction,
   RecallReason,
+  RecallSource,
   RecallState,
   type PackMoveRow,
   type RecallView,
@@ -18,6 +20,7 @@ import {
 import { nextId } from '../src/platform/db/ids';
 import { addDays, dayStart, zoneDay } from '../src/modules/welcome/welcome-days';
 import { sweepExpiredPacks } from '../src/modules/business/packs/pack-expiry';
+import { disinfectionRecordChain, recordsFromCycles } from '../src/modules/business/disinfection/records-from-cycles';
 import { createTestApp, type TestApp } from './support/test-app';
 import { signInToNewTenant, signInWithScopes } from './support/scoped-user';
 
@@ -97,6 +100,31 @@ async function loadAt(deviceId: string, when: Date): Promise<string> {
   await rows(`update mes_load set create_time = $2 where id = $1`, [id, when]);
   return id;
 }
+
+/** A finished cycle of the device that ended at `end`, with this parametric result (null: not judged). */
+async function cycleEnded(d: { id: string; code: string }, end: Date, parametric: number | null = null) {
+  const id = nextId();
+  await rows(
+    `insert into mes_device_cycle (id, tenant_id, device_id, device_code, program_name, start_time, end_time,
+       duration_seconds, result, parametric_result, parametric_reason)
+     values ($1, $2, $3, $4, '134℃ 器械', $5, $6, 2400, 1, $7, $8)`,
+    [
+      id,
+      TENANT,
+      d.id,
+      d.code,
+      new Date(end.getTime() - 40 * 60_000),
+      end,
+      parametric,
+      parametric === FAIL ? '维持时间 120 秒,低于 180 秒' : '',
+    ],
+  );
+  return id;
+}
+
+/** Gives the load its cycle, as the load screen does (the generic submit). */
+const giveCycle = (loadId: string, deviceId: string, cycleId: string, remark = '') =>
+  ok('/api/blade-business/load/submit', { id: loadId, deviceId, cycleId, remark });
 
 let articleId: string;
 let clinic: string;
@@ -293,6 +321,27 @@ describe('a recall that acts', () => {
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
   }, 60_000);
 
+  it('places each load in time by its cycle’s end, by its creation only while it has no cycle', async () => {
+    const d = await steriliser();
+    // Assembled before the last pass, sterilised after it: not covered by that pass.
+    const lateRun = await loadAt(d.id, at(1));
+    await giveCycle(lateRun, d.id, await cycleEnded(d, at(6)));
+    // Assembled after the pass, given a cycle that ran before it: covered by the pass.
+    const earlyRun = await loadAt(d.id, at(5));
+    await giveCycle(earlyRun, d.id, await cycleEnded(d, at(3)));
+    // No cycle yet: its creation places it.
+    const waiting = await loadAt(d.id, at(7));
+    const late = await packIn(lateRun, PackState.sterile);
+    const early = await packIn(earlyRun, PackState.sterile);
+    const open = await packIn(waiting, PackState.sterilising);
+    await verification(d.id, BIOLOGICAL, PASS, at(4));
+    const view = (await recallOf(await verification(d.id, BIOLOGICAL, FAIL, at(8)))) as RecallView;
+    const codes = view.packs.map((p) => p.packCode);
+    expect(codes).toContain(late.code);
+    expect(codes).toContain(open.code);
+    expect(codes).not.toContain(early.code);
+  });
+
   it('a Bowie-Dick failure recalls too', async () => {
     const d = await steriliser();
     const l = await loadAt(d.id, at(3));
@@ -374,11 +423,21 @@ describe('expiry', () => {
       ]),
     );
     const warnings = await rows<{ dept_id: string; repeat_count: number; warning_type: string; message: string }>(
-      `select dept_id::text, repeat_count, warning_type, message from mes_warning where rule_key = $1`,
+      `select dept_id::text, repeat_count, warning_type, message, device_code, trigger_value, threshold
+         from mes_warning where rule_key = $1`,
       [`pack-expiry:${stale.id}`],
     );
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatchObject({ dept_id: clinic, repeat_count: 1, warning_type: 'pack-expiry' });
+    expect(warnings[0]).toMatchObject({
+      dept_id: clinic,
+      repeat_count: 1,
+      warning_type: 'pack-expiry',
+      // A pack is no device: no device code; the pack is the trigger, its expiry day the threshold.
+      device_code: '',
+      trigger_value: stale.code,
+      threshold: longAgo,
+    });
+    expect(warnings[0]?.message).toContain(`Pack ${stale.code} expired on ${longAgo}`);
     expect(warnings[0]?.message).toContain(stale.code);
     expect(await rows(`select 1 from mes_warning where rule_key = $1`, [`pack-expiry:${fresh.id}`])).toHaveLength(0);
 
@@ -388,5 +447,141 @@ describe('expiry', () => {
     expect(after.msg).toBe(`Pack ${stale.code} is "Expired" and cannot move to "In use"`);
     const history = (await get<PackMoveRow[]>(`/api/blade-business/pack/history?id=${stale.id}`)).data;
     expect(history.at(-1)).toMatchObject({ fromState: PackState.delivered, toState: PackState.expired });
+  });
+});
+
+describe('a parametric failure', () => {
+  const paths = RECALL_PATHS[RecallSource.disinfection];
+  const recordOfCycle = async (cycleId: string) => {
+    await recordsFromCycles(t.ctx, disinfectionRecordChain(), TENANT);
+    const [row] = await rows<{ id: string; record_no: string }>(
+      `select id::text, record_no from mes_disinfection_record where cycle_id = $1 and not superseded and is_deleted = 0`,
+      [cycleId],
+    );
+    expect(row).toBeDefined();
+    return row as { id: string; record_no: string };
+  };
+  const viewOf = async (recordId: string, token = admin) =>
+    (await get<RecallView | null>(`/api${paths.detail}?id=${recordId}`, token)).data;
+  const warningsOf = (recordNo: string) =>
+    rows<{ level: number; repeat_count: number; warning_type: string; message: string }>(
+      `select level, repeat_count, warning_type, message from mes_warning where rule_key = $1`,
+      [`parametric:${recordNo}`],
+    );
+
+  let d: { id: string; code: string };
+  let record: { id: string; record_no: string };
+  let loadId: string;
+  let inLoad: { id: string; code: string }[];
+
+  beforeAll(async () => {
+    d = await steriliser();
+    const failedCycle = await cycleEnded(d, at(10), FAIL);
+    // Judged by the records job before any load names the cycle: nothing to recall yet.
+    record = await recordOfCycle(failedCycle);
+    loadId = await loadAt(d.id, at(9));
+    inLoad = [await packIn(loadId, PackState.awaitingReview), await packIn(loadId, PackState.sterilising)];
+    // A passing cycle's load recalls nothing.
+    const good = await loadAt(d.id, at(9));
+    await packIn(good, PackState.awaitingReview);
+    await giveCycle(good, d.id, await cycleEnded(d, at(11), PASS));
+    expect(await viewOf(record.id)).toBeNull();
+    await giveCycle(loadId, d.id, failedCycle);
+  });
+
+  it('recalls the packs of the cycle’s load once, keyed by the disinfection record, with one critical warning', async () => {
+    const view = (await viewOf(record.id)) as RecallView;
+    expect(view).toMatchObject({
+      reason: RecallReason.parametric,
+      source: RecallSource.disinfection,
+      sourceNo: record.record_no,
+      state: RecallState.open,
+      total: 2,
+    });
+    expect(view.packs.map((p) => p.packCode).sort()).toEqual(inLoad.map((p) => p.code).sort());
+    // The load edited again and the job run again: the same recall, the same warning, not repeated.
+    await giveCycle(
+      loadId,
+      d.id,
+      (await rows<{ cycle_id: string }>(`select cycle_id::text from mes_load where id = $1`, [loadId]))[0]
+        ?.cycle_id as string,
+      '再次保存',
+    );
+    await recordsFromCycles(t.ctx, disinfectionRecordChain(), TENANT);
+    expect(await rows(`select 1 from mes_recall where source_no = $1`, [record.record_no])).toHaveLength(1);
+    expect(((await viewOf(record.id)) as RecallView).total).toBe(2);
+    const warnings = await warningsOf(record.record_no);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ level: 1, repeat_count: 1, warning_type: 'parametric' });
+    expect(warnings[0]?.message).toContain('2 个器械包');
+    expect(warnings[0]?.message).toContain('2 packs');
+  });
+
+  it('takes in a pack put into the failed load later, and a load named before the record is made', async () => {
+    const late = await packIn(loadId, PackState.cleaned);
+    await ok(`/api${PACK_MOVE_PATH}`, { ids: late.id, state: PackState.sterilising, loadId });
+    const view = (await viewOf(record.id)) as RecallView;
+    expect(view.total).toBe(3);
+    expect(view.packs.map((p) => p.packCode)).toContain(late.code);
+    // The cycle already named by a load when the records job judges it: the job recalls.
+    const other = await cycleEnded(d, at(14), FAIL);
+    const early = await loadAt(d.id, at(13));
+    const p = await packIn(early, PackState.sterilising);
+    await giveCycle(early, d.id, other);
+    const made = await recordOfCycle(other);
+    const byJob = (await viewOf(made.id)) as RecallView;
+    expect(byJob.packs.map((x) => x.packCode)).toEqual([p.code]);
+    expect(byJob.recallUserName).toBe('系统(参数判定)');
+  });
+
+  it('acts, closes, exports and prints from the disinfection record, not from the verification routes', async () => {
+    const view = (await viewOf(record.id)) as RecallView;
+    // Not a verification record's recall: those routes do not reach it.
+    expect((await post(`/api${RECALL_CLOSE_PATH}`, { id: view.id })).status).toBe(404);
+    expect((await act([view.packs[0]?.id as string], RecallAction.reprocessed)).status).toBe(404);
+    const done = await post(`/api${paths.action}`, {
+      ids: view.packs.map((p) => p.id).join(','),
+      action: RecallAction.reprocessed,
+    });
+    expect(done.success, done.msg).toBe(true);
+    const after = (await viewOf(record.id)) as RecallView;
+    expect(after.handled).toBe(after.total);
+    expect(after.packs.every((p) => p.state === PackState.recalled && p.action === RecallAction.reprocessed)).toBe(
+      true,
+    );
+    const sheet = await t.as(admin, { method: 'GET', url: `/api${paths.export}?id=${view.id}` });
+    expect(sheet.statusCode).toBe(200);
+    expect(sheet.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    const pdf = await t.as(admin, { method: 'GET', url: `/api${paths.notice}?id=${view.id}` });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    const closed = await post(`/api${paths.close}`, { id: view.id }, 'en');
+    expect(closed.success, closed.msg).toBe(true);
+    expect(((await viewOf(record.id)) as RecallView).state).toBe(RecallState.closed);
+  }, 60_000);
+
+  it('reads under the disinfection records’ scope, acts under their recall button; another tenant gets 404', async () => {
+    const view = (await viewOf(record.id)) as RecallView;
+    const reader = await signInWithScopes(t, {
+      account: `dr${randomBytes(3).toString('hex')}`,
+      codes: ['disinfection:read'],
+    });
+    expect(((await viewOf(record.id, reader)) as RecallView).id).toBe(view.id);
+    const refused = await post(
+      `/api${paths.action}`,
+      { ids: view.packs[0]?.id, action: RecallAction.destroyed },
+      'zh',
+      reader,
+    );
+    expect(refused.status).toBe(403);
+    const verifier = await signInWithScopes(t, {
+      account: `vr${randomBytes(3).toString('hex')}`,
+      codes: ['verification:read', 'verification:recall'],
+    });
+    expect((await get(`/api${paths.detail}?id=${record.id}`, verifier)).status).toBe(403);
+    const other = await signInToNewTenant(t, '772902', ['disinfection:read', 'disinfection:recall']);
+    expect((await get(`/api${paths.detail}?id=${record.id}`, other)).status).toBe(404);
+    expect((await post(`/api${paths.close}`, { id: view.id }, 'zh', other)).status).toBe(404);
+    expect((await get(`/api${paths.detail}?id=x`)).status).toBe(400);
   });
 });

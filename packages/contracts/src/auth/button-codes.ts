@@ -37,6 +37,7 @@ export const buttonCodes = {
   warning: screenButtons('warning', ['handle']),
   ledger: screenButtons('disinfection_ledger', ['print']),
   verification: screenButtons('verification', ['recall']),
+  disinfection: screenButtons('disinfection', ['recall']),
   pack: screenButtons('pack', ['move', 'label']),
   load: screenButtons('load', ['release']),
   flowModel: screenButtons('flow_model', ['deploy']),

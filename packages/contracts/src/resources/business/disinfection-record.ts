@@ -3,6 +3,7 @@ import { defineRecordResource, type RetentionRule } from '../../resource/records
 import { judgementFields } from '../device/device-cycle';
 import { deviceRowFields } from '../device/device-row-fields';
 import { productResource, type LETHALITY_KINDS } from '../device/product';
+import { RECALL_PATHS, RecallSource } from './pack-recall';
 
 /** `recordType`: what the standards keep apart, each with its retention. */
 export const RecordType = { disinfection: 1, sterilisation: 2, waterline: 3 } as const;
@@ -88,7 +89,15 @@ export const disinfectionRecordResource = defineRecordResource({
   listRoute: 'page',
   operations: ['page', 'detail', 'submit', 'remove', 'export'],
   dataScope: { deptColumn: 'dept_id' },
-  menu: { group: 'business', sort: 1, icon: 'safety-certificate', nameEn: 'Disinfection records' },
+  menu: {
+    group: 'business',
+    sort: 1,
+    icon: 'safety-certificate',
+    nameEn: 'Disinfection records',
+    // A parametric failure's pack recall (docs/packs.md "Recalls"): its actions and closing.
+    buttons: [{ action: 'recall', name: { zh: '召回处理', en: 'Handle recall' }, position: 2 }],
+    scopes: [{ action: 'recall', name: '召回处理', path: `/api${RECALL_PATHS[RecallSource.disinfection].action}` }],
+  },
   dialogWidth: 960,
   records: {
     chainBy: 'deviceCode',

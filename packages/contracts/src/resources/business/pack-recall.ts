@@ -14,6 +14,18 @@ export const RECALL_REASON_LABELS: Readonly<Record<RecallReason, LocalText>> = {
   [RecallReason.parametric]: { zh: '参数放行不合格', en: 'Parametric release failed' },
 };
 
+/**
+ * The record a recall was made from: a failed verification record (biological indicator, BD
+ * test) or a disinfection record whose cycle failed its parametric judgement.
+ */
+export const RecallSource = { verification: 1, disinfection: 2 } as const;
+export type RecallSource = (typeof RecallSource)[keyof typeof RecallSource];
+
+export const RECALL_SOURCE_LABELS: Readonly<Record<RecallSource, LocalText>> = {
+  [RecallSource.verification]: { zh: '验证记录', en: 'Verification record' },
+  [RecallSource.disinfection]: { zh: '消毒记录', en: 'Disinfection record' },
+};
+
 /** `state` of a recall: open until every pack has its action and someone closes it. */
 export const RecallState = { open: 1, closed: 2 } as const;
 
@@ -38,23 +50,52 @@ const optionsOf = (labels: Readonly<Record<number, LocalText>>) => ({
   items: Object.entries(labels).map(([value, label]) => ({ value: Number(value), label })),
 });
 
-/** `GET /api` + this + `?id=` (a verification record): its recall with the packs, or `null`. */
-export const RECALL_DETAIL_PATH = '/blade-business/recall/detail';
-/** `POST /api` + this (`ids` of recalled packs, `action`, `remark`): records what was done with them. */
-export const RECALL_ACTION_PATH = '/blade-business/recall/action';
-/** `POST /api` + this + `?id=` (a recall): closes it once every pack is handled. */
-export const RECALL_CLOSE_PATH = '/blade-business/recall/close';
-/** `GET /api` + this + `?id=` (a recall): its packs as an xlsx sheet. */
-export const RECALL_EXPORT_PATH = '/blade-business/recall/export';
-/** `GET /api` + this + `?id=` (a recall): the recall notice as a PDF (Chinese). */
-export const RECALL_NOTICE_PATH = '/blade-business/recall/notice';
+/** A recall's routes, under the screen of the record kind that makes it (each checks its own access). */
+export interface RecallPaths {
+  /** `GET /api` + this + `?id=` (the source record): its recall with the packs, or `null`. */
+  detail: string;
+  /** `POST /api` + this (`ids` of recalled packs, `action`, `remark`): records what was done with them. */
+  action: string;
+  /** `POST /api` + this + `?id=` (a recall): closes it once every pack is handled. */
+  close: string;
+  /** `GET /api` + this + `?id=` (a recall): its packs as an xlsx sheet. */
+  export: string;
+  /** `GET /api` + this + `?id=` (a recall): the recall notice as a PDF (Chinese). */
+  notice: string;
+}
+
+const recallPathsUnder = (base: string): RecallPaths => ({
+  detail: `${base}/detail`,
+  action: `${base}/action`,
+  close: `${base}/close`,
+  export: `${base}/export`,
+  notice: `${base}/notice`,
+});
+
+/**
+ * The recall routes by the record kind that makes the recall: a verification record's under the
+ * verification records' scopes, a disinfection record's under the disinfection records'.
+ */
+export const RECALL_PATHS: Readonly<Record<RecallSource, RecallPaths>> = {
+  [RecallSource.verification]: recallPathsUnder('/blade-business/recall'),
+  [RecallSource.disinfection]: recallPathsUnder('/blade-business/disinfection/recall'),
+};
+
+/** The verification records' recall routes, by their former names. */
+export const RECALL_DETAIL_PATH = RECALL_PATHS[RecallSource.verification].detail;
+export const RECALL_ACTION_PATH = RECALL_PATHS[RecallSource.verification].action;
+export const RECALL_CLOSE_PATH = RECALL_PATHS[RecallSource.verification].close;
+export const RECALL_EXPORT_PATH = RECALL_PATHS[RecallSource.verification].export;
+export const RECALL_NOTICE_PATH = RECALL_PATHS[RecallSource.verification].notice;
 /** The longest remark on a pack's action. */
 export const RECALL_REMARK_MAX = 255;
 
 /**
  * A recall (召回): made by a failed biological indicator, Bowie-Dick test or parametric result,
  * it names every pack of the affected loads; open until each pack has its action and it is closed.
- * No screen of its own: the verification record shows it (routes above).
+ * No screen of its own: the record that made it shows it (routes above). Which record is `source`
+ * (a verification record, or a disinfection record for a parametric failure) with its id and
+ * number: one recall per (source, number).
  */
 export const recallResource = defineResource({
   code: 'recall',
@@ -64,8 +105,9 @@ export const recallResource = defineResource({
   owner: 'tenant',
   operations: [],
   fields: {
-    verificationId: { kind: 'id', label: { zh: '验证记录', en: 'Verification record' } },
-    verificationNo: { kind: 'string', label: { zh: '验证记录编号', en: 'Verification no' }, max: 32 },
+    source: { kind: 'int', label: { zh: '来源', en: 'Source' }, options: optionsOf(RECALL_SOURCE_LABELS) },
+    sourceId: { kind: 'id', label: { zh: '来源记录', en: 'Source record' } },
+    sourceNo: { kind: 'string', label: { zh: '来源记录编号', en: 'Source record no' }, max: 32 },
     reason: { kind: 'int', label: { zh: '召回原因', en: 'Reason' }, options: optionsOf(RECALL_REASON_LABELS) },
     deviceId: { kind: 'id', label: { zh: '设备', en: 'Device' }, nullable: true },
     deviceCode: { kind: 'string', label: { zh: '设备编号', en: 'Device code' }, max: 64 },
@@ -75,7 +117,7 @@ export const recallResource = defineResource({
     closeTime: { kind: 'datetime', label: { zh: '关闭时间', en: 'Closed at' }, nullable: true },
     closeUserName: { kind: 'string', label: { zh: '关闭人', en: 'Closed by' }, max: 64 },
   },
-  indexes: [{ fields: ['tenantId', 'verificationNo'], unique: true }, { fields: ['tenantId', 'state'] }],
+  indexes: [{ fields: ['tenantId', 'source', 'sourceNo'], unique: true }, { fields: ['tenantId', 'state'] }],
 });
 
 /**
@@ -138,10 +180,12 @@ export const recallPackResource = defineResource({
   indexes: [{ fields: ['tenantId', 'recallId', 'packId'], unique: true }, { fields: ['tenantId', 'packId'] }],
 });
 
-/** A recall as the verification record's dialog shows it. */
+/** A recall as the source record's dialog shows it. */
 export interface RecallView {
   id: string;
-  verificationNo: string;
+  /** The kind and number of the record that made it. */
+  source: RecallSource;
+  sourceNo: string;
   reason: RecallReason;
   deviceCode: string;
   state: number;

@@ -13,6 +13,11 @@ export const WarningStatus = { activeUnhandled: 1, activeHandled: 2, clearedUnha
  * records, docs/records.md); the other types are the alarm rules' (dictionary warning_type).
  */
 export const INDICATOR_WARNING_TYPE = 'indicator';
+/**
+ * `warningType` of the critical warning a cycle's failed parametric judgement raises when it
+ * recalls the packs of its load (docs/packs.md "Recalls").
+ */
+export const PARAMETRIC_WARNING_TYPE = 'parametric';
 /** `warningType` of the warning a pack past its validity raises at the clinic holding it (docs/packs.md). */
 export const PACK_EXPIRY_WARNING_TYPE = 'pack-expiry';
 /** `level` (dictionary warning_level). */
@@ -115,6 +120,7 @@ export const warningResource = defineResource({
           ),
           [INDICATOR_WARNING_TYPE, '生物指示物不合格', 'Indicator failure'],
           [PACK_EXPIRY_WARNING_TYPE, '器械包过期', 'Pack expired'],
+          [PARAMETRIC_WARNING_TYPE, '参数放行不合格', 'Parametric release failed'],
         ],
       },
     ],

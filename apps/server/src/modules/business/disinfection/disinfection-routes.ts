@@ -1,21 +1,26 @@
 import type { FastifyInstance } from 'fastify';
-import { eq } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import {
   apiScopeCodes,
+  bilingual,
   DISINFECTION_CURVE_ROUTE,
   disinfectionRecordResource,
+  RecallSource,
   RecordSource,
   type CycleCurveReply,
 } from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
-import { registerResource, type ChangeArgs, type Row } from '../../../crud/resource-routes';
+import { registerResource, type ChangeArgs, type ResourceService, type Row } from '../../../crud/resource-routes';
 import { disinfectionRecord } from '../../../platform/db/schema';
 import { newRecordNo, recordDevice } from './record-device';
 import { startRecordsFromCycles } from './records-from-cycles';
-import { recallMarks } from '../verification/verification-recall';
+import { recallMarks, recallStates } from '../verification/verification-recall';
 import { loadsOfCycles } from '../packs/pack-moves';
 import { requireAuth, type AuthContext } from '../../../platform/auth/request-auth';
 import { ok } from '../../../platform/http/envelope';
+import { notFound } from '../../../platform/http/errors';
+import { idValue } from '../../../platform/http/request-params';
+import { registerRecallRoutes, type RecallRouteSource } from '../verification/recall-routes';
 import { tenantRows } from '../../../platform/tenancy/tenant-scope';
 import { judgeCycle } from '../../telemetry/lethality';
 import { curvesOf, profileOf, programOf } from './cycle-judgement';
@@ -48,6 +53,9 @@ const recallDecoration =
     const marks = await recallMarks(ctx.db, auth.tenantId, [...new Set(rows.map((r) => String(r.recordNo ?? '')))]);
     const cycleIds = [...new Set(rows.map((r) => r.cycleId).filter((c) => c !== null && c !== undefined && c !== ''))];
     const loads = await loadsOfCycles(ctx.db, auth.tenantId, cycleIds.map(String));
+    const packRecalls = await recallStates(ctx.db, auth.tenantId, RecallSource.disinfection, [
+      ...new Set(rows.map((r) => String(r.recordNo ?? ''))),
+    ]);
     return rows.map((row) => {
       const mark = marks.get(String(row.recordNo ?? ''));
       const loaded = row.cycleId ? loads.get(String(row.cycleId)) : undefined;
@@ -55,6 +63,8 @@ const recallDecoration =
         ...row,
         recalled: mark !== undefined,
         recallHandled: mark?.handled ?? false,
+        // The pack recall of a parametric failure (open / closed), shown by the record's 器械包召回.
+        packRecallState: packRecalls.get(String(row.recordNo ?? '')) ?? null,
         // The load (batch) of the record's cycle, when one was assembled for it (docs/packs.md).
         loadId: loaded?.loadId ?? null,
         loadNo: loaded?.loadNo ?? '',
@@ -86,7 +96,34 @@ export function registerDisinfectionRoutes(app: FastifyInstance, ctx: AppContext
     await service.detail(id, auth);
     return ok(await curveOf(ctx, auth.tenantId, String(id)));
   });
+  registerRecallRoutes(app, ctx, disinfectionRecallSource(ctx, service));
   startRecordsFromCycles(ctx);
+}
+
+/**
+ * The disinfection records as a recall's source (a parametric failure, docs/packs.md "Recalls"),
+ * under their read scope and data scope: the same routes as a verification record's recall.
+ */
+function disinfectionRecallSource(ctx: AppContext, service: ResourceService): RecallRouteSource {
+  const visible = async (auth: AuthContext, condition: SQL) => {
+    const [row] = await ctx.db
+      .select({ recordNo: disinfectionRecord.recordNo })
+      .from(disinfectionRecord)
+      .where(and(await service.readScope(auth, 'view'), condition))
+      .limit(1);
+    return row?.recordNo;
+  };
+  return {
+    source: RecallSource.disinfection,
+    code: disinfectionRecordResource.code,
+    async visibleById(auth, id) {
+      const recordNo = await visible(auth, eq(disinfectionRecord.id, idValue(id, 'id')));
+      if (recordNo === undefined) throw notFound(bilingual('rowNotFound'));
+      return recordNo;
+    },
+    visibleByNo: async (auth, recordNo) =>
+      (await visible(auth, eq(disinfectionRecord.recordNo, recordNo))) !== undefined,
+  };
 }
 
 /** The record's cycle curve and its program's profile, read as the judgement reads them. */

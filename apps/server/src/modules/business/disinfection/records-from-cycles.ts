@@ -17,6 +17,7 @@ import { rowsOfSameTenant, tenantRows } from '../../../platform/tenancy/tenant-s
 import { clipText } from '../../../platform/mqtt/device-text';
 import { judgementOf, type StoredJudgement } from './cycle-judgement';
 import { newRecordNo } from './record-device';
+import { JUDGEMENT_PERSON, JUDGEMENT_USER, recallParametricFailure } from './parametric-recall';
 
 /**
  * Finished cycles become records by this job, after ingestion's commit, not inside the batch:
@@ -171,6 +172,15 @@ export async function recordsFromCycles(
             await tx.transaction(async (savepoint) => {
               const judgement = await judgementOf(savepoint, { ...row, tenantId: String(row.tenantId) });
               await chain.append(savepoint, String(row.tenantId), recordOf(row, judgement));
+              // A load already naming the cycle (usually it is given its cycle later: the load's hook).
+              if (judgement.parametricResult === ParametricResult.fail)
+                await recallParametricFailure(
+                  savepoint,
+                  { tenantId: String(row.tenantId), userId: JUDGEMENT_USER },
+                  String(row.id),
+                  JUDGEMENT_PERSON,
+                  new Date(ctx.clock.now()),
+                );
             });
             made += 1;
             tenants.add(String(row.tenantId));

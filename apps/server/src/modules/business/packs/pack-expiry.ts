@@ -84,16 +84,18 @@ export async function sweepExpiredPacks(ctx: AppContext): Promise<number> {
         client,
         {
           tenantId,
-          // A pack is no device: the warning names the pack's code where a device code goes.
-          deviceCode: row.code,
+          // A pack is no device: no device code (device lists and filters stay the devices'); the
+          // department is the one holding the pack, the trigger is the pack (its code) and the
+          // threshold the expiry day it passed. No field: nothing to chart.
+          deviceCode: '',
           deviceId: null,
           deptId: row.deptId,
           ruleKey: `pack-expiry:${row.id}`,
           warningType: PACK_EXPIRY_WARNING_TYPE,
           level: WarningLevel.major,
           field: '',
-          triggerValue: row.expiryDate,
-          threshold: today,
+          triggerValue: row.code,
+          threshold: row.expiryDate,
           message:
             `器械包 ${row.code} 已于 ${row.expiryDate} 过期${holder ? `(${holder.name})` : ''},请收回重新处理` +
             ` / Pack ${row.code} expired on ${row.expiryDate}; pick it up for reprocessing`,

@@ -12,6 +12,7 @@ import {
   PACK_MATERIALS,
   PACK_MOVE_PATH,
   packResource,
+  PackState,
   ParametricResult,
   type PackLabel,
 } from '@mes/contracts';
@@ -27,6 +28,7 @@ import { requestLanguage } from '../../../platform/http/request-language';
 import { idsValue, idValue, paramsOf } from '../../../platform/http/request-params';
 import { tenantScope } from '../../../platform/tenancy/tenant-scope';
 import { renderLabelsInWorker } from '../../report/report-pdf-pool';
+import { recallIntoFailedLoad } from '../disinfection/parametric-recall';
 import { LoadMessages, releaseLoad } from './load-release';
 import { startPackExpirySweep } from './pack-expiry';
 import { moveInputOf, movePacks, PackMessages, packHistory, recordCreation } from './pack-moves';
@@ -174,13 +176,27 @@ export function registerPackRoutes(app: FastifyInstance, ctx: AppContext): void 
   registerResource(app, ctx, {
     def: loadResource,
     table: load,
-    hooks: { beforeChange: beforeLoadChange, beforeRemove: beforeLoadRemove, decorate: loadDecoration(ctx) },
+    hooks: {
+      beforeChange: beforeLoadChange,
+      beforeRemove: beforeLoadRemove,
+      decorate: loadDecoration(ctx),
+      // Given a cycle that failed its parametric judgement, the load's packs are recalled.
+      async afterChange({ tx, auth, id, values }) {
+        if (values.cycleId) await recallIntoFailedLoad(tx, auth, id, personOf(auth), now());
+      },
+    },
   });
 
   app.post(`/api${PACK_MOVE_PATH}`, { config: { apiScope: `${packCode}:move` } }, async (request) => {
     const auth = requireAuth(request);
     const input = moveInputOf(paramsOf(request));
-    const moved = await ctx.db.transaction((tx) => movePacks(tx, auth, personOf(auth), input, now()));
+    const moved = await ctx.db.transaction(async (tx) => {
+      const n = await movePacks(tx, auth, personOf(auth), input, now());
+      // Put into a load whose cycle already failed its parametric judgement: they join its recall.
+      if (input.state === PackState.sterilising && input.place.loadId)
+        await recallIntoFailedLoad(tx, auth, input.place.loadId, personOf(auth), now());
+      return n;
+    });
     ctx.totals.changed(packCode, auth.tenantId);
     return ok(moved, PackMessages.moved(moved)[requestLanguage(request)]);
   });

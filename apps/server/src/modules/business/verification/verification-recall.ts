@@ -10,6 +10,7 @@ import {
   RECALL_ACTION_LABELS,
   RECALL_REASON_LABELS,
   RecallReason,
+  RecallSource,
   RecallState,
   VerificationResult,
   VerificationType,
@@ -27,6 +28,7 @@ import {
   car,
   dept,
   device,
+  deviceCycle,
   disinfectionRecord,
   line,
   load,
@@ -90,8 +92,8 @@ const REASON_OF_TYPE = new Map<number, RecallReason>([
   [VerificationType.bowieDick, RecallReason.bowieDick],
 ]);
 
-/** Whose rows and who writes them: a request's caller, or the demo seeding as its administrator. */
-type Writer = Pick<AuthContext, 'tenantId' | 'userId'>;
+/** Whose rows and who writes them: a request's caller, a job, or the demo seeding as its administrator. */
+export type Writer = Pick<AuthContext, 'tenantId' | 'userId'>;
 
 /**
  * Where and on whom each pack was used after it went into its (recalled) load: the first `inUse`
@@ -133,12 +135,109 @@ async function usesOf(
   return uses;
 }
 
+/** Where a recall comes from and what it says of itself (`mes_recall`'s head). */
+export interface RecallHead {
+  source: RecallSource;
+  sourceId: string;
+  sourceNo: string;
+  reason: RecallReason;
+  deviceId: string;
+  deviceCode: string;
+}
+
 /**
- * Opens the recall of a failed test (one per record number: corrections of it, and a later call
- * for the same record, add the packs not in it yet) with every pack of the device's loads made
- * after the last passing test of the same type and not after this one, each with where it is at
- * the moment of the recall and where and on whom it was used. No packs, no recall. Answers how
- * many packs the recall names.
+ * Opens the recall `head` names (one per source record number: a correction of the record, and a
+ * later call for the same record, add the packs not in it yet) with every pack of these loads,
+ * each with where it is at the moment of the recall and where and on whom it was used. `into`
+ * names an existing recall to add to instead. No packs, no recall. Answers how many packs of the
+ * loads the recall names and how many of them it names since this call.
+ */
+export async function openRecall(
+  tx: Tx,
+  auth: Writer,
+  head: RecallHead,
+  loads: readonly { id: string; loadNo: string }[],
+  person: string,
+  now: Date,
+  into?: string,
+): Promise<{ packs: number; added: number }> {
+  const none = { packs: 0, added: 0 };
+  if (!loads.length) return none;
+  const scope = tenantScope(tx, auth.tenantId);
+  const loadNo = new Map(loads.map((l) => [String(l.id), l.loadNo]));
+  const packs = (
+    await tx
+      .select({
+        id: pack.id,
+        code: pack.code,
+        loadId: pack.loadId,
+        state: pack.state,
+        deptId: pack.deptId,
+        lineId: pack.lineId,
+        carId: pack.carId,
+        patientCase: pack.patientCase,
+        articleName: article.name,
+      })
+      .from(pack)
+      .leftJoin(article, scope.rows(article, eq(article.id, pack.articleId)))
+      .where(scope.rows(pack, inArray(pack.loadId, [...loadNo.keys()])))
+      .orderBy(asc(pack.code))
+  ).map((p) => ({ ...p, id: String(p.id) }));
+  if (!packs.length) return none;
+  if (!into)
+    await scope
+      .insert(recall)
+      .values({
+        id: nextId(),
+        ...head,
+        state: RecallState.open,
+        recallTime: now,
+        recallUserName: person,
+        closeUserName: '',
+        createUser: auth.userId,
+        updateUser: auth.userId,
+      })
+      .onConflictDoNothing();
+  const [made] = into
+    ? [{ id: into }]
+    : await scope
+        .select(recall, { id: recall.id })
+        .where(eq(recall.source, head.source), eq(recall.sourceNo, head.sourceNo));
+  if (!made) return none;
+  const uses = await usesOf(tx, auth.tenantId, packs);
+  const added = await scope
+    .insert(recallPack)
+    .values(
+      ...packs.map((p) => ({
+        id: nextId(),
+        recallId: made.id,
+        packId: p.id,
+        packCode: p.code,
+        articleName: p.articleName ?? '',
+        loadId: p.loadId,
+        loadNo: p.loadId ? (loadNo.get(String(p.loadId)) ?? '') : '',
+        state: p.state,
+        deptId: p.deptId,
+        lineId: p.lineId,
+        carId: p.carId,
+        usedDeptId: uses.get(p.id)?.deptId ?? null,
+        patientCase: uses.get(p.id)?.patientCase ?? '',
+        actionUserName: '',
+        remark: '',
+        createUser: auth.userId,
+        updateUser: auth.userId,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ id: recallPack.id });
+  return { packs: packs.length, added: added.length };
+}
+
+/**
+ * The recall of a failed test: every pack of the device's loads sterilised after the last
+ * passing test of the same type and not after this one. A load is placed in time by its cycle's
+ * end (when it was sterilised), by its creation only while it has no cycle: a load assembled
+ * before the last pass but run after it was not covered by that pass.
  */
 export async function recallPacks(
   tx: Tx,
@@ -162,79 +261,35 @@ export async function recallPacks(
     )
     .orderBy(desc(verificationRecord.testTime))
     .limit(1);
-  const loads = await scope
-    .select(load, { id: load.id, loadNo: load.loadNo })
+  const ran = sql<Date>`coalesce(${deviceCycle.endTime}, ${load.createTime})`;
+  const loads = await tx
+    .select({ id: load.id, loadNo: load.loadNo })
+    .from(load)
+    .leftJoin(deviceCycle, scope.rows(deviceCycle, eq(deviceCycle.id, load.cycleId)))
     .where(
-      eq(load.deviceId, failed.deviceId),
-      lte(load.createTime, failed.testTime),
-      lastPass?.testTime ? gt(load.createTime, lastPass.testTime) : undefined,
+      scope.rows(
+        load,
+        eq(load.deviceId, failed.deviceId),
+        lte(ran, failed.testTime),
+        lastPass?.testTime ? gt(ran, lastPass.testTime) : undefined,
+      ),
     );
-  if (!loads.length) return 0;
-  const loadNo = new Map(loads.map((l) => [String(l.id), l.loadNo]));
-  const packs = (
-    await tx
-      .select({
-        id: pack.id,
-        code: pack.code,
-        loadId: pack.loadId,
-        state: pack.state,
-        deptId: pack.deptId,
-        lineId: pack.lineId,
-        carId: pack.carId,
-        patientCase: pack.patientCase,
-        articleName: article.name,
-      })
-      .from(pack)
-      .leftJoin(article, scope.rows(article, eq(article.id, pack.articleId)))
-      .where(scope.rows(pack, inArray(pack.loadId, [...loadNo.keys()])))
-      .orderBy(asc(pack.code))
-  ).map((p) => ({ ...p, id: String(p.id) }));
-  if (!packs.length) return 0;
-  await scope
-    .insert(recall)
-    .values({
-      id: nextId(),
-      verificationId: failed.id,
-      verificationNo: failed.recordNo,
+  const opened = await openRecall(
+    tx,
+    auth,
+    {
+      source: RecallSource.verification,
+      sourceId: failed.id,
+      sourceNo: failed.recordNo,
       reason,
       deviceId: failed.deviceId,
       deviceCode: failed.deviceCode,
-      state: RecallState.open,
-      recallTime: now,
-      recallUserName: person,
-      closeUserName: '',
-      createUser: auth.userId,
-      updateUser: auth.userId,
-    })
-    .onConflictDoNothing();
-  const [made] = await scope.select(recall, { id: recall.id }).where(eq(recall.verificationNo, failed.recordNo));
-  if (!made) return 0;
-  const uses = await usesOf(tx, auth.tenantId, packs);
-  await scope
-    .insert(recallPack)
-    .values(
-      ...packs.map((p) => ({
-        id: nextId(),
-        recallId: made.id,
-        packId: p.id,
-        packCode: p.code,
-        articleName: p.articleName ?? '',
-        loadId: p.loadId,
-        loadNo: p.loadId ? (loadNo.get(String(p.loadId)) ?? '') : '',
-        state: p.state,
-        deptId: p.deptId,
-        lineId: p.lineId,
-        carId: p.carId,
-        usedDeptId: uses.get(p.id)?.deptId ?? null,
-        patientCase: uses.get(p.id)?.patientCase ?? '',
-        actionUserName: '',
-        remark: '',
-        createUser: auth.userId,
-        updateUser: auth.userId,
-      })),
-    )
-    .onConflictDoNothing();
-  return packs.length;
+    },
+    loads.map((l) => ({ id: String(l.id), loadNo: l.loadNo })),
+    person,
+    now,
+  );
+  return opened.packs;
 }
 
 /** A verification record that recalls (a failed test of a recalling type), with why; else undefined. */
@@ -413,6 +468,20 @@ export async function recallMarks(
   return new Map(rows.map((r) => [r.recordNo, { handled: r.open === 0 }]));
 }
 
+/** Of these record numbers of one kind, those that made a pack recall, each with the recall's state. */
+export async function recallStates(
+  db: Queryable,
+  tenantId: string,
+  source: RecallSource,
+  recordNos: readonly string[],
+): Promise<Map<string, number>> {
+  if (!recordNos.length) return new Map();
+  const rows = await tenantScope(db, tenantId)
+    .select(recall, { sourceNo: recall.sourceNo, state: recall.state })
+    .where(eq(recall.source, source), inArray(recall.sourceNo, [...recordNos]));
+  return new Map(rows.map((r) => [r.sourceNo, r.state]));
+}
+
 export const RecallMessages = {
   action: { zh: '请选择处置方式', en: 'Please choose what was done with the packs' },
   remarkTooLong: (max: number) => ({
@@ -437,17 +506,17 @@ const time = (at: Date | null | undefined) => (at ? formatDateTime(at) : null);
 /**
  * A recall with its packs as they are now (state and clinic, line, car, patient case read from
  * the pack, not the recall's copy), and its progress. `by` names the recall: its id, or the
- * number of the verification record that made it.
+ * kind and number of the record that made it.
  */
 export async function recallView(
   db: Queryable,
   tenantId: string,
-  by: { id: string } | { verificationNo: string },
+  by: { id: string } | { source: RecallSource; sourceNo: string },
 ): Promise<RecallView | null> {
   const scope = tenantScope(db, tenantId);
   const [head] = await scope
     .select(recall)
-    .where('id' in by ? eq(recall.id, by.id) : eq(recall.verificationNo, by.verificationNo));
+    .where(...('id' in by ? [eq(recall.id, by.id)] : [eq(recall.source, by.source), eq(recall.sourceNo, by.sourceNo)]));
   if (!head) return null;
   const rows = await db
     .select({
@@ -499,7 +568,8 @@ export async function recallView(
   });
   return {
     id: String(head.id),
-    verificationNo: head.verificationNo,
+    source: head.source as RecallSource,
+    sourceNo: head.sourceNo,
     reason: head.reason as RecallReason,
     deviceCode: head.deviceCode,
     state: head.state,
@@ -511,6 +581,14 @@ export async function recallView(
     total: packs.length,
     packs,
   };
+}
+
+/** The recall a recalled pack's row belongs to (of the tenant), if any. */
+export async function recallOfPack(db: Queryable, tenantId: string, id: string): Promise<string | null> {
+  const [row] = await tenantScope(db, tenantId)
+    .select(recallPack, { recallId: recallPack.recallId })
+    .where(eq(recallPack.id, id));
+  return row?.recallId ? String(row.recallId) : null;
 }
 
 /**
@@ -536,27 +614,30 @@ export async function actOnRecalledPacks(
   const recallIds = new Set(rows.map((r) => String(r.recallId)));
   if (recallIds.size !== 1) throw badRequest(RecallMessages.oneRecall);
   const [head] = await scope
-    .select(recall, { state: recall.state, verificationNo: recall.verificationNo })
+    .select(recall, { state: recall.state, sourceNo: recall.sourceNo })
     .where(eq(recall.id, [...recallIds][0]!))
     .for('update');
   if (!head || head.state === RecallState.closed) throw badRequest(RecallMessages.closed);
   const packIds = rows.map((r) => String(r.packId));
   const current = await scope.select(pack, { id: pack.id, state: pack.state }).where(inArray(pack.id, packIds));
-  const movable = current
-    .filter((p) => isPackState(p.state) && packMoveAllowed(p.state, PackState.recalled))
-    .map((p) => String(p.id));
-  if (movable.length)
+  const remark = `召回 ${head.sourceNo}:${RECALL_ACTION_LABELS[input.action].zh}`;
+  // A pack still sterilising in its load (a parametric failure: the load is never released)
+  // leaves the load as awaiting review, the step a release takes, and is recalled from there.
+  const inLoad = current.filter((p) => p.state === PackState.sterilising).map((p) => String(p.id));
+  if (inLoad.length)
     await movePacks(
       tx,
       auth,
       person,
-      {
-        ids: movable,
-        state: PackState.recalled,
-        place: { ...NO_PLACE, remark: `召回 ${head.verificationNo}:${RECALL_ACTION_LABELS[input.action].zh}` },
-      },
+      { ids: inLoad, state: PackState.awaitingReview, place: { ...NO_PLACE, remark } },
       now,
     );
+  const movable = current
+    .map((p) => (p.state === PackState.sterilising ? { ...p, state: PackState.awaitingReview } : p))
+    .filter((p) => isPackState(p.state) && packMoveAllowed(p.state, PackState.recalled))
+    .map((p) => String(p.id));
+  if (movable.length)
+    await movePacks(tx, auth, person, { ids: movable, state: PackState.recalled, place: { ...NO_PLACE, remark } }, now);
   const after = await scope
     .select(pack, {
       id: pack.id,
@@ -604,7 +685,7 @@ export async function closeRecall(tx: Tx, auth: AuthContext, person: string, id:
 /** The recall notice (召回通知) as report data, printed by the report PDF worker: in Chinese. */
 export function recallNotice(view: RecallView): ReportData {
   return {
-    title: `器械包召回通知 ${view.verificationNo}`,
+    title: `器械包召回通知 ${view.sourceNo}`,
     subtitle:
       `原因:${RECALL_REASON_LABELS[view.reason]?.zh ?? ''};设备 ${view.deviceCode};召回时间 ${view.recallTime}` +
       `(${view.recallUserName});已处置 ${view.handled} / ${view.total}` +

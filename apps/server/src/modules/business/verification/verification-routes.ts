@@ -24,7 +24,7 @@ import { badRequest, notFound } from '../../../platform/http/errors';
 import { idsValue, paramsOf } from '../../../platform/http/request-params';
 import { tenantScope } from '../../../platform/tenancy/tenant-scope';
 import { recordDevice } from '../disinfection/record-device';
-import { registerRecallRoutes, visibleRecordNo } from './recall-routes';
+import { registerRecallRoutes, verificationRecallSource, visibleRecordNo } from './recall-routes';
 import { recallAfterFailedIndicator, recalledLoads } from './verification-recall';
 import { deviceReleases } from './verification-release';
 
@@ -79,7 +79,7 @@ export function registerVerificationRoutes(app: FastifyInstance, ctx: AppContext
     },
   });
   const code = verificationRecordResource.code;
-  registerRecallRoutes(app, ctx, service);
+  registerRecallRoutes(app, ctx, verificationRecallSource(ctx, service));
 
   app.get(`/api${VERIFICATION_RECALLS_PATH}`, { config: { apiScope: `${code}:read` } }, async (request) => {
     const auth = requireAuth(request);

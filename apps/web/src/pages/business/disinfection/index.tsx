@@ -1,9 +1,10 @@
 import { Button, Tag } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { disinfectionRecordResource, ParametricResult, RecordSource } from '@mes/contracts';
+import { buttonCodes, disinfectionRecordResource, ParametricResult, RecallSource, RecordSource } from '@mes/contracts';
 import { ResourcePage } from '../../../crud/resource-page';
-import type { ResourcePageProps, Row } from '../../../crud/resource-page-types';
+import type { ResourcePageContext, ResourcePageProps, Row } from '../../../crud/resource-page-types';
+import { PackRecallDialog } from '../verification/pack-recall';
 import { CURVE_TEXT, CycleCurveDialog, type JudgedRecord } from './cycle-curve';
 
 const TEXT = {
@@ -15,10 +16,12 @@ const TEXT = {
     none: '未判定',
     load: '灭菌批次',
     packs: '{n} 包',
+    packRecall: '器械包召回',
   },
   en: {
     load: 'Load',
     packs: '{n} packs',
+    packRecall: 'Pack recall',
     recalled: 'Recalled',
     handled: 'Recall handled',
     pass: 'Parametric pass',
@@ -94,19 +97,40 @@ export default function DisinfectionScreen() {
   );
   const curveText = en ? CURVE_TEXT.en : CURVE_TEXT.zh;
   const [curveOf, setCurveOf] = useState<JudgedRecord | null>(null);
+  // A parametric failure's pack recall (rows carry `packRecallState`), in the verification records' dialog.
+  const [recallOf, setRecallOf] = useState<{ id: string; recordNo: string } | null>(null);
+  const [mayHandle, setMayHandle] = useState(false);
   const rowActions = useCallback(
-    (row: Row) =>
-      Number(row.source) === RecordSource.cycle ? (
-        <Button
-          type="link"
-          size="small"
-          onClick={() => setCurveOf({ ...row, id: String(row.id) })}
-          data-testid="disinfection-curve-open"
-        >
-          {curveText.curve}
-        </Button>
-      ) : null,
-    [curveText],
+    (row: Row, ctx: ResourcePageContext) =>
+      Number(row.source) !== RecordSource.cycle && !row.packRecallState ? null : (
+        <>
+          {Number(row.source) === RecordSource.cycle ? (
+            <Button
+              type="link"
+              size="small"
+              onClick={() => setCurveOf({ ...row, id: String(row.id) })}
+              data-testid="disinfection-curve-open"
+            >
+              {curveText.curve}
+            </Button>
+          ) : null}
+          {row.packRecallState ? (
+            <Button
+              type="link"
+              size="small"
+              danger
+              onClick={() => {
+                setMayHandle(ctx.can(buttonCodes.disinfection.recall));
+                setRecallOf({ id: String(row.id), recordNo: String(row.recordNo ?? '') });
+              }}
+              data-testid="disinfection-recall-open"
+            >
+              {text.packRecall}
+            </Button>
+          ) : null}
+        </>
+      ),
+    [curveText, text],
   );
   return (
     <>
@@ -124,6 +148,13 @@ export default function DisinfectionScreen() {
           onClose={() => setCurveOf(null)}
         />
       ) : null}
+      <PackRecallDialog
+        source={RecallSource.disinfection}
+        record={recallOf}
+        mayHandle={mayHandle}
+        lang={en ? 'en' : 'zh'}
+        onClose={() => setRecallOf(null)}
+      />
     </>
   );
 }

@@ -1,6 +1,6 @@
-import { Alert, Flex, Input, Table, Tabs, Tag, TreeSelect, Typography } from 'antd';
+import { Alert, Flex, Grid, Input, Table, Tabs, Tag, TreeSelect, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import {
   PACK_CASE_PATH,
   PACK_LOAD_PATH,
@@ -44,6 +44,7 @@ const TEXT = {
     released: '已放行',
     open: '装载中',
     loadHead: '批次 {no}:{state} {who}',
+    moves: '流转记录',
   },
   en: {
     trace: 'Pack history',
@@ -73,31 +74,136 @@ const TEXT = {
     released: 'Released',
     open: 'Open',
     loadHead: 'Load {no}: {state} {who}',
+    moves: 'Moves',
   },
 };
 type Text = (typeof TEXT)['zh'];
 
-const packColumns = (text: Text, lang: Lang): ColumnsType<PackBrief> => [
-  { key: 'code', dataIndex: 'code', title: text.pack },
-  { key: 'article', dataIndex: 'articleName', title: text.article },
-  { key: 'state', title: text.state, render: (_, p) => stateTag(p.state, lang) },
-  { key: 'dept', dataIndex: 'deptName', title: text.at },
-  { key: 'load', dataIndex: 'loadNo', title: text.loadCol },
-  {
-    key: 'expiry',
-    title: text.expiry,
-    render: (_, p) => (
-      <>
-        {p.expiryDate}{' '}
-        {p.pastExpiry ? (
-          <Tag color="red" data-testid="pack-past-expiry">
-            {text.pastExpiry}
-          </Tag>
-        ) : null}
-      </>
-    ),
-  },
-];
+const expiryOf = (p: PackBrief, text: Text) => (
+  <>
+    {p.expiryDate}{' '}
+    {p.pastExpiry ? (
+      <Tag color="red" data-testid="pack-past-expiry">
+        {text.pastExpiry}
+      </Tag>
+    ) : null}
+  </>
+);
+
+/** Lines of one cell on a phone: what the wide table spreads over columns, read top to bottom. */
+const Lines = ({ lines }: { lines: ReactNode[] }) => (
+  <Flex vertical gap={2}>
+    {lines.map((line, i) => (line === null || line === '' ? null : <div key={i}>{line}</div>))}
+  </Flex>
+);
+const secondary = (parts: (string | null | undefined)[]) => {
+  const text = parts.filter(Boolean).join(' · ');
+  return text ? <Typography.Text type="secondary">{text}</Typography.Text> : null;
+};
+
+/** A phone cell's first line: the pack's code, its state at the right. */
+const codeLine = (p: PackBrief, lang: Lang) => (
+  <Flex key="code" justify="space-between" gap={8} wrap>
+    <Typography.Text strong>{p.code}</Typography.Text>
+    {stateTag(p.state, lang)}
+  </Flex>
+);
+
+/**
+ * A pack's columns; on a phone one column of lines (code and state, article, where, load and
+ * expiry), so that nothing a reader looks for sits off to the right of the screen.
+ */
+const packColumns = (text: Text, lang: Lang, narrow: boolean): ColumnsType<PackBrief> =>
+  narrow
+    ? [
+        {
+          key: 'pack',
+          title: text.pack,
+          render: (_, p) => (
+            <Lines
+              lines={[
+                codeLine(p, lang),
+                p.articleName,
+                secondary([p.deptName, p.loadNo]),
+                p.expiryDate ? (
+                  <span>
+                    {text.expiry} {expiryOf(p, text)}
+                  </span>
+                ) : null,
+              ]}
+            />
+          ),
+        },
+      ]
+    : [
+        { key: 'code', dataIndex: 'code', title: text.pack },
+        { key: 'article', dataIndex: 'articleName', title: text.article },
+        { key: 'state', title: text.state, render: (_, p) => stateTag(p.state, lang) },
+        { key: 'dept', dataIndex: 'deptName', title: text.at },
+        { key: 'load', dataIndex: 'loadNo', title: text.loadCol },
+        { key: 'expiry', title: text.expiry, render: (_, p) => expiryOf(p, text) },
+      ];
+
+const placeOf = (m: PackMoveRow) =>
+  [m.deptName, m.lineName, m.carName, m.loadNo, m.patientCase, m.chairNo, m.clinician].filter(Boolean).join(' · ');
+
+/** A pack's moves, oldest first; on a phone one column of lines (time and who, the move, where). */
+const moveColumns = (text: Text, lang: Lang, narrow: boolean): ColumnsType<PackMoveRow> => {
+  const fromTo = (m: PackMoveRow) => (
+    <>
+      {m.fromState ? stateTag(m.fromState, lang) : '-'} → {stateTag(m.toState, lang)}
+    </>
+  );
+  return narrow
+    ? [
+        {
+          key: 'move',
+          title: text.moves,
+          render: (_, m) => <Lines lines={[secondary([m.moveTime, m.userName]), fromTo(m), placeOf(m)]} />,
+        },
+      ]
+    : [
+        { key: 'moveTime', dataIndex: 'moveTime', title: text.time },
+        {
+          key: 'from',
+          title: text.from,
+          render: (_, m) => (m.fromState ? stateTag(m.fromState, lang) : '-'),
+        },
+        { key: 'to', title: text.to, render: (_, m) => stateTag(m.toState, lang) },
+        { key: 'userName', dataIndex: 'userName', title: text.by },
+        { key: 'where', title: text.where, render: (_, m) => placeOf(m) },
+      ];
+};
+
+/** The uses on a patient case, newest first; on a phone one column of lines. */
+const useColumns = (text: Text, lang: Lang, narrow: boolean): ColumnsType<PackUseRow> =>
+  narrow
+    ? [
+        {
+          key: 'use',
+          title: text.useTime,
+          render: (_, u) => (
+            <Lines
+              lines={[
+                codeLine(u.pack, lang),
+                u.pack.articleName,
+                secondary([u.useTime, u.useDeptName, u.chairNo, u.clinician]),
+                secondary([u.pack.loadNo]),
+              ]}
+            />
+          ),
+        },
+      ]
+    : [
+        { key: 'useTime', dataIndex: 'useTime', title: text.useTime },
+        { key: 'code', title: text.pack, render: (_, u) => u.pack.code },
+        { key: 'article', title: text.article, render: (_, u) => u.pack.articleName },
+        { key: 'dept', dataIndex: 'useDeptName', title: text.at },
+        { key: 'chair', dataIndex: 'chairNo', title: text.chair },
+        { key: 'clinician', dataIndex: 'clinician', title: text.clinician },
+        { key: 'load', title: text.loadCol, render: (_, u) => u.pack.loadNo },
+        { key: 'state', title: text.state, render: (_, u) => stateTag(u.pack.state, lang) },
+      ];
 
 /** One look-up: a search box, the request it makes, and how its answer shows. */
 function useLookup<T>(path: string, param: string) {
@@ -139,7 +245,9 @@ export default function PackTraceScreen() {
       .then(setDepts)
       .catch(() => setDepts([]));
   }, []);
-  const packs = packColumns(text, lang);
+  // Below 768 px (a phone) each table is one column of lines and the tabs are tighter.
+  const narrow = Grid.useBreakpoint().md === false;
+  const packs = packColumns(text, lang, narrow);
   const search = (placeholder: string, testId: string, run: (v: string) => void, loading: boolean) => (
     <Input.Search
       data-testid={testId}
@@ -154,6 +262,8 @@ export default function PackTraceScreen() {
   return (
     <div style={{ padding: 12 }} data-testid="pack-trace-screen">
       <Tabs
+        size={narrow ? 'small' : 'middle'}
+        tabBarGutter={narrow ? 12 : undefined}
         items={[
           {
             key: 'trace',
@@ -179,24 +289,7 @@ export default function PackTraceScreen() {
                       pagination={false}
                       dataSource={trace.data.moves}
                       scroll={{ x: 'max-content' }}
-                      columns={[
-                        { key: 'moveTime', dataIndex: 'moveTime', title: text.time },
-                        {
-                          key: 'from',
-                          title: text.from,
-                          render: (_, m) => (m.fromState ? stateTag(m.fromState, lang) : '-'),
-                        },
-                        { key: 'to', title: text.to, render: (_, m) => stateTag(m.toState, lang) },
-                        { key: 'userName', dataIndex: 'userName', title: text.by },
-                        {
-                          key: 'where',
-                          title: text.where,
-                          render: (_, m) =>
-                            [m.deptName, m.lineName, m.carName, m.loadNo, m.patientCase, m.chairNo, m.clinician]
-                              .filter(Boolean)
-                              .join(' · '),
-                        },
-                      ]}
+                      columns={moveColumns(text, lang, narrow)}
                     />
                   </>
                 ) : null}
@@ -217,16 +310,7 @@ export default function PackTraceScreen() {
                   pagination={false}
                   dataSource={uses.data ?? []}
                   scroll={{ x: 'max-content' }}
-                  columns={[
-                    { key: 'useTime', dataIndex: 'useTime', title: text.useTime },
-                    { key: 'code', title: text.pack, render: (_, u) => u.pack.code },
-                    { key: 'article', title: text.article, render: (_, u) => u.pack.articleName },
-                    { key: 'dept', dataIndex: 'useDeptName', title: text.at },
-                    { key: 'chair', dataIndex: 'chairNo', title: text.chair },
-                    { key: 'clinician', dataIndex: 'clinician', title: text.clinician },
-                    { key: 'load', title: text.loadCol, render: (_, u) => u.pack.loadNo },
-                    { key: 'state', title: text.state, render: (_, u) => stateTag(u.pack.state, lang) },
-                  ]}
+                  columns={useColumns(text, lang, narrow)}
                 />
               </Flex>
             ),

@@ -5,6 +5,7 @@ import {
   buttonCodes,
   formatDateTime,
   RECALL_RESULT_MAX,
+  RecallSource,
   VERIFICATION_HANDLE_RECALL_PATH,
   VERIFICATION_RECALLS_PATH,
   verificationRecordResource,
@@ -118,7 +119,7 @@ function RecallDialog({ row, mayHandle, onClose }: { row: Row | null; mayHandle:
       {row ? (
         <>
           <Typography.Title level={5}>{text.packs}</Typography.Title>
-          <PackRecall verificationId={row.id} mayHandle={mayHandle} lang={lang} />
+          <PackRecall source={RecallSource.verification} recordId={row.id} mayHandle={mayHandle} lang={lang} />
           <Typography.Title level={5} style={{ marginTop: 16 }}>
             {text.records}
           </Typography.Title>

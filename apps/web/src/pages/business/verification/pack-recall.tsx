@@ -1,18 +1,15 @@
-import { App, Button, Input, Progress, Select, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Input, Modal, Progress, Select, Space, Table, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import {
   PACK_STATE_LABELS,
   RECALL_ACTION_LABELS,
-  RECALL_ACTION_PATH,
-  RECALL_CLOSE_PATH,
-  RECALL_DETAIL_PATH,
-  RECALL_EXPORT_PATH,
-  RECALL_NOTICE_PATH,
+  RECALL_PATHS,
   RECALL_REASON_LABELS,
   RECALL_REMARK_MAX,
   RecallState,
   type RecallAction,
   type RecalledPack,
+  type RecallSource,
   type RecallView,
 } from '@mes/contracts';
 import { requestData } from '../../../api/http';
@@ -44,6 +41,8 @@ const TEXT = {
     notice: '打印召回通知',
     none: '该召回没有器械包',
     noRecall: '无器械包召回',
+    title: '器械包召回 - {no}',
+    close: '关闭',
   },
   en: {
     packs: 'Recalled packs',
@@ -70,26 +69,33 @@ const TEXT = {
     notice: 'Print recall notice',
     none: 'The recall names no packs',
     noRecall: 'No pack recall',
+    title: 'Pack recall - {no}',
+    close: 'Close',
   },
 };
 
 const ACTIONS = Object.entries(RECALL_ACTION_LABELS).map(([value, label]) => ({ value: Number(value), label }));
 
 /**
- * The packs a failed test recalled (docs/packs.md "Recalls"): each where it is now (and, once
+ * The packs a failed record recalled (docs/packs.md "Recalls"): each where it is now (and, once
  * used, the patient case), its own action with who and when, the progress, and closing once
- * every pack is handled; the list as xlsx and the recall notice as PDF.
+ * every pack is handled; the list as xlsx and the recall notice as PDF. `source` is the kind of
+ * record `recordId` names (a verification record, or a disinfection record for a parametric
+ * failure): each kind has its own routes under its own permissions.
  */
 export function PackRecall({
-  verificationId,
+  source,
+  recordId,
   mayHandle,
   lang,
 }: {
-  verificationId: string;
+  source: RecallSource;
+  recordId: string;
   mayHandle: boolean;
   lang: 'zh' | 'en';
 }) {
   const text = TEXT[lang];
+  const paths = RECALL_PATHS[source];
   const { message } = App.useApp();
   const [view, setView] = useState<RecallView | null | undefined>(undefined);
   const [selected, setSelected] = useState<string[]>([]);
@@ -97,8 +103,8 @@ export function PackRecall({
   const [remark, setRemark] = useState('');
   const [busy, setBusy] = useState(false);
   const read = useCallback(
-    () => requestData<RecallView | null>(RECALL_DETAIL_PATH, { params: { id: verificationId } }),
-    [verificationId],
+    () => requestData<RecallView | null>(paths.detail, { params: { id: recordId } }),
+    [paths, recordId],
   );
   const load = useCallback(async () => setView(await read()), [read]);
   useEffect(() => {
@@ -122,7 +128,7 @@ export function PackRecall({
   const open = view.state === RecallState.open;
   const apply = () =>
     run(async () => {
-      await requestData(RECALL_ACTION_PATH, {
+      await requestData(paths.action, {
         method: 'POST',
         data: { ids: selected.join(','), action, remark },
       });
@@ -151,18 +157,14 @@ export function PackRecall({
         <Space wrap>
           <Button
             onClick={() =>
-              void download(RECALL_EXPORT_PATH, { id: view.id }, `recall-${view.verificationNo}.xlsx`).catch(
-                () => undefined,
-              )
+              void download(paths.export, { id: view.id }, `recall-${view.sourceNo}.xlsx`).catch(() => undefined)
             }
           >
             {text.exportXlsx}
           </Button>
           <Button
             onClick={() =>
-              void download(RECALL_NOTICE_PATH, { id: view.id }, `recall-${view.verificationNo}.pdf`).catch(
-                () => undefined,
-              )
+              void download(paths.notice, { id: view.id }, `recall-${view.sourceNo}.pdf`).catch(() => undefined)
             }
           >
             {text.notice}
@@ -259,7 +261,7 @@ export function PackRecall({
             loading={busy}
             onClick={() =>
               void run(async () => {
-                await requestData(RECALL_CLOSE_PATH, { method: 'POST', data: { id: view.id } });
+                await requestData(paths.close, { method: 'POST', data: { id: view.id } });
                 return text.closed;
               })
             }
@@ -270,5 +272,34 @@ export function PackRecall({
         </Space>
       ) : null}
     </div>
+  );
+}
+
+/** The recall of one record in a dialog of its own (a disinfection record's parametric failure). */
+export function PackRecallDialog({
+  source,
+  record,
+  mayHandle,
+  lang,
+  onClose,
+}: {
+  source: RecallSource;
+  record: { id: string; recordNo: string } | null;
+  mayHandle: boolean;
+  lang: 'zh' | 'en';
+  onClose(): void;
+}) {
+  const text = TEXT[lang];
+  return (
+    <Modal
+      open={!!record}
+      title={text.title.replace('{no}', record?.recordNo ?? '')}
+      width={1200}
+      destroyOnHidden
+      onCancel={onClose}
+      footer={<Button onClick={onClose}>{text.close}</Button>}
+    >
+      {record ? <PackRecall source={source} recordId={record.id} mayHandle={mayHandle} lang={lang} /> : null}
+    </Modal>
   );
 }
