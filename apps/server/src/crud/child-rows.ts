@@ -22,7 +22,7 @@ import { badRequest } from '../platform/http/errors';
 import { throwFirstFault } from './validation-fault';
 import { liveRows, tenantRows, type TenantOwnedTable } from '../platform/tenancy/tenant-scope';
 import { DisplayNames, referenceJoins, type ReferenceJoin } from './display-names';
-import { tableFor } from './registry';
+import { tableFor } from './definition-tables';
 import { rowScope, type AnyResourceTable } from './resource-access';
 
 type Row = Record<string, unknown>;
