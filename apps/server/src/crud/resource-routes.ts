@@ -43,7 +43,7 @@ import {
   rowScope,
   type AnyResourceTable,
 } from './resource-access';
-import { tenantRows, type TenantOwnedTable } from '../platform/tenancy/tenant-scope';
+import { tenantRow, tenantRows, type TenantOwnedTable } from '../platform/tenancy/tenant-scope';
 import { openApiSchemas } from './resource-openapi';
 import { ALL_TENANTS } from './page-totals';
 import { seriesPage } from './series-page';
@@ -646,8 +646,8 @@ export class ResourceService {
         let id: string;
         if (adding) {
           id = nextId();
-          const row: Row = { ...stored, id };
-          if (this.def.owner === 'tenant') row.tenantId = auth.tenantId;
+          let row: Row = { ...stored, id };
+          if (this.def.owner === 'tenant') row = tenantRow(auth.tenantId, row);
           if (audit)
             Object.assign(row, {
               createUser: auth.userId,
