@@ -10,9 +10,9 @@ export type { SeriesDef, SeriesPartition } from './series';
 export { DEFAULT_SERIES_ESTIMATE_ABOVE, DEFAULT_SERIES_RANGE_HOURS } from './series';
 
 /**
- * One definition per resource (ARCHITECTURE.md): the fields of an entity with their types,
- * labels, rules and list/form behaviour. The server builds the table, validation, routes,
- * permission codes and OpenAPI from it; the web app builds the CRUD screen from it.
+ * One definition per resource (ARCHITECTURE.md "Where a new feature goes"): the fields of an
+ * entity with their types, labels, rules and list/form behaviour. The server builds the table,
+ * validation, routes, permission codes and OpenAPI from it; the web app builds the CRUD screen.
  */
 
 /**

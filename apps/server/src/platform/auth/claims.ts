@@ -1,7 +1,7 @@
 /**
  * The plain types of a session that the token service (tokens.ts), the session check
  * (session-state.ts) and the request's caller (request-auth.ts) all name: a leaf without imports,
- * so those three build on it instead of on each other (no import cycles, ARCHITECTURE.md).
+ * so those three build on it instead of on each other (ARCHITECTURE.md "No cycles").
  */
 
 export type TokenType = 'access_token' | 'refresh_token';
