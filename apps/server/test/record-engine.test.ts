@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineRecordResource } from '@mes/contracts';
-import { tableFor } from '../src/crud/registry';
+import { tableFor } from '../src/crud/definition-tables';
 import { registerResource } from '../src/crud/resource-routes';
 import { removeExpiredRecords } from '../src/crud/records/record-retention-job';
 import { ROLE_IDS } from '../src/seed/seed-data';

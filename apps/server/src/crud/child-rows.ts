@@ -20,9 +20,9 @@ import type { Db } from '../platform/db/database';
 import { nextId } from '../platform/db/ids';
 import { badRequest } from '../platform/http/errors';
 import { throwFirstFault } from './validation-fault';
-import { liveRows, tenantRows, type TenantOwnedTable } from '../platform/tenancy/tenant-scope';
+import { liveRows, tenantRow, tenantRows, type TenantOwnedTable } from '../platform/tenancy/tenant-scope';
 import { DisplayNames, referenceJoins, type ReferenceJoin } from './display-names';
-import { tableFor } from './registry';
+import { tableFor } from './definition-tables';
 import { rowScope, type AnyResourceTable } from './resource-access';
 
 type Row = Record<string, unknown>;
@@ -256,8 +256,8 @@ export class ChildRows {
     if (inserts.length)
       await tx.insert(table).values(
         inserts.map(({ values }) => {
-          const row: Row = { ...values, id: nextId(), [collection.parentField]: parentId };
-          if (child.owner === 'tenant') row.tenantId = auth.tenantId;
+          let row: Row = { ...values, id: nextId(), [collection.parentField]: parentId };
+          if (child.owner === 'tenant') row = tenantRow(auth.tenantId, row);
           if (audit)
             Object.assign(row, {
               createUser: auth.userId,

@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, inArray, sql, type SQL, type Subquery } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, type SQL, type Subquery } from 'drizzle-orm';
 import { QueryBuilder, type PgColumn } from 'drizzle-orm/pg-core';
 import {
   dictionaryFields,
@@ -10,6 +10,7 @@ import {
 } from '@mes/contracts';
 import type { AuthContext } from '../platform/auth/request-auth';
 import { resourceTable } from '../platform/db/resource-table';
+import { liveRows, rowsOfSameTenant, tenantRows } from '../platform/tenancy/tenant-scope';
 import type { NamedResource, NameLookups } from './name-lookups';
 import type { AnyResourceTable } from './resource-access';
 
@@ -184,14 +185,16 @@ export function referenceJoins(def: ResourceDef, table: AnyResourceTable): Refer
     const tenantOwned = target.owner === 'tenant' && targetTable.tenantId !== undefined;
     const exposed: Record<string, PgColumn> = { id: targetTable.id, label };
     if (tenantOwned) exposed.tenantId = targetTable.tenantId as PgColumn;
-    const live = targetTable.isDeleted ? sql`${targetTable.isDeleted} = 0` : undefined;
     const rows = new QueryBuilder()
       .select(exposed)
       .from(targetTable)
-      .where(live)
+      .where(liveRows(targetTable))
       .as(`ref_${toSnake(name)}`);
     const joined = rows as unknown as Record<'id' | 'label' | 'tenantId', PgColumn>;
+    // The referenced row is in the referencing row's tenant (or, for a row of no tenant, the caller's).
     const rowTenant = def.owner === 'tenant' ? table.tenantId : undefined;
+    const sameTenant = (auth: AuthContext) =>
+      rowTenant ? rowsOfSameTenant(joined, { tenantId: rowTenant }) : tenantRows(joined, auth.tenantId);
     return {
       field: name,
       nameKey,
@@ -203,8 +206,7 @@ export function referenceJoins(def: ResourceDef, table: AnyResourceTable): Refer
       allowed: where && whereColumn ? inArray(whereColumn, [...where.in]) : undefined,
       matches,
       matchColumn,
-      on: (auth) =>
-        and(eq(joined.id, column), tenantOwned ? eq(joined.tenantId, rowTenant ?? auth.tenantId) : undefined) as SQL,
+      on: (auth) => and(eq(joined.id, column), tenantOwned ? sameTenant(auth) : undefined) as SQL,
     };
   });
 }

@@ -23,7 +23,6 @@ import {
 } from '@mes/contracts';
 import type { AppContext } from '../app-context';
 import { isPlatformCaller, requireAuth, splitIds, type AuthContext } from '../platform/auth/request-auth';
-import type { Db } from '../platform/db/database';
 import { isId, nextId } from '../platform/db/ids';
 import { selectNamed } from '../platform/db/named-statements';
 import { ok, pageOf } from '../platform/http/envelope';
@@ -44,14 +43,12 @@ import {
   rowScope,
   type AnyResourceTable,
 } from './resource-access';
-import { tenantRows, type TenantOwnedTable } from '../platform/tenancy/tenant-scope';
+import { tenantRow, tenantRows, type TenantOwnedTable } from '../platform/tenancy/tenant-scope';
 import { openApiSchemas } from './resource-openapi';
 import { ALL_TENANTS } from './page-totals';
 import { seriesPage } from './series-page';
 import { sendXlsx } from './xlsx-export';
 import { isQueryAggregate } from './aggregate-source';
-import type { JobDefinition } from '../platform/jobs/job-definition';
-import type { EnqueueOptions } from '../platform/jobs/job-queue';
 import { RecordChain } from './records/record-chain';
 import {
   measureExpression,
@@ -63,90 +60,19 @@ import {
 } from './summary';
 import { recordHooks } from './records/record-hooks';
 import { registerRecordRoutes } from './records/record-routes';
+import type { ChangeArgs, EnqueueInChange, RemoveArgs, ResourceBinding, Row, Tx } from './resource-hooks';
 
-export type Row = Record<string, unknown>;
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-
-/** What a submit is about to write; hooks may change `values` or refuse with `badRequest`. */
-export interface ChangeArgs {
-  tx: Tx;
-  auth: AuthContext;
-  adding: boolean;
-  /** Validated values of the submittable fields (stored form). */
-  values: Record<string, StoredValue>;
-  /** The row as it was, when updating. */
-  existing: Row | undefined;
-  /** The raw body, for hooks that read fields outside the definition. */
-  body: Record<string, unknown>;
-  /** Runs after the transaction commits (cache notices must not precede the data they announce). */
-  afterCommit(task: () => Promise<void>): void;
-  /**
-   * A durable job written by this transaction: it commits or rolls back with the change, no
-   * worker sees it before the commit, and a crash after the commit cannot lose it (docs/jobs.md).
-   * For work that must not be lost: outbound calls, stored-file removal, notices to other systems.
-   */
-  enqueue: EnqueueInChange;
-}
-
-export type EnqueueInChange = <P>(def: JobDefinition<P>, payload: P, options?: EnqueueOptions) => Promise<string>;
-
-export interface RemoveArgs {
-  tx: Tx;
-  auth: AuthContext;
-  rows: Row[];
-  afterCommit(task: () => Promise<void>): void;
-  enqueue: EnqueueInChange;
-}
-
-/**
- * Custom behaviour of one resource, hooked into the generic lifecycle:
- * access → validate → beforeChange → write → afterChange (and the same around remove).
- */
-export interface ResourceHooks {
-  /** Query parameters the list accepts besides declared filters, and the condition they add. */
-  listParams?: {
-    names: readonly string[];
-    where(query: Record<string, unknown>, auth: AuthContext): SQL | undefined | Promise<SQL | undefined>;
-    /** The condition depends on the caller (a scope of their own), so totals are kept per caller. */
-    perCaller?: boolean;
-  };
-  /**
-   * Rewrites a submitted body before its checks: a body in the BladeX family's shape becomes one
-   * in the definition's (the family's names and values for the same thing). Answers the body to check.
-   */
-  fromWire?(body: Record<string, unknown>): Record<string, unknown>;
-  beforeChange?(args: ChangeArgs): void | Promise<void>;
-  afterChange?(args: ChangeArgs & { id: string }): void | Promise<void>;
-  beforeRemove?(args: RemoveArgs): void | Promise<void>;
-  afterRemove?(args: RemoveArgs): void | Promise<void>;
-  /** Adds view fields (names of roles, departments, dictionary labels) to rows being sent. */
-  decorate?(rows: Row[], auth: AuthContext): Promise<Row[]>;
-  /**
-   * A series over a view whose rows a set-returning function makes: the factor the planner's row
-   * estimate is multiplied by, since PostgreSQL sizes such a function by its declared rows, not by
-   * the data (docs/series.md "Views over a series").
-   */
-  estimateScale?(): Promise<number>;
-}
-
-/** A generic route a module may answer itself instead (registering its own handler on the path). */
-export type GenericRoute = 'list' | 'page' | 'tree' | 'detail' | 'submit' | 'remove' | 'export';
-
-export interface ResourceBinding {
-  def: ResourceDef;
-  table: AnyResourceTable;
-  hooks?: ResourceHooks;
-  /** Generic routes not to register; the module answers these paths with its own handlers. */
-  omit?: readonly GenericRoute[];
-  /**
-   * A query aggregate whose query depends on the request (a ledger's period and date range, so
-   * that its conditions reach the indexes of the rows it sums): the relation `list` / `page` and
-   * `export` read for these list parameters, after they passed the list's checks. It must be built
-   * by `aggregateQueryTable` of the same definition, whose columns are `table`'s; every condition,
-   * sort and scope applies to it unchanged. It may refuse parameters with `badRequest`.
-   */
-  relationFor?(query: Record<string, unknown>): AnyResourceTable;
-}
+// The hooks' and bindings' types live in resource-hooks.ts (the record hooks and the xlsx writer
+// name them without importing this file back); modules import them from here as before.
+export type {
+  ChangeArgs,
+  EnqueueInChange,
+  GenericRoute,
+  RemoveArgs,
+  ResourceBinding,
+  ResourceHooks,
+  Row,
+} from './resource-hooks';
 
 const MAX_EXPORT_ROWS = 50_000;
 /** Renders the per-request tail of a page query (see `ResourceService.selectText`). */
@@ -720,8 +646,8 @@ export class ResourceService {
         let id: string;
         if (adding) {
           id = nextId();
-          const row: Row = { ...stored, id };
-          if (this.def.owner === 'tenant') row.tenantId = auth.tenantId;
+          let row: Row = { ...stored, id };
+          if (this.def.owner === 'tenant') row = tenantRow(auth.tenantId, row);
           if (audit)
             Object.assign(row, {
               createUser: auth.userId,

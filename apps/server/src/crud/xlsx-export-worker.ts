@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
-import type { XlsxSheetRequest } from './xlsx-export';
-import type { Row } from './resource-routes';
+import type { XlsxSheetRequest } from './xlsx-sheet';
+import type { Row } from './resource-hooks';
 import { SheetWriter } from './xlsx-sheet';
 
 type Part = XlsxSheetRequest | { rows: Row[] } | { end: true };

@@ -1,13 +1,13 @@
 import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
-import { formatDateTime, isAggregate, isListed, type FieldDef, type Lang, type ResourceDef } from '@mes/contracts';
+import { formatDateTime, isAggregate, isListed, type Lang, type ResourceDef } from '@mes/contracts';
 import type { AppContext } from '../app-context';
 import type { AuthContext } from '../platform/auth/request-auth';
 import { dict, dictBiz } from '../platform/db/schema';
 import { tenantRows } from '../platform/tenancy/tenant-scope';
 import { threadPool } from '../platform/workers/thread-pool';
-import { SheetWriter } from './xlsx-sheet';
-import type { Row } from './resource-routes';
+import { SheetWriter, type XlsxSheetRequest } from './xlsx-sheet';
+import type { Row } from './resource-hooks';
 
 async function optionLabels(ctx: AppContext, def: ResourceDef, auth: AuthContext, lang: Lang) {
   const labels = new Map<string, Map<string, string>>();
@@ -32,18 +32,6 @@ async function optionLabels(ctx: AppContext, def: ResourceDef, auth: AuthContext
     if (pairs.length) labels.set(name, new Map(pairs));
   }
   return labels;
-}
-
-/** What the export thread needs: plain data only (it crosses to the worker by structured clone). */
-export interface XlsxSheetRequest {
-  sheetName: string;
-  lang: Lang;
-  /** The listed fields: their key, header, width and kind (how a cell shows the value). */
-  columns: { name: string; header: string; width: number; kind: FieldDef['kind'] }[];
-  /** Dictionary and option labels by field, value to label. */
-  labels: Record<string, Record<string, string>>;
-  /** The `create_time` column's header, when the sheet has one. */
-  created: string | undefined;
 }
 
 /** Up to this many rows, the sheet is written on the main thread (a few milliseconds). */

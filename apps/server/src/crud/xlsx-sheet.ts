@@ -1,8 +1,19 @@
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { displayNameOf, formatDateTime, namedValueText, type FieldDef, type Lang } from '@mes/contracts';
-import type { XlsxSheetRequest } from './xlsx-export';
-import type { Row } from './resource-routes';
+import type { Row } from './resource-hooks';
+
+/** What the export thread needs: plain data only (it crosses to the worker by structured clone). */
+export interface XlsxSheetRequest {
+  sheetName: string;
+  lang: Lang;
+  /** The listed fields: their key, header, width and kind (how a cell shows the value). */
+  columns: { name: string; header: string; width: number; kind: FieldDef['kind'] }[];
+  /** Dictionary and option labels by field, value to label. */
+  labels: Record<string, Record<string, string>>;
+  /** The `create_time` column's header, when the sheet has one. */
+  created: string | undefined;
+}
 
 const YES_NO = { zh: ['是', '否'], en: ['Yes', 'No'] } as const;
 

@@ -1,22 +1,9 @@
-import type { FieldMap, ResourceDef, ResourceOperation, ResourceOwner } from './define';
+import type { AggregateSource, FieldMap, ResourceDef, ResourceOperation, ResourceOwner } from './define';
 
-/**
- * Aggregate resources (docs/resources.md, "Aggregate resources"): a definition whose rows are
- * read from a SQL view or from a query the server supplies (ledgers, dashboards, report sources,
- * the failed jobs), with the filters, sorting, paging, export and tenant / data scoping of a
- * table-backed resource, and no writes.
- *
- * - `{ view }`: a view created by a migration. It exposes `id`, a column per field (snake_case of
- *   the field name, or the field's `column`), `tenant_id` when the definition is tenant-owned, and
- *   the data-scope columns (`create_user`, `create_dept` by default) when it declares `dataScope`.
- * - `{ query: true }`: the module bound to the definition hands the engine a query with those
- *   same columns (`aggregateTable` on the server); the engine reads `(<query>) as <alias>`.
- *
- * `key` is the type of the `id` column: a 64-bit id (default) or text (a uuid, a composite key).
- * The generic `detail` takes 64-bit ids, so a text-keyed aggregate has no `detail` by default
- * (the web view dialog then shows the listed row).
+/*
+ * Aggregate resources (docs/resources.md, "Aggregate resources"): read-only definitions over a view
+ * or a query. Their `source` type lives in define.ts, beside `ResourceDef` that holds it.
  */
-export type AggregateSource = ({ view: string } | { query: true }) & { key?: 'id' | 'text' };
 
 /** What an aggregate may answer: it has no submit, remove or enable. */
 export type AggregateOperation = Extract<ResourceOperation, 'list' | 'page' | 'detail' | 'export'>;

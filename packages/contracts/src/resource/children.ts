@@ -1,49 +1,9 @@
-import type { FieldDef, FieldMap, LocalText, ResourceDef } from './define';
+import type { ChildCollection, FieldDef, FieldMap, LocalText, ResourceDef } from './define';
 
-/**
- * Child rows (issue 13): rows of another resource that belong to one parent row and are edited,
- * validated, saved and removed with it — a product's model fields, a line's ordered stops. The
- * child is a plain `defineResource` (its table, fields and rules), declared on the parent under
- * the name its rows travel by: the submit body and the detail reply carry them as an array
- * `parent[<name>]`.
+/*
+ * Child rows (issue 13): the helpers over a definition's `children`. The collection types live in
+ * define.ts beside `ResourceDef`, which holds them and which they name back.
  */
-export interface ChildCollection {
-  /**
-   * The child rows' definition. A function, as for references, so that parent and child may
-   * name each other. A child that has no screen of its own need not be in the registry; its
-   * table then comes from the schema (a link table) or, in a test, from the definition.
-   */
-  resource: () => ResourceDef;
-  /**
-   * The child field holding the parent's id (an `id` field, `form: false`). Defaults to the
-   * parent field of a child made by {@link defineChildResource}.
-   */
-  parentField?: string;
-  /**
-   * The child field holding the row's position (an `int` field, `form: false`): rows keep the
-   * order they are sent in, numbered from 1; detail answers them in that order. Defaults to
-   * `sort` for a child made by {@link defineChildResource}.
-   */
-  orderField?: string;
-  /**
-   * Rows are numbered from 1 within each value of this child field and read grouped by it (a
-   * line's stops per direction, as `dept/listByLine` has always numbered them).
-   */
-  orderGroup?: string;
-  /** The collection's name in messages, the form and the operation log (站点). */
-  label: LocalText;
-  /** Fewest rows a parent may have (default 0). */
-  min?: number;
-  /** Most rows a parent may have (default 200). */
-  max?: number;
-  /**
-   * No two rows may share the values of these child fields (a stop appears once per direction):
-   * refused with `message` naming the later row.
-   */
-  unique?: { fields: readonly string[]; message: LocalText };
-}
-
-export type ChildCollections = Readonly<Record<string, ChildCollection>>;
 
 /** Most rows of one collection when the definition sets no `max`: a form is not a data import. */
 export const DEFAULT_MAX_CHILD_ROWS = 200;

@@ -1,25 +1,19 @@
 import { DEFAULT_DECIMAL_SHAPE, type DecimalShape } from './decimal';
 import type { JsonSchema } from './json-schema';
 import type { ResourceMenu } from './menu-placement';
-import type { AggregateSource } from './aggregate';
 import type { SeriesDef } from './series';
-import type { ChildCollections } from './children';
-import type { RecordRules } from './records';
+import type { LocalText } from './local-text';
+import type { RecordRules } from './record-rules';
 
+export type { LocalText } from './local-text';
 export type { SeriesDef, SeriesPartition } from './series';
 export { DEFAULT_SERIES_ESTIMATE_ABOVE, DEFAULT_SERIES_RANGE_HOURS } from './series';
 
 /**
- * One definition per resource (ARCHITECTURE.md): the fields of an entity with their types,
- * labels, rules and list/form behaviour. The server builds the table, validation, routes,
- * permission codes and OpenAPI from it; the web app builds the CRUD screen from it.
+ * One definition per resource (ARCHITECTURE.md "Where a new feature goes"): the fields of an
+ * entity with their types, labels, rules and list/form behaviour. The server builds the table,
+ * validation, routes, permission codes and OpenAPI from it; the web app builds the CRUD screen.
  */
-
-/** Text in both interface languages; the type makes a missing translation a compile error. */
-export interface LocalText {
-  zh: string;
-  en: string;
-}
 
 /**
  * How a value is stored and travels:
@@ -529,4 +523,65 @@ export const permissionCodes = (code: string) => ({
 /** API-scope codes of a resource's generic routes: reading (list, detail, export) and writing. */
 export const apiScopeCodes = (code: string) => ({ read: `${code}:read`, write: `${code}:write` });
 
-export * from './aggregate';
+/**
+ * Aggregate resources (docs/resources.md, "Aggregate resources"): a definition whose rows are
+ * read from a SQL view or from a query the server supplies (ledgers, dashboards, report sources,
+ * the failed jobs), with the filters, sorting, paging, export and tenant / data scoping of a
+ * table-backed resource, and no writes.
+ *
+ * - `{ view }`: a view created by a migration. It exposes `id`, a column per field (snake_case of
+ *   the field name, or the field's `column`), `tenant_id` when the definition is tenant-owned, and
+ *   the data-scope columns (`create_user`, `create_dept` by default) when it declares `dataScope`.
+ * - `{ query: true }`: the module bound to the definition hands the engine a query with those
+ *   same columns (`aggregateTable` on the server); the engine reads `(<query>) as <alias>`.
+ *
+ * `key` is the type of the `id` column: a 64-bit id (default) or text (a uuid, a composite key).
+ * The generic `detail` takes 64-bit ids, so a text-keyed aggregate has no `detail` by default
+ * (the web view dialog then shows the listed row).
+ */
+export type AggregateSource = ({ view: string } | { query: true }) & { key?: 'id' | 'text' };
+
+/**
+ * Child rows (issue 13): rows of another resource that belong to one parent row and are edited,
+ * validated, saved and removed with it — a product's model fields, a line's ordered stops. The
+ * child is a plain `defineResource` (its table, fields and rules), declared on the parent under
+ * the name its rows travel by: the submit body and the detail reply carry them as an array
+ * `parent[<name>]`.
+ */
+export interface ChildCollection {
+  /**
+   * The child rows' definition. A function, as for references, so that parent and child may
+   * name each other. A child that has no screen of its own need not be in the registry; its
+   * table then comes from the schema (a link table) or, in a test, from the definition.
+   */
+  resource: () => ResourceDef;
+  /**
+   * The child field holding the parent's id (an `id` field, `form: false`). Defaults to the
+   * parent field of a child made by {@link defineChildResource}.
+   */
+  parentField?: string;
+  /**
+   * The child field holding the row's position (an `int` field, `form: false`): rows keep the
+   * order they are sent in, numbered from 1; detail answers them in that order. Defaults to
+   * `sort` for a child made by {@link defineChildResource}.
+   */
+  orderField?: string;
+  /**
+   * Rows are numbered from 1 within each value of this child field and read grouped by it (a
+   * line's stops per direction, as `dept/listByLine` has always numbered them).
+   */
+  orderGroup?: string;
+  /** The collection's name in messages, the form and the operation log (站点). */
+  label: LocalText;
+  /** Fewest rows a parent may have (default 0). */
+  min?: number;
+  /** Most rows a parent may have (default 200). */
+  max?: number;
+  /**
+   * No two rows may share the values of these child fields (a stop appears once per direction):
+   * refused with `message` naming the later row.
+   */
+  unique?: { fields: readonly string[]; message: LocalText };
+}
+
+export type ChildCollections = Readonly<Record<string, ChildCollection>>;

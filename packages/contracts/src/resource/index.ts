@@ -1,4 +1,5 @@
 export * from './define';
+export * from './aggregate';
 export * from './children';
 export * from './validate';
 export * from './menu-placement';

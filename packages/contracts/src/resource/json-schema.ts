@@ -1,4 +1,4 @@
-import type { LocalText } from './define';
+import type { LocalText } from './local-text';
 
 /**
  * The shape a `json` field's value must have: a small subset of JSON Schema, declared in the

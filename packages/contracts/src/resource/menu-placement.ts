@@ -1,4 +1,4 @@
-import type { LocalText } from './define';
+import type { LocalText } from './local-text';
 import type { MenuGroupCode } from '../system/menu-groups';
 
 /**

@@ -1,5 +1,8 @@
-import type { FieldDef, FieldMap, LocalText, ResourceDef } from './define';
+import type { FieldDef, FieldMap, ResourceDef } from './define';
+import type { RecordRules, RetentionRule } from './record-rules';
 import type { MenuButtonDef, MenuScopeDef, ResourceMenu } from './menu-placement';
+
+export type { RecordRules, RetentionRule } from './record-rules';
 
 /**
  * Regulated records (docs/records.md): rows that are never changed in place. Each row is chained
@@ -7,35 +10,6 @@ import type { MenuButtonDef, MenuScopeDef, ResourceMenu } from './menu-placement
  * once by someone other than its operator, corrected only by a new version that keeps the old
  * one, and removed only by the retention job once the retention of its type has passed.
  */
-
-/** How long rows of one record type are kept, and the rule that says so. */
-export interface RetentionRule {
-  /** The type's name in messages (清洗消毒记录). */
-  label: LocalText;
-  /** The platform parameter holding the days (`records.retention.disinfection.days`). */
-  param: string;
-  /** The parameter's name on the parameter screen. */
-  paramName: string;
-  /** The fewest days the standard allows; a parameter below it is refused. */
-  minimumDays: number;
-  /** The standard, named in every refusal (WS 506 …). */
-  rule: LocalText;
-}
-
-export interface RecordRules {
-  /**
-   * The field that, with the tenant, partitions the chain (the device's code): each partition is
-   * one chain, appended under an advisory lock of its own.
-   */
-  chainBy: string;
-  retention: {
-    /** The int field holding the record type, a key of `types`. */
-    typeField: string;
-    /** The datetime field the retention counts from (the cycle's end). */
-    timeField: string;
-    types: Readonly<Record<number, RetentionRule>>;
-  };
-}
 
 /** Review states of a record (`reviewStatus`). */
 export const ReviewStatus = { pending: 0, reviewed: 1 } as const;

@@ -1,6 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { recordChainHead } from '../../platform/db/schema';
-import type { Queryable } from '../../platform/tenancy/tenant-scope';
+import { tenantRows, tenantScope, type Queryable } from '../../platform/tenancy/tenant-scope';
 import { GENESIS_HASH } from './record-hash';
 
 /** What a chain's head says about it (schema/record-chain-head.ts). */
@@ -41,15 +41,15 @@ export class ChainHeads {
   constructor(private readonly recordTable: string) {}
 
   private of(tenantId: string, chainKey: string) {
-    return and(
+    return tenantRows(
+      recordChainHead,
+      tenantId,
       eq(recordChainHead.recordTable, this.recordTable),
-      eq(recordChainHead.tenantId, tenantId),
       eq(recordChainHead.chainKey, chainKey),
     );
   }
 
   async read(tx: Queryable, tenantId: string, chainKey: string): Promise<ChainHead | undefined> {
-    // tenancy: the head table is keyed by tenant explicitly
     const [head] = await tx.select(fields).from(recordChainHead).where(this.of(tenantId, chainKey));
     return head;
   }
@@ -60,9 +60,10 @@ export class ChainHeads {
       .select({ chainKey: recordChainHead.chainKey, ...fields })
       .from(recordChainHead)
       .where(
-        and(
+        tenantRows(
+          recordChainHead,
+          tenantId,
           eq(recordChainHead.recordTable, this.recordTable),
-          eq(recordChainHead.tenantId, tenantId),
           chainKey === undefined ? undefined : eq(recordChainHead.chainKey, chainKey),
         ),
       );
@@ -146,7 +147,7 @@ export class ChainHeads {
       firstPrevHash = hash;
       firstSeq += 1;
     }
-    await tx
+    await tenantScope(tx, tenantId)
       .update(recordChainHead)
       .set({
         firstSeq,
@@ -155,6 +156,6 @@ export class ChainHeads {
         rowCount: head.rowCount - rows.length,
         updatedAt: sql`now()`,
       })
-      .where(this.of(tenantId, chainKey));
+      .where(eq(recordChainHead.recordTable, this.recordTable), eq(recordChainHead.chainKey, chainKey));
   }
 }

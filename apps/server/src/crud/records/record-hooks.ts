@@ -5,7 +5,7 @@ import { badRequest, notFound } from '../../platform/http/errors';
 import type { Queryable } from '../../platform/tenancy/tenant-scope';
 import type { AuthContext } from '../../platform/auth/request-auth';
 import { rowScope, type AnyResourceTable } from '../resource-access';
-import type { ChangeArgs, ResourceHooks } from '../resource-routes';
+import type { ChangeArgs, ResourceHooks } from '../resource-hooks';
 import type { RecordChain } from './record-chain';
 import { removalRefusal } from './record-retention-rules';
 

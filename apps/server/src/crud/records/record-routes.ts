@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Messages, ReviewStatus, type LocalText, type RecordRules } from '@mes/contracts';
+import { Messages, ReviewStatus, type LocalText, type RecordRules, type ResourceDef } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { requireAuth, type AuthContext } from '../../platform/auth/request-auth';
 import { ok } from '../../platform/http/envelope';
@@ -8,8 +9,8 @@ import { requestLanguage, type ReplyLanguage } from '../../platform/http/request
 import { badRequest, notFound } from '../../platform/http/errors';
 import { idsValue, idValue, paramsOf, textParam } from '../../platform/http/request-params';
 import { recordOperation } from '../../platform/audit/operation-audit';
-import { rowScope } from '../resource-access';
-import type { ResourceService } from '../resource-routes';
+import { rowScope, type AnyResourceTable } from '../resource-access';
+import type { Row } from '../resource-hooks';
 import type { ChainReport, RecordChain } from './record-chain';
 import { corrections, personOf, RecordMessages } from './record-hooks';
 
@@ -39,6 +40,19 @@ export function verifyMessage(report: ChainReport, chainLabel: LocalText, langua
 }
 
 /**
+ * What the record routes use of their resource's service: resource-routes.ts's `ResourceService`
+ * has it (and registers these routes), so it is described here rather than imported back.
+ */
+export interface RecordService {
+  readonly binding: { def: ResourceDef; table: AnyResourceTable };
+  readonly columns: Record<string, PgColumn>;
+  readScope(auth: AuthContext, reach?: 'own' | 'view'): Promise<SQL | undefined>;
+  detail(id: unknown, auth: AuthContext): Promise<Row>;
+  submit(sent: Record<string, unknown>, auth: AuthContext): Promise<{ id: string; adding: boolean }>;
+  decorate(rows: Row[], auth: AuthContext): Promise<Row[]>;
+}
+
+/**
  * The routes every record definition has beyond the generic ones: `review` (ids), `correct` (a
  * submit naming the version it replaces) and `verify` (optionally one chain), each under its own
  * API scope (`<code>:review`, `:correct`, `:verify`, declared by `defineRecordResource`), and
@@ -47,7 +61,7 @@ export function verifyMessage(report: ChainReport, chainLabel: LocalText, langua
 export function registerRecordRoutes(
   app: FastifyInstance,
   ctx: AppContext,
-  service: ResourceService,
+  service: RecordService,
   chain: RecordChain,
 ): void {
   const { def, table } = service.binding;
@@ -117,13 +131,7 @@ const auth = (request: FastifyRequest) => requireAuth(request);
  * Marks the named records reviewed, all or none: each must be visible to the caller, pending, the
  * latest version, and written by someone else.
  */
-async function review(
-  ctx: AppContext,
-  service: ResourceService,
-  chain: RecordChain,
-  ids: string[],
-  caller: AuthContext,
-) {
+async function review(ctx: AppContext, service: RecordService, chain: RecordChain, ids: string[], caller: AuthContext) {
   const { def, table } = service.binding;
   const visible = await service.readScope(caller);
   await ctx.db.transaction(async (tx) => {

@@ -14,7 +14,7 @@ import {
   JUDGED_SPAN_MS,
 } from './demo-data';
 import { message, replayMessages, type Timed } from './demo-history';
-import type { DemoSession } from './demo-steps';
+import type { DemoSession } from './demo-session';
 
 /**
  * What the demo shows of issue 28 (docs/demo.md "Judged cycles and maintenance"): the programs'

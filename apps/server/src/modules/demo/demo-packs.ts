@@ -12,7 +12,7 @@ import { nextId } from '../../platform/db/ids';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
 import { actOnRecalledPacks, recallPacksOfRecord } from '../business/verification/verification-recall';
 import { DEMO_BASES, DEMO_STERILISER, DEMO_TENANT_DEVICES } from './demo-data';
-import type { DemoSession } from './demo-steps';
+import type { DemoSession } from './demo-session';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { DEMO_ADMIN_ACCOUNT, formatDateTime, NoticeAudience } from '@mes/contracts';
 import { role, user } from '../../platform/db/schema';
 import { liveRows, tenantScope } from '../../platform/tenancy/tenant-scope';
-import type { DemoSession } from './demo-steps';
+import type { DemoSession } from './demo-session';
 
 /**
  * The demo's people and desk (issue 30 point 8, docs/demo.md "Trying a leave"): a second user

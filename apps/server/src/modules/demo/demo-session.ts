@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import { SEED_CLIENTS } from '../../seed/seed-data';
 import { issueFor } from '../auth/sign-in';
 import { findUserById } from '../user/user-repository';
+import type { Rng } from '../../simulator/rng';
 
 /**
  * The console's own API, called in-process (`app.inject`) as a signed-in user: the demo tenant's
@@ -70,4 +71,44 @@ export async function issueToken(ctx: AppContext, tenantId: string, userId: stri
   const user = await findUserById(ctx.db, tenantId, userId);
   if (!client || !user) throw new Error(`demo tenant: no client ${clientId} or no user ${tenantId}/${userId}`);
   return issueFor(ctx, client, user);
+}
+
+/** What one run of the demo steps (demo-steps.ts) shares: its options, callers and what it made. */
+export interface DemoOptions {
+  /** "Now" of the demo: every date is relative to it. */
+  now: number;
+  /**
+   * The demo administrator's password hash (`hashPassword(md5Hex(plain))`) when the caller made the
+   * password (the first-start card shows it once); otherwise the tenant step generates one.
+   */
+  passwordHash?: string;
+}
+
+export interface DemoSession {
+  app: FastifyInstance;
+  ctx: AppContext;
+  options: DemoOptions;
+  /** Seeded: the same demo on every run. */
+  rng: Rng;
+  tenantId: string;
+  /** The platform administrator (creates the tenant). */
+  platform: DemoApi;
+  /** The demo tenant's administrator (everything inside the tenant). */
+  admin: DemoApi;
+  adminUserId: string;
+  /** The tenant's root department (made with the tenant). */
+  rootDeptId: string;
+  /** Set by the tenant step when this run created the tenant and generated its password. */
+  generatedPassword: string | undefined;
+  createdTenant: boolean;
+  depts: Map<string, string>;
+  products: Map<string, string>;
+  devices: Map<string, { id: string; clientId: string }>;
+  lines: Map<string, string>;
+  /** True when this run made the month's cycles (and so the records and warnings of them). */
+  historyMade: boolean;
+  /** The tenant's records before the history was made. */
+  recordsBefore: number;
+  /** What this run made, by kind. */
+  made: Record<string, number>;
 }

@@ -8,7 +8,7 @@ import { deviceCycle, disinfectionRecord, tenant, user, warning } from '../../pl
 import { liveRows, tenantScope } from '../../platform/tenancy/tenant-scope';
 import { plcVariableValues } from '../../seed/demo-devices';
 import { ADMIN_USER, PLATFORM_TENANT } from '../../seed/seed-data';
-import { chance, pick, seededRng, uniform, type Rng } from '../../simulator/rng';
+import { chance, pick, seededRng, uniform } from '../../simulator/rng';
 import { disinfectionRecordChain, recordsFromCycles } from '../business/disinfection/records-from-cycles';
 import { handleWarnings } from '../warning/warning-routes';
 import { TenantMessages } from '../system/tenant-provision';
@@ -25,7 +25,7 @@ import {
 } from './demo-data';
 import { judgedStep, maintenanceStep, profilesStep } from './demo-judgement';
 import { HISTORY_DAYS, replayHistory, type HistoryDevice } from './demo-history';
-import { DemoApi, DemoCallError } from './demo-session';
+import { DemoApi, DemoCallError, type DemoOptions, type DemoSession } from './demo-session';
 import { verificationStep } from './demo-verification';
 import { peopleStep } from './demo-people';
 import { demoPacksStep } from './demo-packs';
@@ -40,44 +40,8 @@ import { demoPacksStep } from './demo-packs';
  * `warnings`, and runs only when `session.historyMade` (see docs/demo.md "Adding a step").
  */
 
-export interface DemoOptions {
-  /** "Now" of the demo: every date is relative to it. */
-  now: number;
-  /**
-   * The demo administrator's password hash (`hashPassword(md5Hex(plain))`) when the caller made the
-   * password (the first-start card shows it once); otherwise the tenant step generates one.
-   */
-  passwordHash?: string;
-}
-
-export interface DemoSession {
-  app: FastifyInstance;
-  ctx: AppContext;
-  options: DemoOptions;
-  /** Seeded: the same demo on every run. */
-  rng: Rng;
-  tenantId: string;
-  /** The platform administrator (creates the tenant). */
-  platform: DemoApi;
-  /** The demo tenant's administrator (everything inside the tenant). */
-  admin: DemoApi;
-  adminUserId: string;
-  /** The tenant's root department (made with the tenant). */
-  rootDeptId: string;
-  /** Set by the tenant step when this run created the tenant and generated its password. */
-  generatedPassword: string | undefined;
-  createdTenant: boolean;
-  depts: Map<string, string>;
-  products: Map<string, string>;
-  devices: Map<string, { id: string; clientId: string }>;
-  lines: Map<string, string>;
-  /** True when this run made the month's cycles (and so the records and warnings of them). */
-  historyMade: boolean;
-  /** The tenant's records before the history was made. */
-  recordsBefore: number;
-  /** What this run made, by kind. */
-  made: Record<string, number>;
-}
+// The session's types live in demo-session.ts, which the steps' files import (no loop back here).
+export type { DemoOptions, DemoSession } from './demo-session';
 
 export interface DemoStep {
   /** A key of `DEMO_STEP_LABELS` (the card's progress). */

@@ -2,7 +2,7 @@ import { formatDateTime, RecordType, VerificationResult, VerificationType } from
 import { disinfectionRecord } from '../../platform/db/schema';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
 import { chance, uniform } from '../../simulator/rng';
-import type { DemoSession } from './demo-steps';
+import type { DemoSession } from './demo-session';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

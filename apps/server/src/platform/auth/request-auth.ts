@@ -1,8 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { DEFAULT_TENANT_ID } from '@mes/contracts';
 import { unauthorized } from '../http/errors';
-import type { SessionRights } from './session-state';
-import type { TokenClaims } from './tokens';
+import type { SessionRights, TokenClaims } from './claims';
 
 /** The signed-in caller of a request, as the authentication hook found it. */
 export interface AuthContext {

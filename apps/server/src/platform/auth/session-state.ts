@@ -9,17 +9,7 @@ import { role, tenant, user } from '../db/schema';
 import { tenantScope } from '../tenancy/tenant-scope';
 import type { Clock, EphemeralStore } from '../store/ephemeral-store';
 import { splitIds } from './request-auth';
-import type { TokenClaims } from './tokens';
-
-/** What a live session may do now: the user's current department and live roles. */
-export interface SessionRights {
-  deptId: string;
-  roleIds: string[];
-  roleAliases: string[];
-}
-
-/** The claims a session check reads. */
-export type SessionClaims = Pick<TokenClaims, 'tenant_id' | 'user_id' | 'sid' | 'stamp' | 'session_exp' | 'iat'>;
+import type { SessionClaims, SessionRights } from './claims';
 
 /**
  * Names the password a token was issued under. A new password (changed or reset; argon2 salts

@@ -2,11 +2,12 @@ import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Clock } from '../store/ephemeral-store';
 import type { RevocationList } from './revocation-list';
-import type { SessionClaims, SessionRights } from './session-state';
+import type { SessionClaims, SessionRights, TokenClaims, TokenType } from './claims';
+
+// Modules name the claims by the service that signs them.
+export type { TokenClaims } from './claims';
 
 const ISSUER = 'mes-console';
-
-export type TokenType = 'access_token' | 'refresh_token';
 
 /** Who a token speaks for; copied into both tokens of a session. */
 export interface TokenSubject {
@@ -24,28 +25,6 @@ export interface TokenSubject {
    * stamp of the row as stored at issue time.
    */
   stamp?: string;
-}
-
-export interface TokenClaims {
-  tenant_id: string;
-  user_id: string;
-  dept_id: string;
-  post_id: string;
-  role_id: string;
-  role_name: string;
-  account: string;
-  user_name: string;
-  client_id: string;
-  token_type: TokenType;
-  /** Session id shared by an access token and its refresh token: revoking it ends both. */
-  sid: string;
-  /** When the session's refresh token expires (seconds); revocations are kept until then. */
-  session_exp: number;
-  /** The password stamp the session was issued under (`sessionStamp`); a new password ends it. */
-  stamp: string;
-  jti: string;
-  exp: number;
-  iat: number;
 }
 
 /** Whether a session still stands for its account (see session-state.ts). */

@@ -20,7 +20,16 @@ const PATTERNS: readonly RegExp[] = [
   /(?<![.\w])tenant_id\s*(?:=(?!=)|<>|!=(?!=)|\bin\b)/g,
 ];
 
-/** The hand-written tenant conditions in one source file's text. */
+/**
+ * A write or condition meant for every tenant (log retention, a platform purge, a release's menus
+ * for every tenant's administrator) says so on its line or the line above: `// tenancy: all tenants (why)`.
+ */
+const ALL_TENANTS_MARK = /\/\/\s*tenancy: all tenants\b/;
+
+const markedAllTenants = (lines: readonly string[], line: number) =>
+  ALL_TENANTS_MARK.test(`${lines[line - 2] ?? ''}\n${lines[line - 1] ?? ''}`);
+
+/** The hand-written tenant conditions in one source file's text (but those marked as above). */
 export function findTenantConditions(source: string): TenantConditionHit[] {
   const hits = new Map<number, TenantConditionHit>();
   for (const pattern of PATTERNS) {
@@ -30,14 +39,9 @@ export function findTenantConditions(source: string): TenantConditionHit[] {
       if (!hits.has(line)) hits.set(line, { line, text: match[0].replace(/\s+/g, ' ') });
     }
   }
-  return [...hits.values()].sort((a, b) => a.line - b.line);
+  const lines = source.split('\n');
+  return [...hits.values()].filter((hit) => !markedAllTenants(lines, hit.line)).sort((a, b) => a.line - b.line);
 }
-
-/**
- * A write meant for every tenant (log retention, a platform purge) says so on its line or the
- * line above: `// tenancy: all tenants (why)`.
- */
-const ALL_TENANTS_MARK = /\/\/\s*tenancy: all tenants\b/;
 
 /**
  * Updates and deletes of tenant-owned tables (`tables`: their export names) run on the database
@@ -57,5 +61,5 @@ export function findRawTenantWrites(source: string, tables: readonly string[]): 
       line: source.slice(0, match.index ?? 0).split('\n').length,
       text: match[0].replace(/\s+/g, ' '),
     }))
-    .filter((hit) => !ALL_TENANTS_MARK.test(`${lines[hit.line - 2] ?? ''}\n${lines[hit.line - 1] ?? ''}`));
+    .filter((hit) => !markedAllTenants(lines, hit.line));
 }

@@ -19,6 +19,12 @@ export type TenantOwnedTable = PgTable & { tenantId: PgColumn };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema: the helper only builds core queries
 export type Queryable = PgDatabase<NodePgQueryResultHKT, any, any>;
 
+/**
+ * Rows with a tenant column: a tenant-owned table, or a derived table joined by the resource engine
+ * (`(select id, label, tenant_id from … ) as ref_dept`), whose `tenantId` is the subquery's column.
+ */
+export type TenantRowsOf = TenantOwnedTable | { tenantId: PgColumn };
+
 /** A condition, or nothing (as drizzle's `and` takes them). */
 export type Condition = SQL | undefined;
 
@@ -26,7 +32,7 @@ export type Condition = SQL | undefined;
 type TenantFree<T> = { [K in keyof T as K extends 'tenantId' ? never : K]: T[K] };
 
 /** The soft-delete column of a table, when it has one. */
-function deletedFlag(table: PgTable): PgColumn | undefined {
+function deletedFlag(table: object): PgColumn | undefined {
   const column = (table as unknown as Record<string, unknown>).isDeleted;
   return is(column, PgColumn) ? column : undefined;
 }
@@ -39,9 +45,10 @@ function refuseTenantChange(values: object): void {
 /**
  * Live rows of a table: the soft-delete test as a literal, not a parameter. The unique indexes
  * are partial on `is_deleted = 0`, and a prepared statement's generic plan uses them only when
- * the predicate is in its text. Tables without soft delete: no condition.
+ * the predicate is in its text. Tables without soft delete, and derived tables (whose subquery
+ * chose its rows): no condition.
  */
-export function liveRows(table: PgTable): SQL | undefined {
+export function liveRows(table: PgTable | TenantRowsOf): SQL | undefined {
   const deleted = deletedFlag(table);
   return deleted ? sql`${deleted} = 0` : undefined;
 }
@@ -51,7 +58,7 @@ export function liveRows(table: PgTable): SQL | undefined {
  * base, for queries the scope's builders do not cover (joins, subqueries in `sql` templates,
  * the resource engine's shared conditions).
  */
-export function tenantRows(table: TenantOwnedTable, tenantId: string | Placeholder, ...conditions: Condition[]): SQL {
+export function tenantRows(table: TenantRowsOf, tenantId: string | Placeholder, ...conditions: Condition[]): SQL {
   return and(eq(table.tenantId, tenantId), liveRows(table), ...conditions) as SQL;
 }
 
@@ -73,11 +80,21 @@ export function tenantRowsLiveOrRemoved(
  * tenant column (`{ tenantId: sql\`rows.tenant_id\` }`: a lateral lookup per aggregated row).
  */
 export function rowsOfSameTenant(
-  table: TenantOwnedTable,
-  outer: TenantOwnedTable | { tenantId: SQL },
+  table: TenantRowsOf,
+  outer: TenantOwnedTable | { tenantId: SQL | PgColumn },
   ...conditions: Condition[]
 ): SQL {
   return and(sql`${table.tenantId} = ${outer.tenantId}`, liveRows(table), ...conditions) as SQL;
+}
+
+/**
+ * `row` as a row of `tenantId` to insert: the insert half of the scope for writers of rows typed
+ * loosely, by definition (the resource engine's generic submit and its child rows), where
+ * `scope.insert(table)`'s typed values do not fit. A row never names its tenant itself.
+ */
+export function tenantRow<R extends object>(tenantId: string, row: R): R & { tenantId: string } {
+  refuseTenantChange(row);
+  return { ...row, tenantId };
 }
 
 /**
@@ -146,10 +163,7 @@ export class TenantScope {
 
   /** `insert` of rows of the tenant: `tenantId` is set here and cannot be given. */
   insert<T extends TenantOwnedTable>(table: T) {
-    const own = (row: TenantFree<PgInsertValue<T>>) => {
-      refuseTenantChange(row);
-      return { ...row, tenantId: this.tenantId } as unknown as PgInsertValue<T>;
-    };
+    const own = (row: TenantFree<PgInsertValue<T>>) => tenantRow(this.tenantId, row) as unknown as PgInsertValue<T>;
     return {
       values: (...rows: TenantFree<PgInsertValue<T>>[]) => this.db.insert(table).values(rows.map(own)),
     };
