@@ -2,6 +2,7 @@ import type { KnownDevice, ModelField } from './device-directory';
 import type { PresenceChange } from './device-presence';
 import type { BirthChange } from './sparkplug-births';
 import { clipText, shownName, storableText, textFault } from '../../platform/mqtt/device-text';
+import { MinuteRollups } from './rollups';
 
 /**
  * The rows one ingestion batch writes, collected message by message (JSON topics and Sparkplug
@@ -236,7 +237,12 @@ export interface BatchClock {
 
 export class BatchRows {
   readonly telemetry: TelemetryRow[] = [];
-  private readonly latestByKey = new Map<string, TelemetryRow>();
+  /** The numeric points folded per device, field and minute, for the rollups. */
+  readonly rollups = new MinuteRollups();
+  /** The newest point per device and field; the last device's fields are kept at hand (a message's points share it). */
+  private readonly latestByDevice = new Map<string, Map<string, TelemetryRow>>();
+  private lastDevice: KnownDevice | undefined;
+  private lastLatest: Map<string, TelemetryRow> | undefined;
   readonly logs: LogRow[] = [];
   readonly acquisition: AcquisitionRow[] = [];
   readonly presence: PresenceChange[] = [];
@@ -248,7 +254,19 @@ export class BatchRows {
   constructor(readonly clock: BatchClock) {}
 
   get latest(): TelemetryRow[] {
-    return [...this.latestByKey.values()];
+    const rows: TelemetryRow[] = [];
+    for (const fields of this.latestByDevice.values()) for (const row of fields.values()) rows.push(row);
+    return rows;
+  }
+
+  private latestOf(device: KnownDevice): Map<string, TelemetryRow> {
+    if (device === this.lastDevice && this.lastLatest) return this.lastLatest;
+    const key = `${device.tenantId}/${device.deviceCode}`;
+    let fields = this.latestByDevice.get(key);
+    if (!fields) this.latestByDevice.set(key, (fields = new Map()));
+    this.lastDevice = device;
+    this.lastLatest = fields;
+    return fields;
   }
 
   /**
@@ -289,12 +307,14 @@ export class BatchRows {
       deviceCode: device.deviceCode,
       field: field.field,
       ts,
-      ...value,
+      num: value.num,
+      text: value.text,
     };
     this.telemetry.push(row);
-    const key = `${device.tenantId}/${device.deviceCode}/${field.field}`;
-    const previous = this.latestByKey.get(key);
-    if (!previous || previous.ts <= row.ts) this.latestByKey.set(key, row);
+    const latest = this.latestOf(device);
+    const previous = latest.get(field.field);
+    if (!previous || previous.ts <= row.ts) latest.set(field.field, row);
+    if (value.num !== null) this.rollups.add(device.tenantId, device.deviceCode, field.field, ts.getTime(), value.num);
     return { field: field.field, value: value.num !== null ? { num: value.num } : (value.text ?? '') };
   }
 }

@@ -29,7 +29,7 @@ export {
 } from '../../platform/mqtt/topics';
 export type { BatchContext, IngestionCounters } from './batch-context';
 import { applyBirthChanges, loadBirths, type StoredBirth } from './sparkplug-births';
-import { addToRollups } from './rollups';
+import { writeRollups } from './rollups';
 import { acquisitionInsert, messageLogInsert } from './batch-statements';
 import { mergeDeviceLatest } from './device-latest';
 import { ingestSparkplug } from './sparkplug-ingest';
@@ -593,7 +593,7 @@ export class Ingestion implements MessageSink {
     alarms: AlarmWork,
     keyed: ReadonlyMap<string, IncomingMessage>,
   ) {
-    const { telemetry, latest, logs, acquisition } = rows;
+    const { latest, logs, acquisition } = rows;
     const client = await this.options.pool.connect();
     const ignore = () => undefined;
     client.on('error', ignore);
@@ -609,7 +609,7 @@ export class Ingestion implements MessageSink {
       if (stored.length) throw new DuplicateReports(stored);
       // The points themselves are the acquisition rows' values (the `mes_telemetry` view).
       // The rollups (per minute, per quarter hour) `iot/model-list` reads long ranges from: exact, late points included.
-      if (telemetry.length) await addToRollups(client, telemetry);
+      await writeRollups(client, rows.rollups);
       await mergeDeviceLatest(client, latest);
       if (acquisition.length) await client.query(acquisitionInsert(acquisition));
       if (logs.length) await client.query(messageLogInsert(logs));
