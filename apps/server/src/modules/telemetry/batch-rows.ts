@@ -253,8 +253,31 @@ function modelNameFault(field: ModelField, name: string): string | undefined {
   return known.fault;
 }
 
+/**
+ * The points of reports as rows of one value each (what the `mes_telemetry` view shows of them):
+ * for what still reads points one by one (tests, the bench's layout of before). Ingestion keeps no
+ * such row per value: the reports hold the values, the rollups and latest values are folded as they
+ * are read.
+ */
+export function pointsOf(reports: readonly AcquisitionRow[]): TelemetryRow[] {
+  const points: TelemetryRow[] = [];
+  for (const r of reports)
+    for (const field in r.values) {
+      const value = r.values[field]!;
+      const num = typeof value === 'string' ? null : value.num;
+      points.push({
+        tenantId: r.tenantId,
+        deviceCode: r.deviceCode,
+        field,
+        ts: r.collectTime,
+        num,
+        text: num === null ? (value as string) : null,
+      });
+    }
+  return points;
+}
+
 export class BatchRows {
-  readonly telemetry: TelemetryRow[] = [];
   /** The numeric points folded per device, field and minute, for the rollups. */
   readonly rollups = new MinuteRollups();
   /** The newest point per device and field; the last device's fields are kept at hand (a message's points share it). */
@@ -289,8 +312,9 @@ export class BatchRows {
 
   /**
    * Checks one reported value — its name, its time against the clock skew, its value against the
-   * device's model — and keeps it for the series and the latest values; answers the stored value,
-   * or why it was refused (counted). A point too far ahead is never stored: it would stay the
+   * device's model — and folds it into the latest values and the rollups; answers the stored value
+   * (for the caller's report, which keeps it for the series and the alarm rules), or why it was
+   * refused (counted). A point too far ahead is never stored: it would stay the
    * latest value until the device's clock caught up.
    */
   addValue(
@@ -320,18 +344,18 @@ export class BatchRows {
       counters[value.counter]++;
       return value.why;
     }
-    const row: TelemetryRow = {
-      tenantId: device.tenantId,
-      deviceCode: device.deviceCode,
-      field: field.field,
-      ts,
-      num: value.num,
-      text: value.text,
-    };
-    this.telemetry.push(row);
+    // The reports keep the values; a row is made only for a field's newest point of the batch.
     const latest = this.latestOf(device);
     const previous = latest.get(field.field);
-    if (!previous || previous.ts <= row.ts) latest.set(field.field, row);
+    if (!previous || previous.ts <= ts)
+      latest.set(field.field, {
+        tenantId: device.tenantId,
+        deviceCode: device.deviceCode,
+        field: field.field,
+        ts,
+        num: value.num,
+        text: value.text,
+      });
     if (value.num !== null) this.rollups.add(device.tenantId, device.deviceCode, field.field, ts.getTime(), value.num);
     return { field: field.field, value: value.num !== null ? { num: value.num } : (value.text ?? '') };
   }

@@ -411,7 +411,7 @@ export class Ingestion implements MessageSink {
       try {
         const built = await (prebuilt ?? this.build(batch, devices));
         prebuilt = undefined;
-        alarms = await this.alarms.evaluate(built.rows.telemetry, built.rows.cycles);
+        alarms = await this.alarms.evaluate(built.rows.acquisition, built.rows.cycles);
         committing?.();
         committing = undefined;
         const commitStart = performance.now();
@@ -419,7 +419,8 @@ export class Ingestion implements MessageSink {
         observeBatchCommit((performance.now() - commitStart) / 1000);
         // List totals follow the rows within about a second, batched (crud/totals-invalidation.ts).
         this.options.totals?.written({
-          [telemetryResource.code]: built.rows.telemetry,
+          // The series is the reports' values (the `mes_telemetry` view): the same tenants.
+          [telemetryResource.code]: built.rows.acquisition,
           [acquisitionResource.code]: built.rows.acquisition,
           // The MQTT message list shows the log rows and the stored messages (the mes_mqtt_message view).
           [mqttMessageResource.code]: [...built.rows.logs, ...built.rows.acquisition],
