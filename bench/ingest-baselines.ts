@@ -22,6 +22,7 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import {
   BatchRows,
+  pointsOf,
   valuesJson,
   type AcquisitionRow,
   type LogRow,
@@ -190,8 +191,9 @@ function layouts(model: BenchModel): { name: string; write: Writer }[] {
     {
       name: "today's layout: telemetry + rollups + latest + acquisition + message log",
       write: async (client, { rows, acquisition, logs }) => {
-        await client.query(telemetryInsert(rows.telemetry));
-        await addToRollups(client, rows.telemetry);
+        const points = pointsOf(acquisition);
+        await client.query(telemetryInsert(points));
+        await addToRollups(client, points);
         await mergeDeviceLatest(client, rows.latest);
         await client.query(acquisitionInsert(acquisition));
         await client.query(messageLogInsert(logs));

@@ -207,6 +207,35 @@ async function account(tenant: string): Promise<{ rows: number; distinct: number
   return { ...copies, refused: Number(r.rows[0]?.n), logs: Number(l.rows[0]?.n) };
 }
 
+/**
+ * The rollups against the raw points: per-minute and per-quarter-hour rows that differ from the
+ * buckets of the tenant's stored points (count, exact sum, extremes), each way. 0 when exact.
+ */
+async function rollupMismatches(tenant: string): Promise<{ minute: number; quarter: number }> {
+  const level = async (table: string, column: string, bucket: string) => {
+    const { rows } = await pool.query<{ n: string }>(
+      `with raw as (
+         select device_code, field, ${bucket} as at, count(*)::int as points, sum(num_value) as total,
+                min(num_value) as low, max(num_value) as high
+           from mes_telemetry where tenant_id = $1 and num_value is not null
+          group by 1, 2, 3),
+       rolled as (
+         select device_code, field, ${column} as at, points, total, low, high from ${table} where tenant_id = $1)
+       select count(*) as n from ((table raw except table rolled) union all (table rolled except table raw)) d`,
+      [tenant],
+    );
+    return Number(rows[0]?.n);
+  };
+  return {
+    minute: await level('mes_telemetry_minute', 'minute', "date_trunc('minute', ts)"),
+    quarter: await level(
+      'mes_telemetry_quarter',
+      'quarter',
+      "date_bin('15 minutes', ts, timestamptz '1970-01-01 00:00:00+00')",
+    ),
+  };
+}
+
 /** Waits until the ingester has stored `count` messages, or its count stops moving for 10 s. */
 async function settle(ingester: Ingester, count: number): Promise<number> {
   let last = -1;
@@ -406,6 +435,10 @@ async function throughput(
   };
   if (counted.logs !== counted.rows) console.warn(`${name}: ${counted.logs} log rows for ${counted.rows} messages`);
   if (counted.refused) console.warn(`${name}: ${counted.refused} reports with refused values`);
+  const mismatches = await rollupMismatches(tenant);
+  console.log(
+    `${name}: rollups against the raw points: ${mismatches.minute} minute and ${mismatches.quarter} quarter rows differ`,
+  );
   if (env.BENCH_ALARMS !== '0') {
     const warnings = await warningCount(tenant);
     console.log(`${name}: alarm rules fired ${warnings.raises} times into ${warnings.rows} warning rows`);

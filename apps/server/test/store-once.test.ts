@@ -199,3 +199,73 @@ describe('a telemetry message stored once', () => {
     }
   });
 });
+
+describe('batches read ahead while the previous one commits', () => {
+  it('stores every message once, acknowledges each after its commit, and keeps the rollups equal to the points', async () => {
+    const code = 'SO-2';
+    dataOf(
+      await t.as(admin, {
+        method: 'POST',
+        url: '/api/basic/device/submit',
+        payload: {
+          productId: (await rows<{ id: string }>(`select id::text from mes_product where product_code = 'SO-100'`))[0]
+            ?.id,
+          deviceCode: code,
+          deviceName: '清洗机二号',
+        },
+      }),
+    );
+    // Batches of 4: while the first commits, the second (holding a copy of the first's first
+    // report, same ts and seq) is read ahead; it must still find that report stored.
+    const ahead = new Ingestion({
+      pool: t.database.pool,
+      directory: createDeviceDirectory(t.ctx),
+      warn: (message) => void warned.push(message),
+      now: () => Date.now(),
+      batchSize: 4,
+      batchDelayMs: 5,
+    });
+    const base = Date.now() - 3_600_000;
+    const report = (n: number) => JSON.stringify({ ts: base + n * 7_000, seq: n, values: { temp: n + 0.25 } });
+    const payloads = Array.from({ length: 22 }, (_, i) => report(i + 1));
+    payloads.splice(5, 0, report(1));
+    const acks = new Map<number, number>();
+    try {
+      payloads.forEach((payload, i) =>
+        ahead.push(
+          {
+            topic: `mes/000000/${code}/telemetry`,
+            payload: Buffer.from(payload),
+            qos: 1,
+            retain: false,
+            clientId: `c-${code}`,
+            receivedAt: new Date(),
+          },
+          () => void acks.set(i, (acks.get(i) ?? 0) + 1),
+        ),
+      );
+      await ahead.drain();
+    } finally {
+      await ahead.stop();
+    }
+    expect([...acks.values()].filter((n) => n === 1)).toHaveLength(payloads.length);
+    expect(ahead.counters.duplicateReports).toBe(1);
+    const stored = await rows<{ seq: number }>(`select seq from mes_acqdata where device_code = $1 order by seq`, [
+      code,
+    ]);
+    expect(stored.map((r) => r.seq)).toEqual(Array.from({ length: 22 }, (_, i) => i + 1));
+    const minutes = await rows(
+      `select minute, points, total::text, low::text, high::text from mes_telemetry_minute
+        where device_code = $1 and field = 'temp' order by minute`,
+      [code],
+    );
+    const raw = await rows(
+      `select date_trunc('minute', ts) as minute, count(*)::int as points,
+              sum(num_value)::numeric(30, 6)::text as total, min(num_value)::text as low, max(num_value)::text as high
+         from mes_telemetry where device_code = $1 and field = 'temp' group by 1 order by 1`,
+      [code],
+    );
+    expect(minutes).toEqual(raw);
+    expect(minutes.length).toBeGreaterThan(1);
+  });
+});

@@ -19,7 +19,7 @@ import {
   type WarningDevice,
   type WarningInput,
 } from './alarm-store';
-import type { TelemetryRow } from './batch-rows';
+import type { AcquisitionRow } from './batch-rows';
 import type { StoredCycle } from './cycle-store';
 import { cycleWarningText, fieldWarningText, shown } from './warning-text';
 import { rawRowsOfSameTenant } from '../../platform/tenancy/raw-tenant-rows';
@@ -40,6 +40,15 @@ import { rawRowsOfSameTenant } from '../../platform/tenancy/raw-tenant-rows';
 const MIN_HISTORY_MS = 10 * 60_000;
 /** Points replayed per field at most. */
 const HISTORY_POINTS = 1000;
+
+/** A report of the batch as the rules read it: its device, its time and its stored values. */
+type BatchReport = Pick<AcquisitionRow, 'tenantId' | 'deviceCode' | 'collectTime' | 'values'>;
+
+/** Whether a report stored a number (text values are not evaluated). */
+function hasNumber(report: BatchReport): boolean {
+  for (const field in report.values) if (typeof report.values[field] !== 'string') return true;
+  return false;
+}
 
 /** What `evaluate` decided for a batch, for `write` (possibly run again if the commit is retried). */
 export interface AlarmWork {
@@ -70,28 +79,28 @@ export class AlarmEngine {
    * and the batch goes on without alarms (ingestion never waits on them).
    */
   async evaluate(
-    telemetry: readonly TelemetryRow[],
+    reports: readonly BatchReport[],
     others: Iterable<{ tenantId: string; deviceCode: string }>,
   ): Promise<AlarmWork> {
-    const byDevice = new Map<string, TelemetryRow[]>();
+    const byDevice = new Map<string, BatchReport[]>();
     const devices = new Map<string, { tenantId: string; deviceCode: string }>();
     let lastTenant = '';
     let lastCode = '';
-    let list: TelemetryRow[] | undefined;
-    for (const row of telemetry) {
-      if (row.num === null) continue;
-      if (!list || row.tenantId !== lastTenant || row.deviceCode !== lastCode) {
-        const key = deviceKey(row.tenantId, row.deviceCode);
+    let list: BatchReport[] | undefined;
+    for (const report of reports) {
+      if (!hasNumber(report)) continue;
+      if (!list || report.tenantId !== lastTenant || report.deviceCode !== lastCode) {
+        const key = deviceKey(report.tenantId, report.deviceCode);
         list = byDevice.get(key);
         if (!list) {
           list = [];
           byDevice.set(key, list);
-          devices.set(key, row);
+          devices.set(key, report);
         }
-        lastTenant = row.tenantId;
-        lastCode = row.deviceCode;
+        lastTenant = report.tenantId;
+        lastCode = report.deviceCode;
       }
-      list.push(row);
+      list.push(report);
     }
     for (const d of others) devices.set(deviceKey(d.tenantId, d.deviceCode), d);
     const work: AlarmWork = { transitions: [], profiles: new Map(), before: new Map() };
@@ -99,25 +108,28 @@ export class AlarmEngine {
     try {
       const profiles = await this.rules.load(devices);
       work.profiles = profiles;
-      const watched: { key: string; profile: DeviceProfile; rows: TelemetryRow[] }[] = [];
-      for (const [key, rows] of byDevice) {
+      const watched: { key: string; profile: DeviceProfile; reports: BatchReport[] }[] = [];
+      for (const [key, reports] of byDevice) {
         const profile = profiles.get(key);
-        if (profile && profile.byField.size) watched.push({ key, profile, rows });
+        if (profile && profile.byField.size) watched.push({ key, profile, reports });
       }
       if (!watched.length) return work;
       await this.recover(watched.filter((w) => !this.states.has(w.key)));
-      for (const { key, profile, rows } of watched) {
+      for (const { key, profile, reports } of watched) {
         const held = this.states.get(key);
         if (!work.before.has(key)) work.before.set(key, held && structuredClone(held));
         const state = held ?? newDeviceState();
         this.states.set(key, state);
         const samples: Sample[] = [];
         let sorted = true;
-        for (const row of rows) {
-          if (!profile.byField.has(row.field) && row.field !== PROGRAM_FIELD) continue;
-          const ts = row.ts.getTime();
-          if (sorted && samples.length && samples[samples.length - 1]!.ts > ts) sorted = false;
-          samples.push({ field: row.field, ts, value: Number(row.num) });
+        for (const report of reports) {
+          const ts = report.collectTime.getTime();
+          for (const field in report.values) {
+            const value = report.values[field]!;
+            if (typeof value === 'string' || (!profile.byField.has(field) && field !== PROGRAM_FIELD)) continue;
+            if (sorted && samples.length && samples[samples.length - 1]!.ts > ts) sorted = false;
+            samples.push({ field, ts, value: Number(value.num) });
+          }
         }
         if (!sorted) samples.sort((a, b) => a.ts - b.ts);
         for (const transition of evaluateSamples(profile, state, samples))
@@ -142,7 +154,7 @@ export class AlarmEngine {
   }
 
   /** Open warnings and the recent telemetry of devices this process has not evaluated yet. */
-  private async recover(fresh: readonly { key: string; profile: DeviceProfile; rows: TelemetryRow[] }[]) {
+  private async recover(fresh: readonly { key: string; profile: DeviceProfile; reports: BatchReport[] }[]) {
     if (!fresh.length) return;
     const pool = this.options.pool;
     const open = new Map<string, Set<string>>();
@@ -156,9 +168,9 @@ export class AlarmEngine {
       set.add(row.rule_key);
     }
     const windows: { tenantId: string; deviceCode: string; field: string; from: Date; to: Date }[] = [];
-    for (const { profile, rows } of fresh) {
+    for (const { profile, reports } of fresh) {
       let first = Infinity;
-      for (const row of rows) first = Math.min(first, row.ts.getTime());
+      for (const report of reports) first = Math.min(first, report.collectTime.getTime());
       const from = new Date(first - Math.max(MIN_HISTORY_MS, 2 * profile.longestHoldMs));
       for (const field of profile.byField.keys())
         windows.push({ tenantId: profile.tenantId, deviceCode: profile.deviceCode, field, from, to: new Date(first) });

@@ -29,7 +29,7 @@ export {
 } from '../../platform/mqtt/topics';
 export type { BatchContext, IngestionCounters } from './batch-context';
 import { applyBirthChanges, loadBirths, type StoredBirth } from './sparkplug-births';
-import { addToRollups } from './rollups';
+import { writeRollups } from './rollups';
 import { acquisitionInsert, messageLogInsert } from './batch-statements';
 import { mergeDeviceLatest } from './device-latest';
 import { ingestSparkplug } from './sparkplug-ingest';
@@ -63,6 +63,14 @@ export { convertValue } from './batch-rows';
 type Item = { message: IncomingMessage; ack: () => void } | { presence: PresenceEvent; ack?: undefined };
 /** The device look-ups of one batch, shared by its tries and the halves it is split into. */
 type DeviceLookups = Map<string, Promise<KnownDevice | undefined>>;
+/** A batch's rows as `build` answers them. */
+type Built = Awaited<ReturnType<Ingestion['build']>>;
+/** A batch taken from the queue, and its rows when it was built ahead (during the previous commit). */
+interface Prepared {
+  batch: Item[];
+  devices: DeviceLookups;
+  built?: Promise<Built>;
+}
 
 export interface IngestionOptions {
   pool: pg.Pool;
@@ -245,24 +253,62 @@ export class Ingestion implements MessageSink {
     }
   }
 
+  /**
+   * Stores full batches one after the other. While a batch's commit is in flight the next full
+   * batch is already read (parsed, checked, its rows built: {@link prepare}), so the server's work
+   * and PostgreSQL's overlap; only its alarm evaluation and commit wait for the previous commit.
+   */
   private async flushLoop(): Promise<void> {
+    let next: Prepared | undefined;
     try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, this.batchSize);
-        await this.store(batch);
+      while (next || this.queue.length > 0) {
+        const current: Prepared = next ?? { batch: this.queue.splice(0, this.batchSize), devices: new Map() };
+        const ahead: { next?: Prepared | undefined } = {};
+        const failedBefore = this.counters.failedBatches;
+        next = undefined;
+        await this.store(current.batch, current.devices, current.built, () => {
+          ahead.next ??= this.prepare();
+        });
+        next = ahead.next;
+        // A batch that was retried may have waited out an outage: the next one is read again.
+        if (next && this.counters.failedBatches !== failedBefore) {
+          this.queue.unshift(...next.batch);
+          next = undefined;
+        }
         if (this.paused && this.queue.length <= this.maxQueue / 2) {
           this.paused = false;
           this.flow?.resume();
         }
-        if (this.queue.length < this.batchSize) break;
+        if (!next && this.queue.length < this.batchSize) break;
       }
     } catch (error) {
       // `store` settles every message it was given; this only keeps a bug from becoming an unhandled rejection.
       this.options.warn('MQTT ingestion: the batch loop failed', error);
     } finally {
+      // Messages read ahead but not stored go back to the front of the queue, in their order.
+      if (next) this.queue.unshift(...next.batch);
       this.flushing = undefined;
       if (!this.stopped) this.schedule();
     }
+  }
+
+  /**
+   * The next full batch, taken from the queue and built now (during the previous batch's
+   * commit), or none: not while stopping, not a partial batch (it waits for more as usual), and
+   * not a batch with Sparkplug messages, whose reading depends on the births the commit in
+   * flight may store. Building reads no other state a commit changes.
+   */
+  private prepare(): Prepared | undefined {
+    if (this.stopping || this.queue.length < this.batchSize) return undefined;
+    const batch = this.queue.slice(0, this.batchSize);
+    if (batch.some((item) => 'message' in item && item.message.topic.startsWith(`${SPARKPLUG_NAMESPACE}/`)))
+      return undefined;
+    this.queue.splice(0, batch.length);
+    const devices: DeviceLookups = new Map();
+    const built = this.build(batch, devices);
+    // Awaited by the batch's first try, which handles a failure; never an unhandled rejection meanwhile.
+    built.catch(() => undefined);
+    return { batch, devices, built };
   }
 
   /** Waits until everything queued so far is committed (tests, shutdown). */
@@ -291,11 +337,18 @@ export class Ingestion implements MessageSink {
    * halves, each stored the same way, down to the message that fails alone: a dead letter. Only
    * while stopping is a batch given up unacknowledged (the broker keeps it).
    */
-  private async store(batch: Item[], devices: DeviceLookups = new Map()): Promise<void> {
+  private async store(
+    batch: Item[],
+    devices: DeviceLookups = new Map(),
+    prebuilt?: Promise<Built>,
+    committing?: () => void,
+  ): Promise<void> {
     let wait = RETRY_FIRST_MS;
     let warnedAt = -Infinity;
     for (;;) {
-      const error = await this.attempt(batch, devices);
+      const error = await this.attempt(batch, devices, prebuilt, committing);
+      prebuilt = undefined;
+      committing = undefined;
       if (error === undefined) return;
       this.counters.failedBatches++;
       if (await this.unavailable(error)) {
@@ -347,18 +400,27 @@ export class Ingestion implements MessageSink {
    * the failure, or undefined once stored. A report found stored already (same device, `ts` and
    * `seq`) is marked and the batch built again without it.
    */
-  private async attempt(batch: Item[], devices: DeviceLookups): Promise<unknown> {
+  private async attempt(
+    batch: Item[],
+    devices: DeviceLookups,
+    prebuilt?: Promise<Built>,
+    committing?: () => void,
+  ): Promise<unknown> {
     for (;;) {
       let alarms: AlarmWork | undefined;
       try {
-        const built = await this.build(batch, devices);
-        alarms = await this.alarms.evaluate(built.rows.telemetry, built.rows.cycles);
+        const built = await (prebuilt ?? this.build(batch, devices));
+        prebuilt = undefined;
+        alarms = await this.alarms.evaluate(built.rows.acquisition, built.rows.cycles);
+        committing?.();
+        committing = undefined;
         const commitStart = performance.now();
         await this.commit(built.rows, built.messages, alarms, built.keyed);
         observeBatchCommit((performance.now() - commitStart) / 1000);
         // List totals follow the rows within about a second, batched (crud/totals-invalidation.ts).
         this.options.totals?.written({
-          [telemetryResource.code]: built.rows.telemetry,
+          // The series is the reports' values (the `mes_telemetry` view): the same tenants.
+          [telemetryResource.code]: built.rows.acquisition,
           [acquisitionResource.code]: built.rows.acquisition,
           // The MQTT message list shows the log rows and the stored messages (the mes_mqtt_message view).
           [mqttMessageResource.code]: [...built.rows.logs, ...built.rows.acquisition],
@@ -434,12 +496,16 @@ export class Ingestion implements MessageSink {
       };
       const own = duplicate ? { ...ctx, rows: target } : ctx;
       const reports = target.acquisition.length;
-      const ok = m.topic.startsWith(`${SPARKPLUG_NAMESPACE}/`)
-        ? await ingestSparkplug(m, log, own)
-        : await this.ingestJson(m, log, own);
+      const sparkplug = m.topic.startsWith(`${SPARKPLUG_NAMESPACE}/`);
+      const ok = sparkplug ? await ingestSparkplug(m, log, own) : await this.ingestJson(m, log, own);
+      // A JSON payload is made storable text only for a log row that keeps it (a stored report's is its row).
+      const keepLog = () => {
+        if (!sparkplug) log.payload = printable(m.payload.toString('utf8'));
+        rows.logs.push(log);
+      };
       if (duplicate) {
         log.error = DUPLICATE_TEXT;
-        rows.logs.push(log);
+        keepLog();
         continue;
       }
       if (ok) stored++;
@@ -449,7 +515,7 @@ export class Ingestion implements MessageSink {
       // by its metrics' times — keeps a log row of its own.
       if (ok && report && target.acquisition.length === reports + 1 && !isBirth(m.topic))
         report.message = { clientId: log.clientId, qos: m.qos, retain: m.retain, receivedAt: m.receivedAt };
-      else rows.logs.push(log);
+      else keepLog();
       const key = report && reportKey(report, m.receivedAt);
       if (key === undefined) continue;
       const first = keyed.get(key);
@@ -487,7 +553,6 @@ export class Ingestion implements MessageSink {
   /** A message on `mes/{tenant}/{device}/{kind}`: true when it was understood (stored or applied). */
   private async ingestJson(m: IncomingMessage, log: LogRow, ctx: BatchContext): Promise<boolean> {
     const topic = parseTopic(m.topic);
-    log.payload = printable(m.payload.toString('utf8'));
     if (topic && TENANT_ID.test(topic.tenantId)) log.tenantId = topic.tenantId;
     log.deviceCode = clip(printable(topic?.deviceCode ?? ''), 64);
     if (!topic) {
@@ -511,8 +576,9 @@ export class Ingestion implements MessageSink {
         return false;
       }
       const values: Record<string, StoredValue> = {};
-      for (const [name, raw] of Object.entries(parsed.values)) {
-        const added = ctx.rows.addValue(device, name, raw, parsed.ts, this.counters);
+      // for…in over JSON.parse's plain object: its own keys, without an array of entries per message.
+      for (const name in parsed.values) {
+        const added = ctx.rows.addValue(device, name, parsed.values[name], parsed.ts, this.counters);
         if (typeof added === 'string') errors.push(added);
         else values[added.field] = added.value;
       }
@@ -593,7 +659,7 @@ export class Ingestion implements MessageSink {
     alarms: AlarmWork,
     keyed: ReadonlyMap<string, IncomingMessage>,
   ) {
-    const { telemetry, latest, logs, acquisition } = rows;
+    const { latest, logs, acquisition } = rows;
     const client = await this.options.pool.connect();
     const ignore = () => undefined;
     client.on('error', ignore);
@@ -609,7 +675,7 @@ export class Ingestion implements MessageSink {
       if (stored.length) throw new DuplicateReports(stored);
       // The points themselves are the acquisition rows' values (the `mes_telemetry` view).
       // The rollups (per minute, per quarter hour) `iot/model-list` reads long ranges from: exact, late points included.
-      if (telemetry.length) await addToRollups(client, telemetry);
+      await writeRollups(client, rows.rollups);
       await mergeDeviceLatest(client, latest);
       if (acquisition.length) await client.query(acquisitionInsert(acquisition));
       if (logs.length) await client.query(messageLogInsert(logs));

@@ -5,24 +5,131 @@ import type { TelemetryRow } from './batch-rows';
 const MINUTE_MS = 60_000;
 
 /**
- * The rollups of a batch in one statement: its points grouped by device, field and UTC minute
- * (`g`), upserted into `mes_telemetry_minute` (`m`), then the same groups folded into quarter
- * hours and upserted into `mes_telemetry_quarter`. One statement rather than one a level: the
- * points cross to PostgreSQL once, and the quarter hours are summed from the handful of minute
- * groups instead of every point (a second statement of its own cost as much as the minutes',
- * ~15 µs a message). The quarter rows are selected only after counting every row `m` returns, so
- * every minute row is locked before any quarter row (data-modifying CTEs otherwise run in no
- * set order) and each table in key order: two processes never wait on each other's rows in
- * opposite orders. A quarter row that is new takes the smallest id of its minutes' new ids, which
- * no other quarter row has.
+ * One device-field-minute of a batch: its count, exact sum and extremes. A value is the decimal
+ * text ingestion checked (`BatchRows`: at most 6 decimals, within ±(2^53 − 1)), read as its whole
+ * part and its millionths, two safe integers of the same sign, so the sum and the comparisons are
+ * exact without a number type of arbitrary precision per point: the wholes are added as doubles
+ * while they stay safe integers and carried into a BigInt before they would not.
+ */
+export class MinuteBucket {
+  points = 0;
+  private wholes = 0;
+  private carried = 0n;
+  /** |millionths| < 10^6 a point: safe for 9·10^9 points, far beyond any batch. */
+  private millionths = 0;
+  low = '';
+  high = '';
+  private lowWhole = 0;
+  private lowMillionths = 0;
+  private highWhole = 0;
+  private highMillionths = 0;
+
+  constructor(readonly id: string) {}
+
+  add(num: string): void {
+    const dot = num.indexOf('.');
+    let whole: number;
+    let millionths = 0;
+    if (dot < 0) whole = Number(num);
+    else {
+      whole = Number(num.slice(0, dot));
+      millionths = Number(num.slice(dot + 1).padEnd(6, '0'));
+      if (num.charCodeAt(0) === 45 /* - */) millionths = -millionths;
+    }
+    if (Math.abs(this.wholes) + Math.abs(whole) > Number.MAX_SAFE_INTEGER) {
+      this.carried += BigInt(this.wholes);
+      this.wholes = 0;
+    }
+    this.wholes += whole;
+    this.millionths += millionths;
+    // trunc() is monotonic and the millionths share the whole part's sign: (whole, millionths)
+    // in that order compare as the values do.
+    if (this.points === 0 || whole < this.lowWhole || (whole === this.lowWhole && millionths < this.lowMillionths)) {
+      this.low = num;
+      this.lowWhole = whole;
+      this.lowMillionths = millionths;
+    }
+    if (this.points === 0 || whole > this.highWhole || (whole === this.highWhole && millionths > this.highMillionths)) {
+      this.high = num;
+      this.highWhole = whole;
+      this.highMillionths = millionths;
+    }
+    this.points++;
+  }
+
+  /** The exact sum as decimal text with 6 decimals (`numeric(30, 6)` takes it as is). */
+  get total(): string {
+    const micro = (this.carried + BigInt(this.wholes)) * 1_000_000n + BigInt(this.millionths);
+    const sign = micro < 0n ? '-' : '';
+    const abs = micro < 0n ? -micro : micro;
+    return `${sign}${abs / 1_000_000n}.${String(abs % 1_000_000n).padStart(6, '0')}`;
+  }
+}
+
+/** A group of the batch's rollups: a device's field in one UTC minute. */
+export interface MinuteGroup {
+  tenantId: string;
+  deviceCode: string;
+  field: string;
+  minute: number;
+  bucket: MinuteBucket;
+}
+
+/**
+ * The batch's numeric points folded per device, field and UTC minute as they are read, so that
+ * the rollups' statement gets a row per group (a few dozen a batch) instead of one per point.
+ * The points of one message share their device and minute: the last group's map is kept, and a
+ * point costs a field look-up and the additions.
+ */
+export class MinuteRollups {
+  private readonly byDeviceMinute = new Map<string, Map<string, MinuteGroup>>();
+  private lastTenant = '';
+  private lastDevice = '';
+  private lastMinute = NaN;
+  private lastFields: Map<string, MinuteGroup> | undefined;
+  /** Numeric points added. */
+  points = 0;
+
+  add(tenantId: string, deviceCode: string, field: string, tsMs: number, num: string): void {
+    const minute = Math.floor(tsMs / MINUTE_MS) * MINUTE_MS;
+    let fields = this.lastFields;
+    if (!fields || minute !== this.lastMinute || deviceCode !== this.lastDevice || tenantId !== this.lastTenant) {
+      const key = `${tenantId}\u0000${deviceCode}\u0000${minute}`;
+      fields = this.byDeviceMinute.get(key);
+      if (!fields) this.byDeviceMinute.set(key, (fields = new Map()));
+      this.lastFields = fields;
+      this.lastTenant = tenantId;
+      this.lastDevice = deviceCode;
+      this.lastMinute = minute;
+    }
+    let group = fields.get(field);
+    if (!group)
+      fields.set(field, (group = { tenantId, deviceCode, field, minute, bucket: new MinuteBucket(nextId()) }));
+    group.bucket.add(num);
+    this.points++;
+  }
+
+  *groups(): IterableIterator<MinuteGroup> {
+    for (const fields of this.byDeviceMinute.values()) yield* fields.values();
+  }
+}
+
+/**
+ * The rollups of a batch in one statement: its groups (device, field, UTC minute: `g`, folded
+ * by {@link MinuteRollups}) upserted into `mes_telemetry_minute` (`m`), then the same groups
+ * folded into quarter hours and upserted into `mes_telemetry_quarter`. One statement rather than
+ * one a level: the groups cross to PostgreSQL once. The quarter rows are selected only after
+ * counting every row `m` returns, so every minute row is locked before any quarter row
+ * (data-modifying CTEs otherwise run in no set order) and each table in key order: two processes
+ * never wait on each other's rows in opposite orders. A quarter row that is new takes the
+ * smallest id of its minutes' new ids, which no other quarter row has.
  */
 const UPSERT_ROLLUPS = `
 with g as (
-  select min(id) as id, tenant_id, device_code, field, minute,
-         count(*) as points, sum(num) as total, min(num) as low, max(num) as high
-    from unnest($1::bigint[], $2::varchar[], $3::varchar[], $4::varchar[], $5::timestamptz[], $6::numeric[])
-         as p(id, tenant_id, device_code, field, minute, num)
-   group by tenant_id, device_code, field, minute
+  select *
+    from unnest($1::bigint[], $2::varchar[], $3::varchar[], $4::varchar[], $5::timestamptz[],
+                $6::int[], $7::numeric[], $8::numeric[], $9::numeric[])
+         as g(id, tenant_id, device_code, field, minute, points, total, low, high)
 ),
 m as (
   insert into mes_telemetry_minute (id, tenant_id, device_code, field, minute, points, total, low, high)
@@ -49,34 +156,29 @@ on conflict (tenant_id, device_code, field, quarter) do update
       high = greatest(mes_telemetry_quarter.high, excluded.high)`;
 
 /**
- * Adds a batch's numeric points to the per-minute and per-quarter-hour rollups, inside the
- * batch's transaction, so both hold exactly the committed points (late ones included). Points
- * are grouped by device, field and minute here only to give each new minute row one id; the sums
- * themselves are taken by PostgreSQL in NUMERIC, so they stay exact.
+ * Adds a batch's groups to the per-minute and per-quarter-hour rollups, inside the batch's
+ * transaction, so both hold exactly the committed points (late ones included). The groups' sums
+ * are exact decimal text ({@link MinuteBucket}); PostgreSQL adds them to the stored ones in NUMERIC.
  */
-export async function addToRollups(client: pg.PoolClient, points: readonly TelemetryRow[]): Promise<void> {
-  const numeric = points.filter((p) => p.num !== null);
-  if (!numeric.length) return;
-  const idOfKey = new Map<string, string>();
-  const ids: string[] = [];
-  const minutes: Date[] = [];
-  for (const p of numeric) {
-    const minute = Math.floor(p.ts.getTime() / MINUTE_MS) * MINUTE_MS;
-    const key = `${p.tenantId}\u0000${p.deviceCode}\u0000${p.field}\u0000${minute}`;
-    let id = idOfKey.get(key);
-    if (!id) {
-      id = nextId();
-      idOfKey.set(key, id);
-    }
-    ids.push(id);
-    minutes.push(new Date(minute));
-  }
+export async function writeRollups(client: pg.PoolClient, rollups: MinuteRollups): Promise<void> {
+  const groups = [...rollups.groups()];
+  if (!groups.length) return;
   await client.query(UPSERT_ROLLUPS, [
-    ids,
-    numeric.map((p) => p.tenantId),
-    numeric.map((p) => p.deviceCode),
-    numeric.map((p) => p.field),
-    minutes,
-    numeric.map((p) => p.num),
+    groups.map((g) => g.bucket.id),
+    groups.map((g) => g.tenantId),
+    groups.map((g) => g.deviceCode),
+    groups.map((g) => g.field),
+    groups.map((g) => new Date(g.minute)),
+    groups.map((g) => g.bucket.points),
+    groups.map((g) => g.bucket.total),
+    groups.map((g) => g.bucket.low),
+    groups.map((g) => g.bucket.high),
   ]);
+}
+
+/** Points folded into groups ({@link MinuteRollups}) and written: the rollups of points read elsewhere. */
+export async function addToRollups(client: pg.PoolClient, points: readonly TelemetryRow[]): Promise<void> {
+  const rollups = new MinuteRollups();
+  for (const p of points) if (p.num !== null) rollups.add(p.tenantId, p.deviceCode, p.field, p.ts.getTime(), p.num);
+  await writeRollups(client, rollups);
 }
