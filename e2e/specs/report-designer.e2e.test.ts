@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { REPORT_LAYOUT_PATH } from '@mes/contracts';
 import { callApi, crudDialog, formItem, newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
 import { serverDatabase } from '../support/database';
 import { goInApp } from '../support/shell';
@@ -111,11 +112,17 @@ describe('report designer', () => {
       await editable.uncheck();
       await poll(() => editable.isChecked()).toBe(false);
       await screenshot(page, 'report-designer-fixed-text');
+      // The server prints it once with real rows before keeping it; the first print of a server
+      // starts its render thread (pdfme and the 10 MB font: 6–18 s seen on a busy machine). The
+      // web client gave up after its usual 10 s and showed 未知错误 while the server kept the layout
+      // (the save now waits up to 60 s, designer.tsx). The wait here is for that reply; the button's
+      // loading class it replaces, read right after the click, was often not set yet.
+      const savedReply = page.waitForResponse(
+        (r) => r.url().includes(REPORT_LAYOUT_PATH) && r.request().method() === 'POST',
+        { timeout: 90_000 },
+      );
       await page.getByTestId('report-design-save').click();
-      // The server prints it once with real rows before keeping it.
-      await expect
-        .poll(() => page.getByTestId('report-design-save').getAttribute('class'), { timeout: 60_000 })
-        .not.toContain('loading');
+      expect((await savedReply).status()).toBe(200);
       await screenshot(page, 'report-designer-saved');
       await poll(() => toast(page).allInnerTexts()).toEqual(
         expect.arrayContaining([expect.stringContaining('已保存')]),

@@ -6,6 +6,7 @@ import {
   DEMO_TENANT_DISMISS_PATH,
   DEMO_TENANT_SEED_PATH,
   DEMO_TENANT_STATE_PATH,
+  FAMILY_LOGOUT_PATH,
   REPORT_DATA_PATH,
   REPORT_DOWNLOAD_PATH,
   REPORT_FONT_PATH,
@@ -34,7 +35,7 @@ const MARKER = 'MARKER_A';
 /** A device code is a topic level: letters, digits, _ and - (and the marker). */
 const MARKER_DEVICE = `${MARKER}_DEV`;
 /** Routes whose call would end the caller's session or that take no part in authorisation. */
-const SKIPPED = new Set(['/api/blade-auth/oauth/logout', '/api/blade-auth/oauth/token']);
+const SKIPPED = new Set(['/api/blade-auth/oauth/logout', FAMILY_LOGOUT_PATH, '/api/blade-auth/oauth/token']);
 
 /**
  * Routes of the platform's super administrator alone (the demo tenant's first-start card,

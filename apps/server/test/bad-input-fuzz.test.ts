@@ -3,7 +3,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as contracts from '@mes/contracts';
-import { isSubmittable, type FieldDef, type ResourceDef } from '@mes/contracts';
+import { FAMILY_LOGOUT_PATH, isSubmittable, type FieldDef, type ResourceDef } from '@mes/contracts';
 import type { ApiRouteInfo } from '../src/app';
 import { param } from '../src/platform/db/schema';
 import { basic, createTestApp, type TestApp } from './support/test-app';
@@ -27,7 +27,7 @@ const LONG_QUERY = 'x'.repeat(1_000);
 const LONG_BODY = 'x'.repeat(20_000);
 
 /** Routes that would end the caller's session. */
-const SKIPPED = new Set(['/api/blade-auth/oauth/logout']);
+const SKIPPED = new Set(['/api/blade-auth/oauth/logout', FAMILY_LOGOUT_PATH]);
 const TOKEN_ROUTE = '/api/blade-auth/oauth/token';
 
 /** Parameter names the hand-written routes read (ids, paging, tenant, codes, sign-in fields). */

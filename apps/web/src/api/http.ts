@@ -17,6 +17,11 @@ export interface RequestOptions {
   silent?: boolean;
   /** Cancels the call (a query nobody waits for any more); the timeout still applies. */
   signal?: AbortSignal;
+  /**
+   * How long to wait for the answer (default `website.requestTimeoutMs`): longer for a call the
+   * server answers only after heavy work (a layout save prints a trial PDF first).
+   */
+  timeoutMs?: number;
 }
 
 export class ApiError extends Error {
@@ -88,7 +93,7 @@ export async function request<T>(url: string, options: RequestOptions = {}): Pro
   }
   // The timeout covers waiting for the answer's head, as before; reading the body is not cut off.
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), website.requestTimeoutMs);
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? website.requestTimeoutMs);
   let res: Response;
   try {
     const qs = query.toString();

@@ -11,16 +11,7 @@ import {
   isUnderRoute,
   READ_RETRIES,
 } from './server-state';
-
-/** A browser's storage, enough for the HTTP client to look for a token. */
-const memoryStorage = (): Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> => {
-  const items = new Map<string, string>();
-  return {
-    getItem: (k) => items.get(k) ?? null,
-    setItem: (k, v) => void items.set(k, v),
-    removeItem: (k) => void items.delete(k),
-  };
-};
+import { memoryStorage } from './test-storage';
 
 /** Answers every call with `reply()` and records the URLs asked for. */
 function serve(reply: () => { status: number; body: unknown }) {

@@ -3,12 +3,13 @@ import 'dayjs/locale/zh-cn';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { getStore, setStore } from '../storage/local-store';
-import { resources as en } from './locales/en';
-import { resources as zh } from './locales/zh';
+import { signInResources as en } from './locales/en';
+import { signInResources as zh } from './locales/zh';
 
 export type Language = 'zh' | 'en';
 export const LANGUAGES: Language[] = ['zh', 'en'];
 
+// The shell's namespaces are added when its chunk loads (shell-resources.ts).
 void i18n.use(initReactI18next).init({
   resources: { zh, en },
   lng: getStore<Language>('language') ?? 'zh',

@@ -33,6 +33,21 @@ export const FAMILY_TOKEN_PATH = '/api/blade-auth/token';
 export const FAMILY_GRANT_TYPES = ['password', 'captcha', 'refresh_token'] as const;
 export type FamilyGrantType = (typeof FAMILY_GRANT_TYPES)[number];
 
+/**
+ * The family's sign-out. Saber 3.7.1 posts `/blade-auth/logout` with no `/api` prefix (its
+ * `src/api/user.js`); SpringBlade serves it from 4.1.0 on as `POST /logout` of blade-auth, which
+ * the family's proxy reaches as `/api/blade-auth/logout`. Both paths are served; both revoke the
+ * session as `/api/blade-auth/oauth/logout` does.
+ */
+export const FAMILY_LOGOUT_PATH = '/api/blade-auth/logout';
+export const FAMILY_CLIENT_LOGOUT_PATH = '/blade-auth/logout';
+
+/** The data of the family's sign-out reply (SpringBlade's `Kv` of `code` and `msg`, `code` as text). */
+export interface FamilyLogoutInfo {
+  code: '200';
+  msg: string;
+}
+
 /** The data of a successful `POST /api/blade-auth/token`, in the envelope (SpringBlade's `AuthInfo`). */
 export interface FamilyAuthInfo {
   accessToken: string;

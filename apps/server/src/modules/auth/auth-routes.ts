@@ -2,11 +2,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   authText,
   DEFAULT_TENANT_ID,
+  FAMILY_CLIENT_LOGOUT_PATH,
   FAMILY_GRANT_TYPES,
+  FAMILY_LOGOUT_PATH,
   FAMILY_TOKEN_PATH,
+  Messages,
   GRANT_TYPES,
   type FamilyAuthInfo,
   type FamilyGrantType,
+  type FamilyLogoutInfo,
   type GrantType,
   type OAuthUserInfo,
   type SignInOptions,
@@ -325,6 +329,17 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   };
   app.get('/api/blade-auth/oauth/logout', { config: { anyUser: true } }, logout);
   app.post('/api/blade-auth/oauth/logout', { config: { anyUser: true } }, logout);
+
+  // The family's sign-out (contracts: FAMILY_LOGOUT_PATH): the same revocation, answered as
+  // SpringBlade answers it. Saber 3.7.1 posts the path without `/api`, so a proxy that passes it on
+  // unchanged reaches this server too; the route guard asks for a session there as under `/api`.
+  const familyLogout = async (request: FastifyRequest) => {
+    await ctx.tokens.revoke(requireAuth(request).claims);
+    const data: FamilyLogoutInfo = { code: '200', msg: Messages.success };
+    return ok(data);
+  };
+  app.post(FAMILY_LOGOUT_PATH, { config: { anyUser: true } }, familyLogout);
+  app.post(FAMILY_CLIENT_LOGOUT_PATH, { config: { anyUser: true } }, familyLogout);
 
   // Administrators only (API scope role:cache); a tenant's administrator empties only the
   // entries of their own tenant, on every process.

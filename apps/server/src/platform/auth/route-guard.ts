@@ -48,6 +48,7 @@ export function looseApiPath(rawUrl: string): string {
  *
  * - a matched `/api` route: its `public`, `anyUser` or `apiScope` rule, with the route's own
  *   pattern for the path grants; the platform administrator passes every scope;
+ * - a matched route outside `/api`: open, unless it declares `anyUser` (then a session);
  * - the OpenAPI description: open with `API_DOCS=on`, else for signed-in callers;
  * - no route matched: a request that reads as an `/api` path needs a session (so that which
  *   routes exist is not told to anonymous callers), then gets the 404 or 405.
@@ -74,7 +75,12 @@ export function registerRouteGuard(app: FastifyInstance, ctx: AppContext, option
       if (!options.apiDocs) await signedIn(request);
       return;
     }
-    if (!isApiPath(pattern)) return;
+    if (!isApiPath(pattern)) {
+      // Outside `/api` only a route that asks for a session gets a check (the family client's
+      // sign-out path); the web app's files and pages stay open.
+      if (config.anyUser) await signedIn(request);
+      return;
+    }
     if (config.public) return;
     const auth = await signedIn(request);
     if (!config.apiScope || isAdministrator(auth)) return;

@@ -2,6 +2,8 @@ import { ConfigProvider, Tag, theme } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@mes/contracts';
+import '../../i18n/shell-resources';
+import { ServerStateProvider } from '../../api/server-state-provider';
 import { DeviceMap } from './device-map';
 import { WARNING_LEVEL_TAG } from '../../shell/warning-level';
 import { OverviewCharts } from './overview-charts';
@@ -28,9 +30,18 @@ function Clock() {
 /**
  * `/wel/dashboard`: the wall-screen variant of the welcome page, outside the shell — dark, large
  * type, refreshing itself: the same figures, the device map by department, the charts and the
- * newest unhandled warnings, laid out for a 1920×1080 screen (it stacks on narrow ones).
+ * newest unhandled warnings, laid out for a 1920×1080 screen (it stacks on narrow ones). Outside
+ * the shell's layout, it brings the server-state provider itself.
  */
 export default function Dashboard() {
+  return (
+    <ServerStateProvider>
+      <Wall />
+    </ServerStateProvider>
+  );
+}
+
+function Wall() {
   const { t } = useTranslation('wel');
   const { overview, map } = useWallData(WALL_REFRESH_MS);
   const data = overview.data;

@@ -2,6 +2,8 @@ import { Drawer, Layout } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
+import '../../i18n/shell-resources';
+import { ServerStateProvider } from '../../api/server-state-provider';
 import { ErrorBoundary } from '../error-log/error-boundary';
 import { useSettings } from '../themes/settings-store';
 import { Header } from '../header/header';
@@ -20,6 +22,14 @@ import './layout.css';
  * scroll on their own. On phones (screen class 0) the side menu is a drawer opened by ☰.
  */
 export default function MainLayout() {
+  return (
+    <ServerStateProvider>
+      <ShellLayout />
+    </ServerStateProvider>
+  );
+}
+
+function ShellLayout() {
   const { t } = useTranslation();
   useMenuLoader();
   const { pathname } = useLocation();

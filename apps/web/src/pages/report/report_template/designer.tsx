@@ -57,6 +57,12 @@ function pluginsOf(language: Language) {
  * designed), the name the server's refusal uses (report-layout.ts), in both languages.
  */
 const EDITABLE_LABEL: Record<Language, string> = { zh: '可编辑', en: 'Editable' };
+/**
+ * The server prints a layout once before keeping it; the first print of a server starts its render
+ * thread (pdfme and the 10 MB font), 6–18 s on a busy machine. With the usual 10 s the save was cut
+ * off and reported as failed (未知错误) while the server went on to keep it.
+ */
+const SAVE_TIMEOUT_MS = 60_000;
 /** The field names the server fills (report-pdf.ts `LAYOUT_FIELDS`). */
 const FIELDS = { title: 'title', subtitle: 'subtitle', rows: 'rows' } as const;
 
@@ -239,7 +245,11 @@ export default function TemplateDesigner({ row, onClose }: { row: Row; onClose(s
     setBusy('save');
     try {
       // The layout is not a field of the generic submit: it has a route of its own.
-      await requestData(REPORT_LAYOUT_PATH, { method: 'POST', data: { id, layout: designer.current.getTemplate() } });
+      await requestData(REPORT_LAYOUT_PATH, {
+        method: 'POST',
+        data: { id, layout: designer.current.getTemplate() },
+        timeoutMs: SAVE_TIMEOUT_MS,
+      });
       setSaved(true);
       void message.success(t.saved);
     } catch {
