@@ -1,17 +1,6 @@
 // The import rules of the code base (ARCHITECTURE.md "Layers and arrows", "No cycles"), checked by
 // `npm run lint:deps`, part of `npm run lint` (and so of CI). Type-only imports count: a loop of
 // types is still a loop to read, and a layer named in a type is still a layer depended on.
-//
-// TEMPORARY (remove after the ingestion branch lands): the telemetry module's batch writer has
-// one loop, batch-statements → batch-rows → device-presence → run-state → batch-statements (and
-// its shorter run-state → batch-rows one). Those files belong to the ingestion work in progress;
-// they are exempt from `no-cycle` by name below, each file listed, and nothing else is.
-const CYCLE_ALLOWED_FOR_NOW = [
-  '^apps/server/src/modules/telemetry/batch-statements\\.ts$',
-  '^apps/server/src/modules/telemetry/batch-rows\\.ts$',
-  '^apps/server/src/modules/telemetry/device-presence\\.ts$',
-  '^apps/server/src/modules/telemetry/run-state\\.ts$',
-];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -22,7 +11,7 @@ module.exports = {
       comment:
         'An import cycle (type-only ones too): no file of the loop can be read, tested or moved alone. ' +
         'Move what both sides need into a leaf file that imports neither (ARCHITECTURE.md "No cycles").',
-      from: { pathNot: CYCLE_ALLOWED_FOR_NOW },
+      from: {},
       to: { circular: true },
     },
     {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDateTime, IOT_MODEL_DATA_PATH, type ModelDataItem } from '@mes/contracts';
 import { hashSecret } from '../src/modules/device/credentials';
 import type { TelemetryRuntime } from '../src/modules/telemetry';
-import type { TelemetryRow } from '../src/modules/telemetry/batch-rows';
+import type { TelemetryRow } from '../src/modules/telemetry/telemetry-row';
 import { latestByDevice, latestMerge } from '../src/modules/telemetry/device-latest';
 import { connectDatabase, type Database } from '../src/platform/db/database';
 import { nextId } from '../src/platform/db/ids';

@@ -1,8 +1,9 @@
 import type { KnownDevice, ModelField } from './device-directory';
-import type { PresenceChange } from './device-presence';
+import type { PresenceEvent } from '../../platform/mqtt/topics';
 import type { BirthChange } from './sparkplug-births';
 import { clipText, shownName, storableText, textFault } from '../../platform/mqtt/device-text';
 import { MinuteRollups } from './rollups';
+import type { TelemetryRow } from './telemetry-row';
 
 /**
  * The rows one ingestion batch writes, collected message by message (JSON topics and Sparkplug
@@ -165,15 +166,6 @@ export function convertValue(field: ModelField, raw: unknown): Stored | string {
   return 'why' in checked ? checked.why : checked;
 }
 
-export interface TelemetryRow {
-  tenantId: string;
-  deviceCode: string;
-  field: string;
-  ts: Date;
-  num: string | null;
-  text: string | null;
-}
-
 export interface LogRow {
   tenantId: string;
   topic: string;
@@ -286,7 +278,7 @@ export class BatchRows {
   private lastLatest: Map<string, TelemetryRow> | undefined;
   readonly logs: LogRow[] = [];
   readonly acquisition: AcquisitionRow[] = [];
-  readonly presence: PresenceChange[] = [];
+  readonly presence: PresenceEvent[] = [];
   /** Sparkplug births and deaths, for the stored births. */
   readonly births: BirthChange[] = [];
   /** Finished cycles (`cycle` topic). */

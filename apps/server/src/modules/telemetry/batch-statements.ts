@@ -1,6 +1,7 @@
 import { MqttDirection } from '@mes/contracts';
 import { nextId, nextIdBlock } from '../../platform/db/ids';
-import { valuesJson, type AcquisitionRow, type LogRow, type TelemetryRow } from './batch-rows';
+import { valuesJson, type AcquisitionRow, type LogRow } from './batch-rows';
+import type { TelemetryRow } from './telemetry-row';
 
 /** A parameterised statement as `pg`'s `query` takes it. */
 export interface Statement {

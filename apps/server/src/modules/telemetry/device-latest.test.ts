@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TelemetryRow } from './batch-rows';
+import type { TelemetryRow } from './telemetry-row';
 import { entriesJson, latestByDevice, latestMerge, replaces } from './device-latest';
 
 const point = (deviceCode: string, field: string, ts: number, num: string | null, text: string | null = null) =>

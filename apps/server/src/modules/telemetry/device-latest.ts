@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { LatestEntry } from '@mes/contracts';
 import { nextId } from '../../platform/db/ids';
-import type { TelemetryRow } from './batch-rows';
+import type { TelemetryRow } from './telemetry-row';
 import type { Statement } from './batch-statements';
 
 /**

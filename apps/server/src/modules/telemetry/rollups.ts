@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { nextId } from '../../platform/db/ids';
-import type { TelemetryRow } from './batch-rows';
+import type { TelemetryRow } from './telemetry-row';
 
 const MINUTE_MS = 60_000;
 
