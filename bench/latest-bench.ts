@@ -17,7 +17,7 @@
  */
 import fs from 'node:fs';
 import pg from 'pg';
-import type { TelemetryRow } from '../apps/server/src/modules/telemetry/batch-rows';
+import type { TelemetryRow } from '../apps/server/src/modules/telemetry/telemetry-row';
 import { latestByDevice, latestMerge } from '../apps/server/src/modules/telemetry/device-latest';
 import { nextId } from '../apps/server/src/platform/db/ids';
 import { startBenchPostgres } from './bench-postgres';
