@@ -234,11 +234,11 @@ describe('devices and their MQTT credentials', () => {
     expect(list.body).not.toContain(reply.secret);
     expect(list.body).not.toContain(String(stored.rows[0]?.hash));
 
-    expect(await directory.authenticate(clientId, reply.secret)).toEqual({
-      tenantId: '000000',
-      deviceCode: 'dev-001',
-      deviceId,
-    });
+    const proved = await directory.authenticate(clientId, reply.secret);
+    expect(proved).toEqual({ tenantId: '000000', deviceCode: 'dev-001', deviceId, credential: expect.any(String) });
+    // The credential a connection proved is a part of the stored hash, never the secret.
+    expect(stored.rows[0]?.hash.startsWith(String(proved?.credential))).toBe(true);
+    expect(await directory.currentCredential?.(clientId)).toBe(proved?.credential);
     // A stale first-secret call cannot replace a secret in use.
     const stale = await as(admin, 'POST', `/api/basic/device/rotate-secret?id=${deviceId}&first=1`);
     expect(stale.statusCode).toBe(400);
@@ -248,6 +248,8 @@ describe('devices and their MQTT credentials', () => {
     expect(second.secret).not.toBe(reply.secret);
     expect(await directory.authenticate(clientId, reply.secret)).toBeUndefined();
     expect(await directory.authenticate(clientId, second.secret)).toMatchObject({ deviceId });
+    // A rotation changes the credential a revocation notice compares with.
+    expect(await directory.currentCredential?.(clientId)).not.toBe(proved?.credential);
     expect(await directory.authenticate('d_ffffffffffffffff', second.secret)).toBeUndefined();
     // Each issue is in the operation log, the value masked.
     const logged = await t.ctx.db.execute<{ changes: string }>(

@@ -15,6 +15,7 @@ import {
 } from './demo-data';
 import { message, replayMessages, type Timed } from './demo-history';
 import type { DemoSession } from './demo-session';
+import { bdTestsForNewDays } from './demo-verification';
 
 /**
  * What the demo shows of issue 28 (docs/demo.md "Judged cycles and maintenance"): the programs'
@@ -257,6 +258,7 @@ export async function judgedStep(s: DemoSession): Promise<void> {
   s.made.messages = (s.made.messages ?? 0) + replayed.stored;
   const made = await recordsFromCycles(s.ctx, disinfectionRecordChain(), s.tenantId, JUDGED_SPAN_MS + 3_600_000);
   s.made.judgedRecords = (s.made.judgedRecords ?? 0) + made;
+  await bdTestsForNewDays(s, DEMO_JUDGED_DEVICE);
 }
 
 /**

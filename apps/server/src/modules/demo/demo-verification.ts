@@ -1,5 +1,6 @@
 import { formatDateTime, RecordType, VerificationResult, VerificationType } from '@mes/contracts';
-import { disinfectionRecord } from '../../platform/db/schema';
+import { and, eq } from 'drizzle-orm';
+import { disinfectionRecord, verificationRecord } from '../../platform/db/schema';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
 import { chance, uniform } from '../../simulator/rng';
 import type { DemoSession } from './demo-session';
@@ -135,5 +136,47 @@ export async function verificationStep(s: DemoSession): Promise<void> {
         result: VerificationResult.pass,
       });
     }
+  }
+}
+
+/**
+ * A passing BD test on each local day of the device's sterilisation records that has none, before
+ * that day's first cycle (or at the day's start when it began just after midnight): the judged
+ * step replays the last hours after the month, and those can fall on a day the month did not reach
+ * (seeding after midnight in UTC+8), where a sterilising day without its BD test is a gap.
+ */
+export async function bdTestsForNewDays(s: DemoSession, deviceCode: string): Promise<void> {
+  const scope = tenantScope(s.ctx.db, s.tenantId);
+  const records = await scope
+    .select(disinfectionRecord, { deviceId: disinfectionRecord.deviceId, startTime: disinfectionRecord.startTime })
+    .where(
+      and(eq(disinfectionRecord.deviceCode, deviceCode), eq(disinfectionRecord.recordType, RecordType.sterilisation)),
+    )
+    .orderBy(disinfectionRecord.startTime);
+  const tested = await scope
+    .select(verificationRecord, { testTime: verificationRecord.testTime })
+    .where(
+      and(
+        eq(verificationRecord.deviceCode, deviceCode),
+        eq(verificationRecord.verificationType, VerificationType.bowieDick),
+        eq(verificationRecord.result, VerificationResult.pass),
+      ),
+    );
+  const days = new Set(tested.flatMap((t) => (t.testTime ? [localDay(t.testTime)] : [])));
+  for (const record of records) {
+    if (!record.startTime || !record.deviceId) continue;
+    const day = localDay(record.startTime);
+    if (days.has(day)) continue;
+    days.add(day);
+    const dayStart = Date.parse(`${day}T00:00:00+08:00`);
+    await s.admin.post('/blade-business/verification/submit', {
+      deviceId: record.deviceId,
+      verificationType: VerificationType.bowieDick,
+      samplingPoint: '灭菌腔体',
+      testTime: at(Math.max(dayStart, record.startTime.getTime() - 25 * MINUTE)),
+      result: VerificationResult.pass,
+      testResult: '色块均匀变色',
+    });
+    s.made.verifications = (s.made.verifications ?? 0) + 1;
   }
 }
