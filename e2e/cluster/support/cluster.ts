@@ -73,12 +73,20 @@ export class Cluster {
       server.port = await freePort();
       cluster.servers.set(name, server);
     }
-    // The first one migrates and seeds a fresh database; the others then start together.
-    const [first, ...rest] = [...cluster.servers.values()];
-    await first!.start();
-    await Promise.all(rest.map((s) => s.start()));
-    cluster.haproxy = await TestHaproxy.start(PROCESS_NAMES.map((name) => ({ name, port: cluster.server(name).port })));
-    await cluster.api.signIn();
+    try {
+      // The first one migrates and seeds a fresh database; the others then start together.
+      const [first, ...rest] = [...cluster.servers.values()];
+      await first!.start();
+      await Promise.all(rest.map((s) => s.start()));
+      cluster.haproxy = await TestHaproxy.start(
+        PROCESS_NAMES.map((name) => ({ name, port: cluster.server(name).port })),
+      );
+      await cluster.api.signIn();
+    } catch (error) {
+      // The test's afterAll never sees a cluster that failed to start: nothing may stay running.
+      await cluster.stop().catch(() => undefined);
+      throw error;
+    }
     return cluster;
   }
 

@@ -57,14 +57,19 @@ export class TestHaproxy {
     fs.writeFileSync(conf, haproxyConfig(port, backends));
     const child = spawn(HAPROXY, ['-db', '-f', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
     const proxy = new TestHaproxy(child, port, dir);
-    await until(
-      async () => {
-        if (child.exitCode !== null) throw new Error(`haproxy exited at start:\n${proxy.lines.join('\n')}`);
-        return (await proxy.ready()) === 200;
-      },
-      20_000,
-      'haproxy to answer /api/health/ready',
-    );
+    try {
+      await until(
+        async () => {
+          if (child.exitCode !== null) throw new Error(`haproxy exited at start:\n${proxy.lines.join('\n')}`);
+          return (await proxy.ready()) === 200;
+        },
+        20_000,
+        'haproxy to answer /api/health/ready',
+      );
+    } catch (error) {
+      await proxy.stop();
+      throw error;
+    }
     return proxy;
   }
 
