@@ -47,6 +47,20 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'cluster',
+          include: ['e2e/cluster/**/*.cluster.test.ts'],
+          // HAProxy in front of three real server processes on the machine's PostgreSQL and Redis and
+          // a Mosquitto of its own, a browser and devices through it, one process killed and started
+          // again (docs/deploy.md "The cluster test"); `npm run test:cluster`, not part of `npm test`.
+          globalSetup: ['e2e/cluster/support/global-setup.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 240_000,
+          pool: 'forks',
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           include: ['e2e/specs/**/*.e2e.test.ts'],
           // The real server with the built web app, driven in Debian's Chromium.

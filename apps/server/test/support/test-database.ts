@@ -4,7 +4,7 @@ import { inject } from 'vitest';
 
 /** Creates an empty database on the run's PostgreSQL server; returns its URL and a dropper. */
 export function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  return makeDatabase();
+  return createDatabaseOn(inject('pgServerUrl'));
 }
 
 /**
@@ -12,12 +12,19 @@ export function createTestDatabase(): Promise<{ url: string; drop: () => Promise
  * template-database.ts), copied from the run's template instead of migrating and seeding anew.
  */
 export function createSeededTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  return makeDatabase(inject('seededTemplate'));
+  return createDatabaseOn(inject('pgServerUrl'), inject('seededTemplate'));
 }
 
-async function makeDatabase(template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const serverUrl = inject('pgServerUrl');
-  const name = `mes_test_${randomBytes(6).toString('hex')}`;
+/**
+ * A database of its own on the PostgreSQL server `serverUrl` (empty, or copied from `template`),
+ * named `<prefix><random>`; the cluster test makes its own this way on the machine's server.
+ */
+export async function createDatabaseOn(
+  serverUrl: string,
+  template?: string,
+  prefix = 'mes_test_',
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {

@@ -54,6 +54,13 @@ export class ConsoleApi {
     this.token = body.access_token;
   }
 
+  /** The same session (its token) sent to another address: one process of a cluster, not its balancer. */
+  on(baseUrl: () => string): ConsoleApi {
+    const other = new ConsoleApi(baseUrl);
+    other.token = this.token;
+    return other;
+  }
+
   async call<T = unknown>(
     method: 'GET' | 'POST',
     url: string,
@@ -91,11 +98,12 @@ export class ConsoleApi {
   /**
    * A product with an integer field `n` (the message's number), a float `v`, a text `label`, and
    * `count` devices of it, each with its MQTT secret (rotate-secret `first=1`, as the screen does).
+   * `alarmRules` are the product's rows of 告警规则 (the cluster test raises warnings with one).
    */
   async registerDevices(
     prefix: string,
     count: number,
-    product: { protocol?: string; category?: number } = {},
+    product: { protocol?: string; category?: number; alarmRules?: Record<string, unknown>[] } = {},
   ): Promise<RegisteredDevice[]> {
     const productId = await this.data<string>('POST', '/basic/product/submit', {
       productCode: `${prefix}-P`,
@@ -107,6 +115,7 @@ export class ConsoleApi {
         { fieldKey: 'v', fieldName: '数值', dataType: 'float', precision: 2, access: 'r' },
         { fieldKey: 'label', fieldName: '文本', dataType: 'string', access: 'r' },
       ],
+      ...(product.alarmRules ? { alarmRules: product.alarmRules } : {}),
     });
     const devices: RegisteredDevice[] = [];
     for (let i = 0; i < count; i += 1) {

@@ -13,6 +13,10 @@ export interface ServerOptions {
   databaseUrl: string;
   /** An external broker; unset runs the embedded one on `mqttPort`. */
   mqttUrl?: string;
+  /** The bundled server to run; unset = the fault suite's bundle (its global setup provides it). */
+  entry?: string;
+  /** Settings of its own, over the suite's (the cluster test: Redis, the web build, shared secrets). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -64,7 +68,7 @@ export class ServerProcess {
     if (!this.port) this.port = await freePort();
     if (!this.mqttPort) this.mqttPort = await freePort();
     const { DATABASE_URL: _d, REDIS_URL: _r, MQTT_URL: _m, ...env } = process.env;
-    const child = spawn(process.execPath, [inject('faultsServerEntry')], {
+    const child = spawn(process.execPath, [this.options.entry ?? inject('faultsServerEntry')], {
       env: {
         ...env,
         PORT: String(this.port),
@@ -77,6 +81,7 @@ export class ServerProcess {
         MQTT_HOST: '127.0.0.1',
         MQTT_PORT: String(this.mqttPort),
         ...(this.options.mqttUrl ? { MQTT_URL: this.options.mqttUrl } : {}),
+        ...this.options.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
