@@ -252,6 +252,12 @@ describe('record review', () => {
       const row = await reviewRow(reviewer.page, recordNo);
       await row.getByTestId('disinfection-review').click();
       await reviewer.page.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
+      // The server's answer first, so that a refusal shows its reason. A review waits for the
+      // tenant's record chain, which the records job may hold while it writes records from cycles
+      // (other specs' devices on this server): allowed longer than the usual 15 s on a busy machine.
+      await expect
+        .poll(() => reviewer.page.locator('.ant-message').innerText(), { timeout: 45_000 })
+        .toContain('审核成功');
       await poll(() => row.innerText()).toContain('已审核');
       await reviewer.page.locator('.ant-modal-confirm').waitFor({ state: 'detached' });
       expect(await row.innerText()).toContain('审核员');
