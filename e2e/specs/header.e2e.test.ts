@@ -52,8 +52,15 @@ const layoutClass = (page: Page) => page.getByTestId('main-layout').getAttribute
 
 async function chooseTheme(page: Page, theme: string): Promise<void> {
   await page.getByTestId('theme-picker').click();
-  await page.getByTestId(`theme-option-${theme}`).click();
-  await expect.poll(() => page.getByTestId(`theme-option-${theme}`).getAttribute('aria-pressed')).toBe('true');
+  // The dialog zooms in: a click while it moves can land beside the option, so it is made again
+  // until the option shows itself chosen.
+  const option = page.getByTestId(`theme-option-${theme}`);
+  await expect
+    .poll(async () => {
+      if ((await option.getAttribute('aria-pressed')) !== 'true') await option.click();
+      return option.getAttribute('aria-pressed');
+    })
+    .toBe('true');
   await page.getByTestId('theme-done').click();
   await page.getByTestId('theme-list').waitFor({ state: 'hidden' });
 }
