@@ -1,15 +1,9 @@
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  WARNING_AROUND_PATH,
-  type DemoSeedReply,
-  type DemoTenantStatus,
-  type FieldLimits,
-  type WarningAroundReply,
-} from '@mes/contracts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { WARNING_AROUND_PATH, type FieldLimits, type WarningAroundReply } from '@mes/contracts';
 import { callApi, newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
-import { serverDatabase } from '../support/database';
 import { connectDevice, type DeviceSecret } from '../support/device';
+import { demoTenant as seededDemoTenant } from '../support/demo';
 import { goInApp, presetSetting } from '../support/shell';
 
 /**
@@ -23,8 +17,6 @@ import { goInApp, presetSetting } from '../support/shell';
  */
 
 const browser = useBrowser();
-const STATE = '/api/blade-desk/demo-tenant/state';
-const SEED = '/api/blade-desk/demo-tenant/seed';
 const RUNNING = 'DEMO-ST-03';
 
 let tenantId = '';
@@ -72,38 +64,9 @@ async function signInToDemo(page: Page): Promise<void> {
   await page.getByTestId('welcome').waitFor();
 }
 
-/**
- * The demo tenant, seeded through the first-start card's route when this run's server still
- * offers it. Another spec may have seeded it already (demo-tenant.e2e, same server): its password
- * was shown to that spec only, so the demo administrator is given the platform administrator's
- * password hash here, in the server's own database.
- */
+/** The demo tenant of this server (e2e/support/demo.ts), seeded here if no spec did yet. */
 async function demoTenant(page: Page): Promise<void> {
-  let state = (await callApi<DemoTenantStatus>(page, STATE)).data;
-  if (state.state === 'offered' || state.state === 'failed') {
-    const seeded = await callApi<DemoSeedReply>(page, SEED, { confirm: true });
-    expect(seeded.success, seeded.msg).toBe(true);
-    password = seeded.data.password ?? '';
-  }
-  const until = Date.now() + 300_000;
-  while (state.state !== 'done' && Date.now() < until) {
-    await page.waitForTimeout(2_000);
-    state = (await callApi<DemoTenantStatus>(page, STATE)).data;
-  }
-  expect(state.state, JSON.stringify(state)).toBe('done');
-  tenantId = state.tenantId ?? '';
-  if (password) return;
-  const db = await serverDatabase();
-  try {
-    await db.query(
-      `update blade_user set password = (select password from blade_user where tenant_id = '000000' and account = 'admin' and is_deleted = 0)
-        where tenant_id = $1 and account = 'admin' and is_deleted = 0`,
-      [tenantId],
-    );
-  } finally {
-    await db.end();
-  }
-  password = inject('adminPassword');
+  ({ tenantId, password } = await seededDemoTenant(page));
 }
 
 /**
