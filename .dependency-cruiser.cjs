@@ -18,9 +18,9 @@ module.exports = {
       name: 'engine-imports-no-module',
       severity: 'error',
       comment:
-        'The resource engine (src/crud) and the platform (src/platform) never import a module (src/modules): ' +
+        'The resource engine (src/engine) and the platform (src/platform) never import a module (src/modules): ' +
         'modules build on them. Pass what the engine needs in (a hook, a binding, a registry entry).',
-      from: { path: '^apps/server/src/(crud|platform)/' },
+      from: { path: '^apps/server/src/(engine|platform)/' },
       to: { path: '^apps/server/src/modules/' },
     },
     {

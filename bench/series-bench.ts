@@ -4,7 +4,7 @@
  *
  * - page 1 of a tenant's list and of the platform's list (every tenant) in the default range,
  *   the last 24 hours;
- * - a deep page: OFFSET against the keyset seek the engine uses for page n+1 (crud/series-page.ts);
+ * - a deep page: OFFSET against the keyset seek the engine uses for page n+1 (engine/series-page.ts);
  * - a filtered page (status) in the same range;
  * - totals: the exact `count(*)` against the planner's estimate (EXPLAIN), which the engine
  *   answers above `estimateAbove` (100,000), with the estimate's error;
@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { applyMigrations, connectDatabase } from '../apps/server/src/platform/db/database';
 import { ensurePartition, periodStart, seriesTableOf } from '../apps/server/src/platform/series/partitions';
-import { apiLogResource } from '../packages/contracts/src/resources/log/api-log';
+import { apiLogResource } from '../packages/contracts/src/definitions/log/api-log';
 
 const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ROWS = Number(process.env.BENCH_SERIES_ROWS ?? 10_000_000);

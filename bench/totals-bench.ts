@@ -1,6 +1,6 @@
 /**
  * `npm run bench:totals` (`node --import tsx bench/totals-bench.ts`): what ingestion pays per
- * message for list totals that follow its rows (crud/totals-invalidation.ts), measured in one run
+ * message for list totals that follow its rows (engine/totals-invalidation.ts), measured in one run
  * against a cost every message pays anyway, parsing its JSON payload:
  *
  * - `written` for a batch of 500 messages of one tenant, each three IoT values, one acquisition
@@ -11,7 +11,7 @@
  * Each figure is the median of BENCH_TOTALS_REPS runs (default 7) of BENCH_TOTALS_BATCHES
  * batches (default 200) after one warm-up.
  */
-import { TotalsInvalidation } from '../apps/server/src/crud/totals-invalidation';
+import { TotalsInvalidation } from '../apps/server/src/engine/totals-invalidation';
 
 const REPS = Number(process.env.BENCH_TOTALS_REPS ?? 7);
 const BATCHES = Number(process.env.BENCH_TOTALS_BATCHES ?? 200);

@@ -1,7 +1,7 @@
 // `npm run arch:graph`: the folder-level picture of ARCHITECTURE.md, drawn from the code's own
 // imports. Runs dependency-cruiser with the lint's configuration (.dependency-cruiser.cjs: the
 // same resolution of `@mes/contracts`, type-only imports included), folds every file into its
-// top folder (apps/server/src/crud, packages/contracts/src/resource, …) and writes a mermaid
+// top folder (apps/server/src/engine, packages/contracts/src/engine, …) and writes a mermaid
 // graph and a plain list of the folder arrows between the `arch-graph` marks of ARCHITECTURE.md.
 // `--check` writes nothing and fails when the file's picture is not the code's (for a reviewer).
 import { execFileSync } from 'node:child_process';

@@ -13,7 +13,7 @@ await build({
   entryPoints: {
     main: 'src/main.ts',
     'report-pdf-worker': 'src/modules/report/report-pdf-worker.ts',
-    'xlsx-export-worker': 'src/crud/xlsx-export-worker.ts',
+    'xlsx-export-worker': 'src/engine/xlsx-export-worker.ts',
   },
   outdir: 'dist',
   bundle: true,

@@ -47,7 +47,7 @@ async function raiseWarning(message: string): Promise<WarningLiveEvent> {
     );
     await notifyLive(db, [event]);
     // What every writer of warnings outside the resource routes does: list totals are cached until
-    // `rows:warning:<tenant>` is announced on the change feed (crud/page-totals.ts).
+    // `rows:warning:<tenant>` is announced on the change feed (engine/page-totals.ts).
     await db.query(`select pg_notify('mes_data_changed', 'rows:warning:000000')`);
     await db.query('commit');
   } catch (error) {

@@ -19,7 +19,7 @@ import {
 } from '@mes/contracts';
 import type { AppContext } from './app-context';
 import { requestLanguage } from './platform/http/request-language';
-import { registerRegistryRoutes, type RouteBinding } from './crud/registry';
+import { registerRegistryRoutes, type RouteBinding } from './engine/registry';
 import { registerAuthRoutes } from './modules/auth/auth-routes';
 import { registerHealthRoutes } from './modules/health/health-routes';
 import { registerApiLog } from './modules/log/api-log-hook';
@@ -39,7 +39,7 @@ import { warningRouteBindings } from './modules/warning';
 import { reportRouteBindings } from './modules/report';
 import { registerWelcomeRoutes } from './modules/welcome/welcome-routes';
 import { registerDemoRoutes } from './modules/demo/demo-routes';
-import { resourceRouteBindings } from './modules/resource';
+import { resourceRouteBindings } from './modules/providers';
 import { systemRouteBindings } from './modules/system';
 import { registerProfileRoutes } from './modules/user/profile-routes';
 import { registerUserRoutes } from './modules/user/user-routes';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from './app-context';
-import { NameLookups } from './crud/name-lookups';
-import { PageTotals } from './crud/page-totals';
+import { NameLookups } from './engine/name-lookups';
+import { PageTotals } from './engine/page-totals';
 import { postgresChangeFeed } from './platform/cache/change-feed';
 import { announceJobsOn, wakeJobsFrom } from './platform/jobs/job-announcements';
 import { GrantService } from './platform/permissions/grants';

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAggregate, defineResource, type LocalText, type PageResult } from '@mes/contracts';
 import { buildApp } from '../src/app';
-import { registerRegistryRoutes } from '../src/crud/registry';
+import { registerRegistryRoutes } from '../src/engine/registry';
 import { nextId } from '../src/platform/db/ids';
 import { resourceTable } from '../src/platform/db/resource-table';
 import { apiScope, dataScope, role, roleScope } from '../src/platform/db/schema';

@@ -3,7 +3,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineResource, REGISTRY, type FieldChange } from '@mes/contracts';
 import { buildApp } from '../src/app';
-import { tableFor } from '../src/crud/definition-tables';
+import { tableFor } from '../src/engine/definition-tables';
 import { nextId } from '../src/platform/db/ids';
 import { deptLine, operationLog } from '../src/platform/db/schema';
 import { DEPT_IDS } from '../src/seed/seed-data';

@@ -36,7 +36,7 @@ async function run(file: string, args: string[], options: { cwd: string }) {
 }
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(here, '../../..');
-const GENERATED = 'packages/contracts/src/resources/mes/proof-gauge.ts';
+const GENERATED = 'packages/contracts/src/definitions/mes/proof-gauge.ts';
 
 let t: TestApp;
 let scratch: string;
@@ -166,11 +166,14 @@ describe('code generator proof', () => {
 
     // The README's one command.
     await timed('db:generate', () =>
-      run(bin('tsx'), ['src/crud/registry-codegen.ts'], { cwd: path.join(scratch, 'apps/server') }).then(() =>
+      run(bin('tsx'), ['src/engine/registry-codegen.ts'], { cwd: path.join(scratch, 'apps/server') }).then(() =>
         run(bin('drizzle-kit'), ['generate'], { cwd: path.join(scratch, 'apps/server') }),
       ),
     );
-    const definitions = fs.readFileSync(path.join(scratch, 'packages/contracts/src/resources/definitions.ts'), 'utf8');
+    const definitions = fs.readFileSync(
+      path.join(scratch, 'packages/contracts/src/definitions/definitions.ts'),
+      'utf8',
+    );
     expect(definitions).toContain("import { proofGaugeResource } from './mes/proof-gauge';");
     const tables = fs.readFileSync(path.join(scratch, 'apps/server/src/platform/db/schema/resource-tables.ts'), 'utf8');
     expect(tables).toContain('resourceTable(DEFINITIONS.proofGaugeResource)');

@@ -127,7 +127,7 @@ describe('code generator', () => {
     const res = await post(`${API}/gen-code?ids=${id}&system=mes`);
     expect(res.statusCode, res.body).toBe(200);
     const files = res.json().data as { path: string; content: string }[];
-    expect(files.map((f) => f.path)).toEqual(['README.md', 'packages/contracts/src/resources/mes/gauge.ts']);
+    expect(files.map((f) => f.path)).toEqual(['README.md', 'packages/contracts/src/definitions/mes/gauge.ts']);
     const source = files[1]?.content ?? '';
     expect(syntaxErrors(source)).toEqual([]);
     expect(source).toContain('export const gaugeResource = defineResource({');
@@ -139,14 +139,14 @@ describe('code generator', () => {
     expect(source).toContain("column: 'item_2nd'");
     expect(source).toContain('precision: 8,');
     expect(files[0]?.content).toContain('npm run db:generate');
-    expect(files[0]?.content).toContain('`packages/contracts/src/resources/mes/gauge.ts`');
+    expect(files[0]?.content).toContain('`packages/contracts/src/definitions/mes/gauge.ts`');
 
     const zip = await t.as(admin, { method: 'GET', url: `${API}/download?ids=${id}` });
     expect(zip.statusCode).toBe(200);
     expect(zip.headers['content-type']).toBe('application/zip');
     const entries = unzipSync(new Uint8Array(zip.rawPayload));
-    expect(Object.keys(entries).sort()).toEqual(['README.md', 'packages/contracts/src/resources/mes/gauge.ts']);
-    expect(strFromU8(entries['packages/contracts/src/resources/mes/gauge.ts'] as Uint8Array)).toBe(source);
+    expect(Object.keys(entries).sort()).toEqual(['README.md', 'packages/contracts/src/definitions/mes/gauge.ts']);
+    expect(strFromU8(entries['packages/contracts/src/definitions/mes/gauge.ts'] as Uint8Array)).toBe(source);
   });
 
   it('copies a configuration with its columns', async () => {
@@ -158,7 +158,7 @@ describe('code generator', () => {
     // Both configurations would write the same file: generating them together is refused.
     const both = await post(`${API}/gen-code?ids=${id},${res.json().data}`);
     expect(both.statusCode).toBe(400);
-    expect(both.json().msg).toContain('packages/contracts/src/resources/mes/gauge.ts');
+    expect(both.json().msg).toContain('packages/contracts/src/definitions/mes/gauge.ts');
   });
 
   it('refuses what cannot become source with a 400 naming the column', async () => {

@@ -5,7 +5,7 @@ import { createDeviceDirectory } from '../src/modules/device';
 import { nextId } from '../src/platform/db/ids';
 import { disinfectionRecord } from '../src/platform/db/schema';
 import { Ingestion } from '../src/modules/telemetry/ingestion';
-import { removeExpiredRecords } from '../src/crud/records/record-retention-job';
+import { removeExpiredRecords } from '../src/engine/records/record-retention-job';
 import { createTestApp, type TestApp } from './support/test-app';
 import { signInToNewTenant, signInWithScopes } from './support/scoped-user';
 import { waitFor } from './support/mqtt-kit';

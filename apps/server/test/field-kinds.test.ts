@@ -4,7 +4,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defineResource } from '@mes/contracts';
 import { buildApp } from '../src/app';
-import { registerResource } from '../src/crud/resource-routes';
+import { registerResource } from '../src/engine/resource-routes';
 import { nextId } from '../src/platform/db/ids';
 import { resourceTable } from '../src/platform/db/resource-table';
 import { apiScope, dataScope, role, roleScope } from '../src/platform/db/schema';

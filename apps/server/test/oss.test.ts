@@ -2,7 +2,7 @@ import net from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OssCategory, type ApiResult, type PageResult } from '@mes/contracts';
-import { domainOf, regionOf } from '../src/modules/resource/storage/s3-storage';
+import { domainOf, regionOf } from '../src/modules/providers/storage/s3-storage';
 import { secretBoxFor } from '../src/platform/crypto/secret-box';
 import { attach, oss } from '../src/platform/db/schema';
 import { startS3TestServer, type S3TestServer } from './support/s3-test-server';

@@ -5,7 +5,7 @@ import { disinfectionRecordResource } from '@mes/contracts';
 import { nextId } from '../src/platform/db/ids';
 import { disinfectionRecord } from '../src/platform/db/schema';
 import { disinfectionRecordChain } from '../src/modules/business/disinfection/records-from-cycles';
-import { GENESIS_HASH, recordHash } from '../src/crud/records/record-hash';
+import { GENESIS_HASH, recordHash } from '../src/engine/records/record-hash';
 import { createTestApp, type TestApp } from './support/test-app';
 import { signInWithScopes } from './support/scoped-user';
 

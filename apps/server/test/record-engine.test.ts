@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineRecordResource } from '@mes/contracts';
-import { tableFor } from '../src/crud/definition-tables';
-import { registerResource } from '../src/crud/resource-routes';
-import { removeExpiredRecords } from '../src/crud/records/record-retention-job';
+import { tableFor } from '../src/engine/definition-tables';
+import { registerResource } from '../src/engine/resource-routes';
+import { removeExpiredRecords } from '../src/engine/records/record-retention-job';
 import { ROLE_IDS } from '../src/seed/seed-data';
 import { createTablesFor } from './support/fixture-tables';
 import { signInWithScopes } from './support/scoped-user';

@@ -3,7 +3,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineResource, defineScreen, REGISTRY, type MenuNode, type RegistryEntry } from '@mes/contracts';
 import { buildApp } from '../src/app';
-import { tableFor } from '../src/crud/definition-tables';
+import { tableFor } from '../src/engine/definition-tables';
 import { readParam } from '../src/platform/db/params';
 import { apiScope, dict, menu, role, roleMenu, roleScope } from '../src/platform/db/schema';
 import { ROLE_IDS } from '../src/seed/seed-data';

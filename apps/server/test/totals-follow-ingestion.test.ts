@@ -9,10 +9,10 @@ import { waitFor } from './support/mqtt-kit';
 import { createTestApp, type TestApp } from './support/test-app';
 
 /**
- * Issue 27 point 6: list totals are cached (crud/page-totals.ts), and the lists ingestion fills
+ * Issue 27 point 6: list totals are cached (engine/page-totals.ts), and the lists ingestion fills
  * must not keep a total counted before their rows came. Each list is read first while empty, so
  * its total 0 is cached; then a device connects, publishes through the embedded broker and
- * disconnects, and every total follows within seconds (crud/totals-invalidation.ts).
+ * disconnects, and every total follows within seconds (engine/totals-invalidation.ts).
  */
 
 let t: TestApp;

@@ -15,7 +15,7 @@ import {
   type WarningHistoryEntry,
 } from '@mes/contracts';
 import { escalateWarnings, ESCALATIONS_PER_SWEEP } from '../src/modules/warning/escalation';
-import { DEVELOPMENT_LOG_TAG } from '../src/modules/resource/sms/development';
+import { DEVELOPMENT_LOG_TAG } from '../src/modules/providers/sms/development';
 import { nextId } from '../src/platform/db/ids';
 import { role, user } from '../src/platform/db/schema';
 import { DEPT_IDS } from '../src/seed/seed-data';

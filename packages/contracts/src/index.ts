@@ -3,6 +3,6 @@ export * from './auth';
 export * from './query';
 export * from './system';
 export * from './format/date-time';
-export * from './resource';
-export * from './resources';
+export * from './engine';
+export * from './definitions';
 export * from './live';

@@ -17,7 +17,7 @@ const screens: Record<string, ComponentType> = Object.fromEntries(
 const pageKeys: ReadonlySet<string> = new Set(Object.keys(screens));
 
 /** The generic screen of a resource without a page folder, in a chunk of its own as well. */
-const GenericResourceScreen = lazy(async () => ({ default: (await import('../crud/resource-page')).ResourcePage }));
+const GenericResourceScreen = lazy(async () => ({ default: (await import('../engine/resource-page')).ResourcePage }));
 
 /** Shows the screen of the menu entry at the current URL; unknown URLs go to /404. */
 export function MenuScreen() {

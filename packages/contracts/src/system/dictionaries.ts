@@ -1,4 +1,4 @@
-import type { SystemDictionaryDef } from '../resource/menu-placement';
+import type { SystemDictionaryDef } from '../engine/menu-placement';
 
 /**
  * System dictionaries every installation has (CONTRACT.md "Seed data"), in the order their

@@ -1,4 +1,4 @@
-import type { LocalText } from '../resource/local-text';
+import type { LocalText } from '../engine/local-text';
 
 /** A top-level entry of the side menu; screens name it in their `menu.group`. */
 export interface MenuGroupDef {

@@ -1,7 +1,7 @@
 import { type TokenResponse, UserStatus } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { consumeSignInCode, phoneProblem, usersWithPhone } from '../resource/sms/sign-in-codes';
-import { SmsMessages } from '../resource/sms/sms-messages';
+import { consumeSignInCode, phoneProblem, usersWithPhone } from '../providers/sms/sign-in-codes';
+import { SmsMessages } from '../providers/sms/sms-messages';
 import type { ClientRow } from './client-auth';
 import { OAuthError } from './oauth-error';
 import { issueFor } from './sign-in';

@@ -8,7 +8,7 @@ import {
   packTraceScreen,
   verificationRecordResource,
 } from '@mes/contracts';
-import type { RouteBinding } from '../../crud/registry';
+import type { RouteBinding } from '../../engine/registry';
 import { registerLineRoutes } from './line-routes';
 import { registerDisinfectionRoutes } from './disinfection/disinfection-routes';
 import { registerVerificationRoutes } from './verification/verification-routes';

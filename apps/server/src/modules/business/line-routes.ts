@@ -2,7 +2,7 @@ import { inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { apiScopeCodes, lineResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { registerResource, type ChangeArgs } from '../../crud/resource-routes';
+import { registerResource, type ChangeArgs } from '../../engine/resource-routes';
 import { requireAuth } from '../../platform/auth/request-auth';
 import { dept, line } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';

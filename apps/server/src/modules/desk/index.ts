@@ -1,5 +1,5 @@
 import { noticeResource } from '@mes/contracts';
-import type { RouteBinding } from '../../crud/registry';
+import type { RouteBinding } from '../../engine/registry';
 import { registerNoticeRoutes } from './notice-routes';
 
 /**

@@ -10,7 +10,7 @@ import {
   noticeResource,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { registerResource, type ChangeArgs, type RemoveArgs, type ResourceService } from '../../crud/resource-routes';
+import { registerResource, type ChangeArgs, type RemoveArgs, type ResourceService } from '../../engine/resource-routes';
 import { requireAuth, splitIds, type AuthContext } from '../../platform/auth/request-auth';
 import { dept, notice, noticeRead, role, user } from '../../platform/db/schema';
 import { ok, pageOf } from '../../platform/http/envelope';

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { zipSync, strToU8 } from 'fflate';
 import { apiScopeCodes, bilingual, codeResource, type GeneratedFile } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { registerResource, type ResourceService } from '../../crud/resource-routes';
+import { registerResource, type ResourceService } from '../../engine/resource-routes';
 import { requireAuth, type AuthContext } from '../../platform/auth/request-auth';
 import { secretBoxFor } from '../../platform/crypto/secret-box';
 import { code as codeTable, datasource } from '../../platform/db/schema';

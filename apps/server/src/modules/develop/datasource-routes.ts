@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { bilingual, datasourceResource, inputWhy, invalidParamText } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { registerResource } from '../../crud/resource-routes';
+import { registerResource } from '../../engine/resource-routes';
 import { isPlatformCaller, requireAuth } from '../../platform/auth/request-auth';
 import { secretBoxFor } from '../../platform/crypto/secret-box';
 import { datasource, tenant } from '../../platform/db/schema';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { acquisitionResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { registerResource } from '../../crud/resource-routes';
+import { registerResource } from '../../engine/resource-routes';
 import { acquisition } from '../../platform/db/schema';
 import { modelLabelsOf } from './model-labels';
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { DASHBOARD_DEVICE_COUNT_PATH, DeviceRunState, deviceResource, type DeviceCountReply } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { dataScopeCondition } from '../../crud/resource-access';
+import { dataScopeCondition } from '../../engine/resource-access';
 import { requireAuth, type AuthContext } from '../../platform/auth/request-auth';
 import { device } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';

@@ -10,7 +10,7 @@ import {
   operationLogResource,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { registerResource, type ChangeArgs, type RemoveArgs } from '../../crud/resource-routes';
+import { registerResource, type ChangeArgs, type RemoveArgs } from '../../engine/resource-routes';
 import { CHANGE_CHANNEL } from '../../platform/cache/change-feed';
 import { mqttRevocationTopic } from '../../platform/mqtt/revocation';
 import { requireAuth } from '../../platform/auth/request-auth';

@@ -5,7 +5,7 @@ import {
   productResource,
   telemetryResource,
 } from '@mes/contracts';
-import type { RouteBinding } from '../../crud/registry';
+import type { RouteBinding } from '../../engine/registry';
 import { registerAcquisitionRoutes } from './acquisition-routes';
 import { registerDeviceRoutes } from './device-routes';
 import { registerIotRoutes } from './iot-routes';

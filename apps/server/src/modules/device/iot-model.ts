@@ -11,7 +11,7 @@ import {
   type ModelDataType,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { dataScopeCondition } from '../../crud/resource-access';
+import { dataScopeCondition } from '../../engine/resource-access';
 import type { AuthContext } from '../../platform/auth/request-auth';
 import { device, deviceLatest, plcVariable, productField, telemetry } from '../../platform/db/schema';
 import { notFound } from '../../platform/http/errors';

@@ -9,8 +9,8 @@ import {
   telemetryResource,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { registerResource } from '../../crud/resource-routes';
-import { openApiSchemas } from '../../crud/resource-openapi';
+import { registerResource } from '../../engine/resource-routes';
+import { openApiSchemas } from '../../engine/resource-openapi';
 import { telemetry } from '../../platform/db/schema';
 import { requireAuth } from '../../platform/auth/request-auth';
 import { ok } from '../../platform/http/envelope';

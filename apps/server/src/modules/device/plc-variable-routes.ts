@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { plcVariableResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { registerResource, type ChangeArgs, type Row } from '../../crud/resource-routes';
+import { registerResource, type ChangeArgs, type Row } from '../../engine/resource-routes';
 import { plcVariable, productField } from '../../platform/db/schema';
 import { badRequest } from '../../platform/http/errors';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { productResource, RUN_STATE_FIELD_KEYS } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { registerResource, type ChangeArgs } from '../../crud/resource-routes';
+import { registerResource, type ChangeArgs } from '../../engine/resource-routes';
 import { plcVariable, product, productAlarmRule, productField } from '../../platform/db/schema';
 import { badRequest } from '../../platform/http/errors';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';

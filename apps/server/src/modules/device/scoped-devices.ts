@@ -2,7 +2,7 @@ import { and, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { deviceResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { dataScopeCondition } from '../../crud/resource-access';
+import { dataScopeCondition } from '../../engine/resource-access';
 import type { AuthContext } from '../../platform/auth/request-auth';
 import { device } from '../../platform/db/schema';
 import { tenantRows } from '../../platform/tenancy/tenant-scope';

@@ -32,7 +32,7 @@ import {
   type LocalText,
 } from '@mes/contracts';
 import { oncePerContext, type AppContext } from '../../app-context';
-import { registerResource, type ResourceService } from '../../crud/resource-routes';
+import { registerResource, type ResourceService } from '../../engine/resource-routes';
 import { isAdministrator, requireAuth, type AuthContext } from '../../platform/auth/request-auth';
 import {
   flowDefinition,

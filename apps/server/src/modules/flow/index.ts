@@ -7,7 +7,7 @@ import {
   flowTaskResource,
   leaveResource,
 } from '@mes/contracts';
-import type { RouteBinding } from '../../crud/registry';
+import type { RouteBinding } from '../../engine/registry';
 import { registerFlowRoutes } from './flow-routes';
 
 /** Workflow (docs/workflow.md): every workflow table is the flow module's. */

@@ -8,8 +8,8 @@ import { ok } from '../../platform/http/envelope';
 import { badRequest } from '../../platform/http/errors';
 import { isJobName } from '../../platform/jobs/job-definition';
 import { errorMessageOf } from '../../platform/jobs/failed-jobs';
-import { aggregateQueryTable } from '../../crud/aggregate-source';
-import { registerResource, type ResourceHooks, type Row } from '../../crud/resource-routes';
+import { aggregateQueryTable } from '../../engine/aggregate-source';
+import { registerResource, type ResourceHooks, type Row } from '../../engine/resource-routes';
 
 /** The screen code of the jobs monitor; its read scope guards the route. */
 export const JOBS_SCREEN = failedJobsScreen.code;

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { deviceResource, NoticeAudience, warningResource, type LiveEvent, type ResourceDef } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { dataScopeCondition, mayReadResource } from '../../crud/resource-access';
+import { dataScopeCondition, mayReadResource } from '../../engine/resource-access';
 import type { AuthContext } from '../../platform/auth/request-auth';
 import { dept } from '../../platform/db/schema';
 import { tenantRows } from '../../platform/tenancy/tenant-scope';

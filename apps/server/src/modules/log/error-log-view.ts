@@ -1,4 +1,4 @@
-import type { Row } from '../../crud/resource-routes';
+import type { Row } from '../../engine/resource-routes';
 
 /**
  * What a tenant administrator reads of the error log. The rows record the server's internals

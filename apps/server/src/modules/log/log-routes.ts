@@ -8,7 +8,7 @@ import {
   usualLogResource,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { registerResource, type ResourceHooks, type Row } from '../../crud/resource-routes';
+import { registerResource, type ResourceHooks, type Row } from '../../engine/resource-routes';
 import { isPlatformCaller, requireAuth } from '../../platform/auth/request-auth';
 import { apiLog, errorLog, loginLog, operationLog, usualLog } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';

@@ -10,7 +10,7 @@ import {
   usualLogResource,
   type UsualLogLevel,
 } from '@mes/contracts';
-import type { PageTotals } from '../../crud/page-totals';
+import type { PageTotals } from '../../engine/page-totals';
 import type { AuthContext } from '../../platform/auth/request-auth';
 import type { Db } from '../../platform/db/database';
 import { nextId } from '../../platform/db/ids';

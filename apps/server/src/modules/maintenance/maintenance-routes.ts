@@ -7,8 +7,8 @@ import {
   MaintenanceState,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { aggregateQueryTable } from '../../crud/aggregate-source';
-import { registerResource, type ChangeArgs, type RemoveArgs } from '../../crud/resource-routes';
+import { aggregateQueryTable } from '../../engine/aggregate-source';
+import { registerResource, type ChangeArgs, type RemoveArgs } from '../../engine/resource-routes';
 import {
   device,
   maintenancePlan,

@@ -1,5 +1,5 @@
 import { reportFileResource, reportScheduleResource, reportTemplateResource } from '@mes/contracts';
-import type { RouteBinding } from '../../crud/registry';
+import type { RouteBinding } from '../../engine/registry';
 import { registerReportRoutes } from './report-routes';
 
 /** Report templates, files and schedules (docs/reports.md). */

@@ -18,8 +18,8 @@ import {
   type ReportRunParams,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { resourceServiceOf, type Row } from '../../crud/resource-routes';
-import { PERIOD_KEY, type SummaryMeasure } from '../../crud/summary';
+import { resourceServiceOf, type Row } from '../../engine/resource-routes';
+import { PERIOD_KEY, type SummaryMeasure } from '../../engine/summary';
 import { isAdministrator, type AuthContext } from '../../platform/auth/request-auth';
 import { coversRoute } from '../../platform/permissions/grants';
 import { badRequest, forbidden } from '../../platform/http/errors';

@@ -22,7 +22,7 @@ import {
 } from '@mes/contracts';
 import type { AuthContext } from '../../platform/auth/request-auth';
 import type { AppContext } from '../../app-context';
-import { registerResource, resourceServiceOf } from '../../crud/resource-routes';
+import { registerResource, resourceServiceOf } from '../../engine/resource-routes';
 import { requireAuth } from '../../platform/auth/request-auth';
 import { reportFile, reportSchedule, reportTemplate } from '../../platform/db/schema';
 import { recordOperation } from '../../platform/audit/operation-audit';
@@ -32,8 +32,8 @@ import { tenantScope, type Queryable } from '../../platform/tenancy/tenant-scope
 import { atLimit } from '../../platform/http/fair-shares';
 import { badRequest, notFound } from '../../platform/http/errors';
 import { idValue, paramsOf } from '../../platform/http/request-params';
-import { attachmentDisposition } from '../resource/storage/file-types';
-import { storageOf } from '../resource/storage/tenant-storage';
+import { attachmentDisposition } from '../providers/storage/file-types';
+import { storageOf } from '../providers/storage/tenant-storage';
 import { reportData, ReportMessages, type ReportTemplateRow } from './report-data';
 import { checkLayout } from './report-layout';
 import { REPORT_FONT_FILE } from './report-pdf';

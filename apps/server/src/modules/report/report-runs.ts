@@ -23,9 +23,9 @@ import { reportFile, reportSchedule, reportTemplate, role, user } from '../../pl
 import { HttpError } from '../../platform/http/errors';
 import { defineJob } from '../../platform/jobs/job-definition';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
-import { newObjectKey } from '../resource/storage/provider';
-import { storageOf, uploadTarget } from '../resource/storage/tenant-storage';
-import { attachmentDisposition } from '../resource/storage/file-types';
+import { newObjectKey } from '../providers/storage/provider';
+import { storageOf, uploadTarget } from '../providers/storage/tenant-storage';
+import { attachmentDisposition } from '../providers/storage/file-types';
 import { bothOf, reportData, ReportMessages, type ReportTemplateRow } from './report-data';
 import { checkLayout } from './report-layout';
 import { takeRenderThread, type PdfWorkerRequest } from './report-pdf-pool';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { clientResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { registerResource } from '../../crud/resource-routes';
+import { registerResource } from '../../engine/resource-routes';
 import { hashClientSecret } from '../../platform/auth/passwords';
 import { oauthClient } from '../../platform/db/schema';
 

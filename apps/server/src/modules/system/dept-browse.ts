@@ -2,7 +2,7 @@ import { and, asc, count, eq, inArray, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiScopeCodes, deptResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { toForest, toPickerForest, type ResourceService, type Row } from '../../crud/resource-routes';
+import { toForest, toPickerForest, type ResourceService, type Row } from '../../engine/resource-routes';
 import { isAdministrator, requireAuth, type AuthContext } from '../../platform/auth/request-auth';
 import { dept } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';

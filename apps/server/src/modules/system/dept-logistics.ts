@@ -10,8 +10,8 @@ import {
   operationLogResource,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { ChildRows } from '../../crud/child-rows';
-import { toForest, type ResourceService, type Row } from '../../crud/resource-routes';
+import { ChildRows } from '../../engine/child-rows';
+import { toForest, type ResourceService, type Row } from '../../engine/resource-routes';
 import { recordOperation } from '../../platform/audit/operation-audit';
 import { requireAuth, type AuthContext } from '../../platform/auth/request-auth';
 import { dept } from '../../platform/db/schema';

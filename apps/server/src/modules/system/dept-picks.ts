@@ -1,7 +1,7 @@
 import { count, inArray, sql } from 'drizzle-orm';
 import { type BilingualText, deptResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { dataScopeCondition } from '../../crud/resource-access';
+import { dataScopeCondition } from '../../engine/resource-access';
 import type { AuthContext } from '../../platform/auth/request-auth';
 import type { Queryable } from '../../platform/tenancy/tenant-scope';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';

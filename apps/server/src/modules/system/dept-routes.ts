@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { deptResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { registerResource } from '../../crud/resource-routes';
+import { registerResource } from '../../engine/resource-routes';
 import { dept } from '../../platform/db/schema';
 import { registerDeptBrowseRoutes } from './dept-browse';
 import { registerDeptLogisticsRoutes } from './dept-logistics';

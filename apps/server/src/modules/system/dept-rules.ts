@@ -1,7 +1,7 @@
 import { eq, inArray, or, sql } from 'drizzle-orm';
 import { bilingual, invalidParamText } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import type { ChangeArgs, RemoveArgs, ResourceHooks } from '../../crud/resource-routes';
+import type { ChangeArgs, RemoveArgs, ResourceHooks } from '../../engine/resource-routes';
 import type { AuthContext } from '../../platform/auth/request-auth';
 import { splitIds } from '../../platform/auth/request-auth';
 import { dept, deptLine, user } from '../../platform/db/schema';

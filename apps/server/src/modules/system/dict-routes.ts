@@ -10,7 +10,7 @@ import {
   type ResourceDef,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { registerResource, type ResourceService } from '../../crud/resource-routes';
+import { registerResource, type ResourceService } from '../../engine/resource-routes';
 import { requireAuth, splitIds, type AuthContext } from '../../platform/auth/request-auth';
 import { dict, dictBiz } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';

@@ -1,9 +1,9 @@
 import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { invalidParamText, type ResourceDef, type StoredValue } from '@mes/contracts';
-import type { AnyResourceTable } from '../../crud/resource-access';
-import { rowScope } from '../../crud/resource-access';
-import type { ChangeArgs, RemoveArgs, ResourceHooks, Row } from '../../crud/resource-routes';
+import type { AnyResourceTable } from '../../engine/resource-access';
+import { rowScope } from '../../engine/resource-access';
+import type { ChangeArgs, RemoveArgs, ResourceHooks, Row } from '../../engine/resource-routes';
 import { isAdministrator, type AuthContext } from '../../platform/auth/request-auth';
 import { badRequest } from '../../platform/http/errors';
 import { isId } from '../../platform/db/ids';

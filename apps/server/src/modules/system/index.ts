@@ -13,7 +13,7 @@ import {
   topMenuResource,
   userResource,
 } from '@mes/contracts';
-import type { RouteBinding } from '../../crud/registry';
+import type { RouteBinding } from '../../engine/registry';
 import { registerCodeRoutes } from '../develop/code-routes';
 import { registerDatasourceRoutes } from '../develop/datasource-routes';
 import { registerGuestRegistrationRoutes } from '../user/guest-registration-routes';

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { MenuCategory } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { toPickerForest, type Row } from '../../crud/resource-routes';
+import { toPickerForest, type Row } from '../../engine/resource-routes';
 import type { AuthContext } from '../../platform/auth/request-auth';
 import { apiScope, dataScope, menu } from '../../platform/db/schema';
 import {

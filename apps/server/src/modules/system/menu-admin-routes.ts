@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MenuCategory, menuResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { registerResource, toForest, toPickerForest, type ResourceService } from '../../crud/resource-routes';
+import { registerResource, toForest, toPickerForest, type ResourceService } from '../../engine/resource-routes';
 import { requireAuth } from '../../platform/auth/request-auth';
 import { menu } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';

@@ -1,7 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import { MenuCategory } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import type { ChangeArgs, ResourceHooks } from '../../crud/resource-routes';
+import type { ChangeArgs, ResourceHooks } from '../../engine/resource-routes';
 import { menu, roleMenu, topMenuSetting } from '../../platform/db/schema';
 import { badRequest } from '../../platform/http/errors';
 import { subtreeIds } from './menu-admin-forest';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { paramResource, REGISTRY, retentionParamProblem, type ResourceDef } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { param } from '../../platform/db/schema';
-import { registerResource, type ChangeArgs } from '../../crud/resource-routes';
+import { registerResource, type ChangeArgs } from '../../engine/resource-routes';
 import { badRequest } from '../../platform/http/errors';
 
 const RECORD_DEFINITIONS = REGISTRY.filter((e): e is ResourceDef => 'records' in e && e.records !== undefined);

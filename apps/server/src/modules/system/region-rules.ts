@@ -1,7 +1,7 @@
 import { and, eq, inArray, notInArray } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { bilingual, checkField, isEmptyValue, regionResource } from '@mes/contracts';
-import type { ChangeArgs, RemoveArgs, ResourceHooks, Row } from '../../crud/resource-routes';
+import type { ChangeArgs, RemoveArgs, ResourceHooks, Row } from '../../engine/resource-routes';
 import type { Db } from '../../platform/db/database';
 import { region } from '../../platform/db/schema';
 import { badRequest } from '../../platform/http/errors';

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { bilingual } from '@mes/contracts';
-import type { ChangeArgs } from '../../crud/resource-routes';
+import type { ChangeArgs } from '../../engine/resource-routes';
 import { isAdministrator, type AuthContext } from '../../platform/auth/request-auth';
 import type { Db } from '../../platform/db/database';
 import { apiScope, dataScope, menu, role, roleMenu, roleScope } from '../../platform/db/schema';

@@ -2,7 +2,7 @@ import { asc, ne } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { invalidParamText, roleResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { registerResource, toPickerForest } from '../../crud/resource-routes';
+import { registerResource, toPickerForest } from '../../engine/resource-routes';
 import { ADMINISTRATOR_ROLE, isAdministrator, requireAuth, type AuthContext } from '../../platform/auth/request-auth';
 import { role } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';

@@ -1,6 +1,6 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../app-context';
-import type { ChangeArgs, RemoveArgs, ResourceHooks } from '../../crud/resource-routes';
+import type { ChangeArgs, RemoveArgs, ResourceHooks } from '../../engine/resource-routes';
 import { ADMINISTRATOR_ROLE, isAdministrator, type AuthContext } from '../../platform/auth/request-auth';
 import { role, roleMenu, roleScope, user } from '../../platform/db/schema';
 import { badRequest, forbidden } from '../../platform/http/errors';

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { apiScopeResource, dataScopeResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { registerResource, type ResourceHooks } from '../../crud/resource-routes';
+import { registerResource, type ResourceHooks } from '../../engine/resource-routes';
 import { apiScope, dataScope, menu } from '../../platform/db/schema';
 import { badRequest } from '../../platform/http/errors';
 

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
-import type { ChangeArgs } from '../../crud/resource-routes';
+import type { ChangeArgs } from '../../engine/resource-routes';
 import { hashPassword, md5Hex } from '../../platform/auth/passwords';
 import type { Db } from '../../platform/db/database';
 import { nextId } from '../../platform/db/ids';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_TENANT_ID, tenantResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { registerResource } from '../../crud/resource-routes';
+import { registerResource } from '../../engine/resource-routes';
 import { tenant } from '../../platform/db/schema';
 import { badRequest } from '../../platform/http/errors';
 import {

@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { bilingual, MenuCategory, topMenuResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { registerResource } from '../../crud/resource-routes';
+import { registerResource } from '../../engine/resource-routes';
 import { requireAuth, type AuthContext } from '../../platform/auth/request-auth';
 import { nextId } from '../../platform/db/ids';
 import { menu, topMenu, topMenuSetting } from '../../platform/db/schema';

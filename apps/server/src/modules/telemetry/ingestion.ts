@@ -40,7 +40,7 @@ import { cycleLiveEvent, storeCycles } from './cycle-store';
 import { deviceLiveEvent } from './device-presence';
 import { publishChanges } from './publish-changes';
 import { refreshRunState, touchedDevices } from './run-state';
-import type { TotalsWriters } from '../../crud/totals-invalidation';
+import type { TotalsWriters } from '../../engine/totals-invalidation';
 import { acquisitionResource, mqttMessageResource, telemetryResource } from '@mes/contracts';
 import { isWorthRetrying } from './retry-or-split';
 import { deadLetterRow, failureReason, safeText } from './dead-letters';
@@ -417,7 +417,7 @@ export class Ingestion implements MessageSink {
         const commitStart = performance.now();
         await this.commit(built.rows, built.messages, alarms, built.keyed);
         observeBatchCommit((performance.now() - commitStart) / 1000);
-        // List totals follow the rows within about a second, batched (crud/totals-invalidation.ts).
+        // List totals follow the rows within about a second, batched (engine/totals-invalidation.ts).
         this.options.totals?.written({
           // The series is the reports' values (the `mes_telemetry` view): the same tenants.
           [telemetryResource.code]: built.rows.acquisition,

@@ -4,7 +4,7 @@ import type { RuleChanges } from './alarm-rules';
 import type { DeviceDirectory } from './device-directory';
 import { watchIngestion } from '../../platform/metrics/metrics';
 import { Ingestion } from './ingestion';
-import type { TotalsWriters } from '../../crud/totals-invalidation';
+import type { TotalsWriters } from '../../engine/totals-invalidation';
 
 export interface TelemetryContext extends MqttContext {
   /** The change feed (the server's): alarm rules cached per device follow product and device changes. */

@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
 import { bilingual, checkField, userResource, UserStatus } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { ResourceService, type ChangeArgs } from '../../crud/resource-routes';
+import { ResourceService, type ChangeArgs } from '../../engine/resource-routes';
 import { hashPassword } from '../../platform/auth/passwords';
 import type { AuthContext } from '../../platform/auth/request-auth';
 import { nextId } from '../../platform/db/ids';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiScopeCodes, bilingual, userResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { registerResource } from '../../crud/resource-routes';
+import { registerResource } from '../../engine/resource-routes';
 import { requireAuth } from '../../platform/auth/request-auth';
 import { user } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';

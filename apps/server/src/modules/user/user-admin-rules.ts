@@ -2,7 +2,7 @@ import { and, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { BilingualText } from '@mes/contracts';
 import { wirePasswordToMd5 } from '../../platform/auth/wire-password';
 import { ADMINISTRATOR_ROLE, isAdministrator, splitIds, type AuthContext } from '../../platform/auth/request-auth';
-import type { ChangeArgs } from '../../crud/resource-routes';
+import type { ChangeArgs } from '../../engine/resource-routes';
 import { dept, dict, post, role, tenant, user } from '../../platform/db/schema';
 import { tenantRows, tenantScope } from '../../platform/tenancy/tenant-scope';
 import { badRequest, forbidden } from '../../platform/http/errors';

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { bilingual, invalidParamText, userResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import type { ChangeArgs, ResourceHooks, ResourceService, Row } from '../../crud/resource-routes';
+import type { ChangeArgs, ResourceHooks, ResourceService, Row } from '../../engine/resource-routes';
 import { hashPassword, md5Hex } from '../../platform/auth/passwords';
 import { splitIds, type AuthContext } from '../../platform/auth/request-auth';
 import { user } from '../../platform/db/schema';

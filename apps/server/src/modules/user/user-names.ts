@@ -1,5 +1,5 @@
-import type { NamedResource, NameLookups } from '../../crud/name-lookups';
-import type { Row } from '../../crud/resource-routes';
+import type { NamedResource, NameLookups } from '../../engine/name-lookups';
+import type { Row } from '../../engine/resource-routes';
 import { splitIds } from '../../platform/auth/request-auth';
 import { dept, post, role } from '../../platform/db/schema';
 

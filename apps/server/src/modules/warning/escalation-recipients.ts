@@ -1,7 +1,7 @@
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import { UserStatus, warningResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { dataScopeCondition } from '../../crud/resource-access';
+import { dataScopeCondition } from '../../engine/resource-access';
 import { splitIds, type ScopeSubject } from '../../platform/auth/request-auth';
 import { role, user, warning } from '../../platform/db/schema';
 import { tenantScope, type Queryable } from '../../platform/tenancy/tenant-scope';

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { warningEscalationResource } from '@mes/contracts';
 import { oncePerContext, type AppContext } from '../../app-context';
-import type { ChangeArgs } from '../../crud/resource-routes';
-import { registerResource } from '../../crud/resource-routes';
+import type { ChangeArgs } from '../../engine/resource-routes';
+import { registerResource } from '../../engine/resource-routes';
 import { warningEscalation } from '../../platform/db/schema';
 import { badRequest } from '../../platform/http/errors';
-import { enabledConfig } from '../resource/sms/sms-sender';
+import { enabledConfig } from '../providers/sms/sms-sender';
 import {
   escalateWarnings,
   escalationSmsInterrupted,

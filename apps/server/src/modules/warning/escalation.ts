@@ -18,7 +18,7 @@ import { defineJob } from '../../platform/jobs/job-definition';
 import { notifyLive } from '../../platform/live/notify-live';
 import { liveRows, tenantScope } from '../../platform/tenancy/tenant-scope';
 import { liveClient, noticeEvent } from '../desk/notice-release';
-import { enabledConfig, PHONE, sendSms } from '../resource/sms/sms-sender';
+import { enabledConfig, PHONE, sendSms } from '../providers/sms/sms-sender';
 import { bothLanguages, EscalationMessages } from './escalation-messages';
 import { escalationRecipients } from './escalation-recipients';
 

@@ -1,5 +1,5 @@
 import { warningEscalationResource, warningResource } from '@mes/contracts';
-import type { RouteBinding } from '../../crud/registry';
+import type { RouteBinding } from '../../engine/registry';
 import { registerEscalationRoutes } from './escalation-routes';
 import { registerWarningRoutes } from './warning-routes';
 

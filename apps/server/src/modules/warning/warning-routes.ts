@@ -17,7 +17,7 @@ import {
   WarningStatus,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { registerResource } from '../../crud/resource-routes';
+import { registerResource } from '../../engine/resource-routes';
 import { requireAuth } from '../../platform/auth/request-auth';
 import type { Db } from '../../platform/db/database';
 import { device, plcVariable, productField, warning, warningHistory } from '../../platform/db/schema';

@@ -1,7 +1,7 @@
 import type { SQL } from 'drizzle-orm';
 import { deviceResource, userResource, warningResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { dataScopeCondition, mayReadResource } from '../../crud/resource-access';
+import { dataScopeCondition, mayReadResource } from '../../engine/resource-access';
 import type { AuthContext } from '../../platform/auth/request-auth';
 import type { DeviceScope } from '../device/scoped-devices';
 

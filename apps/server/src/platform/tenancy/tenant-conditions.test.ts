@@ -104,7 +104,7 @@ describe('server code (src/, the engine and the platform as well as the modules)
   it('writes no tenant condition of its own (platform/tenancy applies them)', () => {
     const files = serverFiles();
     expect(files.length).toBeGreaterThan(300);
-    expect(files.some((file) => file.includes(`${path.sep}crud${path.sep}`))).toBe(true);
+    expect(files.some((file) => file.includes(`${path.sep}engine${path.sep}`))).toBe(true);
     const found = files.flatMap((file) =>
       findTenantConditions(fs.readFileSync(file, 'utf8')).map(
         (hit) => `${path.relative(process.cwd(), file)}:${hit.line}: ${hit.text}`,

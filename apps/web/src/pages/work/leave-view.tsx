@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { ScreenFallback } from './screen-fallback';
 import type { FlowHistoryStep } from '@mes/contracts';
 import { useApiRead } from '../../api/use-api';
-import { optionQuery } from '../../crud/use-field-options';
+import { optionQuery } from '../../engine/use-field-options';
 import { FlowPaths, type LeaveView } from './work-api';
 
 export type LeaveAnswer = LeaveView & { flow: FlowHistoryStep[] };

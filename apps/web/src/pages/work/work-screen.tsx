@@ -8,7 +8,7 @@ import { FlowInstanceStatus, type FlowTaskRecord } from '@mes/contracts';
 import { requestData } from '../../api/http';
 import { invalidateRoutes } from '../../api/server-state';
 import { useApiRead } from '../../api/use-api';
-import { dictText } from '../../crud/dict-text';
+import { dictText } from '../../engine/dict-text';
 import {
   detailPath,
   FlowPaths,

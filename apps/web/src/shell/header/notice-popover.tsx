@@ -13,7 +13,7 @@ import {
   type UnhandledWarningRow,
   type UnhandledWarningsReply,
 } from '@mes/contracts';
-import { dictText } from '../../crud/dict-text';
+import { dictText } from '../../engine/dict-text';
 import { WARNING_LEVEL_TAG } from '../warning-level';
 import { ApiError } from '../../api/http';
 import { useLiveCacheRefresh } from '../../api/live-cache';

@@ -10,7 +10,7 @@ import {
   type CycleCurveReply,
 } from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
-import { registerResource, type ChangeArgs, type ResourceService, type Row } from '../../../crud/resource-routes';
+import { registerResource, type ChangeArgs, type ResourceService, type Row } from '../../../engine/resource-routes';
 import { disinfectionRecord } from '../../../platform/db/schema';
 import { newRecordNo, recordDevice } from './record-device';
 import { startRecordsFromCycles } from './records-from-cycles';

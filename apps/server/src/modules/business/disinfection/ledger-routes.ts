@@ -18,8 +18,8 @@ import {
   type LedgerRange,
 } from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
-import { aggregateQueryTable } from '../../../crud/aggregate-source';
-import { registerResource } from '../../../crud/resource-routes';
+import { aggregateQueryTable } from '../../../engine/aggregate-source';
+import { registerResource } from '../../../engine/resource-routes';
 import { requireAuth } from '../../../platform/auth/request-auth';
 import { device, disinfectionRecord, load, packMove, verificationRecord, warning } from '../../../platform/db/schema';
 import { ok } from '../../../platform/http/envelope';

@@ -9,7 +9,7 @@ import {
   recordTypeOfCategory,
 } from '@mes/contracts';
 import { oncePerContext, type AppContext } from '../../../app-context';
-import { RecordChain } from '../../../crud/records/record-chain';
+import { RecordChain } from '../../../engine/records/record-chain';
 import { ALL_TENANTS, rowsTopic } from '../../../platform/cache/row-changes';
 import { device, deviceCycle, disinfectionRecord, product } from '../../../platform/db/schema';
 import { defineJob } from '../../../platform/jobs/job-definition';

@@ -22,7 +22,7 @@ import {
   type PackUseRow,
 } from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
-import { dataScopeCondition } from '../../../crud/resource-access';
+import { dataScopeCondition } from '../../../engine/resource-access';
 import { requireAuth, type AuthContext } from '../../../platform/auth/request-auth';
 import { article, dept, load, pack, packMove } from '../../../platform/db/schema';
 import { isId } from '../../../platform/db/ids';

@@ -17,8 +17,8 @@ import {
   type PackLabel,
 } from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
-import { personOf } from '../../../crud/records/record-hooks';
-import { registerResource, type ChangeArgs, type RemoveArgs, type Row } from '../../../crud/resource-routes';
+import { personOf } from '../../../engine/records/record-hooks';
+import { registerResource, type ChangeArgs, type RemoveArgs, type Row } from '../../../engine/resource-routes';
 import { requireAuth, type AuthContext } from '../../../platform/auth/request-auth';
 import { article, device, deviceCycle, load, pack } from '../../../platform/db/schema';
 import { nextId } from '../../../platform/db/ids';

@@ -11,9 +11,9 @@ import {
   type RecallView,
 } from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
-import { personOf } from '../../../crud/records/record-hooks';
-import type { ResourceService } from '../../../crud/resource-routes';
-import { sendXlsx } from '../../../crud/xlsx-export';
+import { personOf } from '../../../engine/records/record-hooks';
+import type { ResourceService } from '../../../engine/resource-routes';
+import { sendXlsx } from '../../../engine/xlsx-export';
 import { requireAuth, type AuthContext } from '../../../platform/auth/request-auth';
 import { verificationRecord } from '../../../platform/db/schema';
 import { ok } from '../../../platform/http/envelope';

@@ -12,9 +12,9 @@ import {
   VerificationType,
 } from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
-import { dataScopeCondition } from '../../../crud/resource-access';
-import { registerResource, type ChangeArgs } from '../../../crud/resource-routes';
-import { personOf } from '../../../crud/records/record-hooks';
+import { dataScopeCondition } from '../../../engine/resource-access';
+import { registerResource, type ChangeArgs } from '../../../engine/resource-routes';
+import { personOf } from '../../../engine/records/record-hooks';
 import { requireAuth } from '../../../platform/auth/request-auth';
 import { nextId } from '../../../platform/db/ids';
 import { recordRecall, verificationRecord } from '../../../platform/db/schema';

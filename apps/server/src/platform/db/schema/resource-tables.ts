@@ -1,4 +1,4 @@
-// Written by `npm run db:generate` (apps/server/src/crud/registry-codegen.ts): the table of every resource definition, where drizzle-kit finds it. Do not edit.
+// Written by `npm run db:generate` (apps/server/src/engine/registry-codegen.ts): the table of every resource definition, where drizzle-kit finds it. Do not edit.
 import { DEFINITIONS } from '@mes/contracts';
 import { resourceTable } from '../resource-table';
 
@@ -40,15 +40,15 @@ export const errorLog = resourceTable(DEFINITIONS.errorLogResource);
 export const loginLog = resourceTable(DEFINITIONS.loginLogResource);
 export const operationLog = resourceTable(DEFINITIONS.operationLogResource);
 export const usualLog = resourceTable(DEFINITIONS.usualLogResource);
+export const attach = resourceTable(DEFINITIONS.attachResource);
+export const oss = resourceTable(DEFINITIONS.ossResource);
+export const sms = resourceTable(DEFINITIONS.smsResource);
+export const socialSource = resourceTable(DEFINITIONS.socialSourceResource);
 export const reportFile = resourceTable(DEFINITIONS.reportFileResource);
 export const reportSchedule = resourceTable(DEFINITIONS.reportScheduleResource);
 export const reportTemplate = resourceTable(DEFINITIONS.reportTemplateResource);
 export const warning = resourceTable(DEFINITIONS.warningResource);
 export const warningEscalation = resourceTable(DEFINITIONS.warningEscalationResource);
-export const attach = resourceTable(DEFINITIONS.attachResource);
-export const oss = resourceTable(DEFINITIONS.ossResource);
-export const sms = resourceTable(DEFINITIONS.smsResource);
-export const socialSource = resourceTable(DEFINITIONS.socialSourceResource);
 export const client = resourceTable(DEFINITIONS.clientResource);
 export const codeColumn = resourceTable(DEFINITIONS.codeColumnResource);
 export const code = resourceTable(DEFINITIONS.codeResource);

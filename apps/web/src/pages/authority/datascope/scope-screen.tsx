@@ -1,8 +1,8 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ResourceDef } from '@mes/contracts';
-import { ResourcePage } from '../../../crud/resource-page';
-import { TreeAside } from '../../../crud/tree-aside';
+import { ResourcePage } from '../../../engine/resource-page';
+import { TreeAside } from '../../../engine/tree-aside';
 import { useSession } from '../../../session/session-store';
 
 interface ScopeScreenProps {

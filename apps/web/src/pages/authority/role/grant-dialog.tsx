@@ -2,7 +2,7 @@ import { Tabs } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { settled, useApiRead, useApiWrite } from '../../../api/use-api';
-import { ActionDialog } from '../../../crud/action-dialog';
+import { ActionDialog } from '../../../engine/action-dialog';
 import { CheckTree } from './check-tree';
 import {
   GRANT_TABS,

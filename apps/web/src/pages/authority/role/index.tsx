@@ -2,8 +2,8 @@ import { Button } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { buttonCodes, roleResource } from '@mes/contracts';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
 import { GrantDialog } from './grant-dialog';
 
 /** 角色管理: the role tree, with 权限设置 (menus, data scopes, API scopes) per role. */

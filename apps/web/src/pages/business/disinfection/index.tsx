@@ -2,8 +2,8 @@ import { Button, Tag } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { buttonCodes, disinfectionRecordResource, ParametricResult, RecallSource, RecordSource } from '@mes/contracts';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { ResourcePageContext, ResourcePageProps, Row } from '../../../crud/resource-page-types';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { ResourcePageContext, ResourcePageProps, Row } from '../../../engine/resource-page-types';
 import { PackRecallDialog } from '../verification/pack-recall';
 import { CURVE_TEXT, CycleCurveDialog, type JudgedRecord } from './cycle-curve';
 

@@ -11,8 +11,8 @@ import {
   ledgerRange,
   LedgerPeriod,
 } from '@mes/contracts';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
 import { LedgerRegister } from './register';
 import { ledgerToday, periodText } from './ledger-figures';
 

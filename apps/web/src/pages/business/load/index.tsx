@@ -11,8 +11,13 @@ import {
   ParametricResult,
 } from '@mes/contracts';
 import { requestData } from '../../../api/http';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { CustomInputProps, ResourcePageContext, ResourcePageProps, Row } from '../../../crud/resource-page-types';
+import { ResourcePage } from '../../../engine/resource-page';
+import type {
+  CustomInputProps,
+  ResourcePageContext,
+  ResourcePageProps,
+  Row,
+} from '../../../engine/resource-page-types';
 
 const TEXT = {
   zh: {

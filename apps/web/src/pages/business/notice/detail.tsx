@@ -7,7 +7,7 @@ import { useNavigate, useParams } from 'react-router';
 import { noticeResource, permissionCodes } from '@mes/contracts';
 import { ApiError, requestData } from '../../../api/http';
 import { invalidateRoutes } from '../../../api/server-state';
-import { dictText } from '../../../crud/dict-text';
+import { dictText } from '../../../engine/dict-text';
 import { useSession } from '../../../session/session-store';
 import './notice.css';
 

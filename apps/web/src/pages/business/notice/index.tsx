@@ -2,8 +2,8 @@ import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime, noticeResource, type FieldDef } from '@mes/contracts';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { ResourcePageProps, Row } from '../../../crud/resource-page-types';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { ResourcePageProps, Row } from '../../../engine/resource-page-types';
 import { NoticeAudiencePicker, NoticeContentInput } from './notice-inputs';
 
 export const noticePath = (id: string) => `/business/notice/${id}`;

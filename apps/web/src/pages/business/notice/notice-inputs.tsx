@@ -4,9 +4,9 @@ import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FlowPaths, NoticeAudience, type FieldDef } from '@mes/contracts';
 import { apiQuery, OPTIONS_STALE_MS } from '../../../api/server-state';
-import { FieldInput } from '../../../crud/field-input';
-import { optionsFromUrl } from '../../../crud/options';
-import type { CustomInputProps } from '../../../crud/resource-page-types';
+import { FieldInput } from '../../../engine/field-input';
+import { optionsFromUrl } from '../../../engine/options';
+import type { CustomInputProps } from '../../../engine/resource-page-types';
 import { RichTextEditor } from './rich-text-editor';
 
 /**

@@ -15,9 +15,9 @@ import {
   type PackMoveRow,
 } from '@mes/contracts';
 import { requestData } from '../../../api/http';
-import { download } from '../../../crud/download';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import { download } from '../../../engine/download';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
 import { stateTag, useLang } from './pack-tags';
 
 const TEXT = {

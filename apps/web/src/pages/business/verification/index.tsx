@@ -12,8 +12,8 @@ import {
   type RecalledLoad,
 } from '@mes/contracts';
 import { requestData } from '../../../api/http';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
 import { PackRecall } from './pack-recall';
 
 const RECALL_CODE = buttonCodes.verification.recall;

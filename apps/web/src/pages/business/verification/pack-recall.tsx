@@ -13,7 +13,7 @@ import {
   type RecallView,
 } from '@mes/contracts';
 import { requestData } from '../../../api/http';
-import { download } from '../../../crud/download';
+import { download } from '../../../engine/download';
 
 const TEXT = {
   zh: {

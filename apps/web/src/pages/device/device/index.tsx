@@ -13,8 +13,8 @@ import {
 } from '@mes/contracts';
 import { requestData } from '../../../api/http';
 import { apiQuery } from '../../../api/server-state';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { ExtraColumn, FormMode, ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { ExtraColumn, FormMode, ResourcePageContext, Row } from '../../../engine/resource-page-types';
 
 const SECRET_CODE = buttonCodes.device.secret;
 /** The embedded broker's default port (MQTT_PORT); an external broker has its own. */

@@ -3,7 +3,7 @@ import { Form, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_TENANT_ID, type LocalText } from '@mes/contracts';
 import { apiQuery } from '../../../api/server-state';
-import { optionQuery } from '../../../crud/use-field-options';
+import { optionQuery } from '../../../engine/use-field-options';
 import { useSession } from '../../../session/session-store';
 
 const TEXT = {

@@ -2,8 +2,8 @@ import { App, Button, Form, Input, Modal, Tag, type ButtonProps } from 'antd';
 import { useCallback, useState } from 'react';
 import { buttonCodes, flowInstanceResource, FlowPaths } from '@mes/contracts';
 import { request } from '../../../api/http';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { ExtraColumn, ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { ExtraColumn, ResourcePageContext, Row } from '../../../engine/resource-page-types';
 import { useLang } from '../bpmn/deploy-fields';
 
 const TEXT = {

@@ -4,9 +4,9 @@ import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { buttonCodes, flowDefinitionResource, FlowPaths, FlowSuspension } from '@mes/contracts';
 import { request } from '../../../api/http';
 import { apiQuery } from '../../../api/server-state';
-import { ActionDialog } from '../../../crud/action-dialog';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import { ActionDialog } from '../../../engine/action-dialog';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
 import { DeployFields, deployParams, useLang, type DeployValues } from '../bpmn/deploy-fields';
 import { modelProblems } from '../bpmn/problems';
 

@@ -2,7 +2,7 @@ import { Alert, Form } from 'antd';
 import { useState } from 'react';
 import { FlowPaths } from '@mes/contracts';
 import { requestData } from '../../../api/http';
-import { ActionDialog } from '../../../crud/action-dialog';
+import { ActionDialog } from '../../../engine/action-dialog';
 import { DeployFields, deployParams, useLang, type DeployValues } from '../bpmn/deploy-fields';
 import { modelProblems } from '../bpmn/problems';
 

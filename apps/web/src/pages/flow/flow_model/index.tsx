@@ -1,8 +1,8 @@
 import { Button } from 'antd';
 import { useCallback, useRef, useState } from 'react';
 import { buttonCodes, flowModelResource, permissionCodes } from '@mes/contracts';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
 import { useLang } from '../bpmn/deploy-fields';
 import { DeployDialog } from './deploy-dialog';
 import { ModelDesigner } from './model-designer';

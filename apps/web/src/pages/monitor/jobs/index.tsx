@@ -1,6 +1,6 @@
 import { FAILED_JOBS_ROUTE, failedJobsScreen } from '@mes/contracts';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { Row } from '../../../crud/resource-page-types';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { Row } from '../../../engine/resource-page-types';
 
 /** Retries made out of those allowed, in one column. */
 const RENDER = {

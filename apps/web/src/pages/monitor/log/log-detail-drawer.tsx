@@ -3,7 +3,7 @@ import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldChange, FieldDef, LocalText, ResourceDef } from '@mes/contracts';
 import { useApiRead } from '../../../api/use-api';
-import type { Row } from '../../../crud/resource-page-types';
+import type { Row } from '../../../engine/resource-page-types';
 import './log.css';
 
 /** Fields shown as monospace blocks that scroll: parameters, stacks, long texts. */

@@ -2,8 +2,8 @@ import { Tag } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_TENANT_ID, type ResourceDef } from '@mes/contracts';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { ExtraColumn, ResourcePageProps, Row } from '../../../crud/resource-page-types';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { ExtraColumn, ResourcePageProps, Row } from '../../../engine/resource-page-types';
 import { useSession } from '../../../session/session-store';
 import { LogDetailDrawer } from './log-detail-drawer';
 

@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { acquisitionResource } from '@mes/contracts';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { ExtraColumn, Row } from '../../../crud/resource-page-types';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { ExtraColumn, Row } from '../../../engine/resource-page-types';
 import { valuesText } from './values-text';
 
 /**

@@ -14,8 +14,8 @@ import {
 } from '@mes/contracts';
 import { requestData } from '../../../api/http';
 import './designer.css';
-import { fileRequestHeaders } from '../../../crud/download';
-import type { Row } from '../../../crud/resource-page-types';
+import { fileRequestHeaders } from '../../../engine/download';
+import type { Row } from '../../../engine/resource-page-types';
 
 /** The font the server prints with (Noto Sans SC from npm), so what is designed is what prints. */
 const FONT = 'NotoSansSC';

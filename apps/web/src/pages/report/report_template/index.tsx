@@ -2,8 +2,8 @@ import { Button, Spin } from 'antd';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { buttonCodes, reportTemplateResource } from '@mes/contracts';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
 
 // pdfme's Designer (with its own antd 6) is megabytes: loaded only when a template is designed.
 const TemplateDesigner = lazy(() => import('./designer'));

@@ -23,7 +23,7 @@ import { useSession } from '../../../session/session-store';
 import { limitLines, limitMarkLines, limitReach } from '../../device/iot/chart-option';
 import { LimitLegend } from '../../device/iot/chart-limits';
 import { HandleDialog } from './handle-dialog';
-import { dictText } from '../../../crud/dict-text';
+import { dictText } from '../../../engine/dict-text';
 import { isUnhandled, LevelTag, StatusTag } from './warning-tags';
 
 const SCREEN = '/report/warning';

@@ -2,7 +2,7 @@ import { Form, Input, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { WARNING_HANDLE_PATH, type WarningHandleBody } from '@mes/contracts';
 import { requestData } from '../../../api/http';
-import { ActionDialog } from '../../../crud/action-dialog';
+import { ActionDialog } from '../../../engine/action-dialog';
 
 const MAX_RESULT = 500;
 

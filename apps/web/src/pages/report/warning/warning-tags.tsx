@@ -1,7 +1,7 @@
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { WarningStatus } from '@mes/contracts';
-import { dictText } from '../../../crud/dict-text';
+import { dictText } from '../../../engine/dict-text';
 import { WARNING_LEVEL_TAG } from '../../../shell/warning-level';
 
 const STATUS_COLOURS: Record<number, string> = {

@@ -3,9 +3,9 @@ import { App, Button, Typography, Upload } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { attachResource, buttonCodes } from '@mes/contracts';
-import { download } from '../../../crud/download';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import { download } from '../../../engine/download';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
 import { formatSize, MAX_FILE_BYTES, putFile, safeHref } from './storage-api';
 
 const UPLOAD_CODE = buttonCodes.attach.upload;

@@ -3,9 +3,9 @@ import { App, Button, Descriptions, Modal, Tooltip, Typography, Upload } from 'a
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { buttonCodes, ossResource } from '@mes/contracts';
-import { isEnabledRow } from '../../../crud/enable-operation';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import { isEnabledRow } from '../../../engine/enable-operation';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
 import type { UploadedFile } from '@mes/contracts';
 import { MAX_FILE_BYTES, putFile, safeHref } from '../attach/storage-api';
 

@@ -3,9 +3,9 @@ import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ApiResult, buttonCodes, EnableStatus, smsResource } from '@mes/contracts';
 import { request } from '../../../api/http';
-import { ActionDialog } from '../../../crud/action-dialog';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import { ActionDialog } from '../../../engine/action-dialog';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
 
 const SEND_CODE = buttonCodes.sms.send;
 const PHONE = /^1\d{10}$/;

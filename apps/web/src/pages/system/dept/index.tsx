@@ -1,5 +1,5 @@
 import { deptResource } from '@mes/contracts';
-import { ResourcePage } from '../../../crud/resource-page';
+import { ResourcePage } from '../../../engine/resource-page';
 
 /** 部门管理: the organisation tree; a row adds a child under itself. */
 export default function DeptScreen() {

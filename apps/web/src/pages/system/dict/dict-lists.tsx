@@ -2,8 +2,8 @@ import { Button, Empty, Modal } from 'antd';
 import { useCallback, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldDef, ResourceDef } from '@mes/contracts';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { FormMode, ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { FormMode, ResourcePageContext, Row } from '../../../engine/resource-page-types';
 
 /** The dialog width of the dictionary add / edit / view forms (spec section 2). */
 export const DICT_DIALOG_WIDTH = 880;

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { dictResource } from '@mes/contracts';
-import type { Row } from '../../../crud/resource-page-types';
+import type { Row } from '../../../engine/resource-page-types';
 import { ChooseParent, DictChildList, DictParentList, useChildConfigAction } from './dict-lists';
 
 /**

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ResourceDef } from '@mes/contracts';
-import type { Row } from '../../../crud/resource-page-types';
+import type { Row } from '../../../engine/resource-page-types';
 import { DictChildDialog, DictParentList, useChildConfigAction } from './dict-lists';
 
 /** 系统字典 / 业务字典: the dictionaries, each with its entries behind 字典配置. */

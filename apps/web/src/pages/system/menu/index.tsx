@@ -1,6 +1,6 @@
 import { menuResource } from '@mes/contracts';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { Row } from '../../../crud/resource-page-types';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { Row } from '../../../engine/resource-page-types';
 
 const MENU_CATEGORY = 1;
 /** Menus take children (menus or buttons); buttons (category 2) do not. */

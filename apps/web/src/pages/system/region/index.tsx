@@ -2,8 +2,8 @@ import { Button } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { buttonCodes, regionResource } from '@mes/contracts';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { ResourcePageContext } from '../../../crud/resource-page-types';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { ResourcePageContext } from '../../../engine/resource-page-types';
 import { RegionDebugDialog } from './region-debug-dialog';
 
 /** The button's label, with the screen (the family's `region_debug`). */

@@ -3,8 +3,8 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { tenantResource } from '@mes/contracts';
 import { useApiRead, useApiWrite } from '../../../api/use-api';
-import { ActionDialog } from '../../../crud/action-dialog';
-import type { Row } from '../../../crud/resource-page-types';
+import { ActionDialog } from '../../../engine/action-dialog';
+import type { Row } from '../../../engine/resource-page-types';
 import {
   DATASOURCE_LIST_ROUTE,
   DATASOURCE_PICKER_PARAMS,

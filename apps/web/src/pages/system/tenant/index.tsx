@@ -2,8 +2,8 @@ import { App, Button } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { buttonCodes, tenantResource } from '@mes/contracts';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
 import { DatasourceDialog } from './datasource-dialog';
 import { SettingDialog } from './setting-dialog';
 

@@ -4,8 +4,8 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { tenantResource } from '@mes/contracts';
 import { useApiWrite } from '../../../api/use-api';
-import { ActionDialog } from '../../../crud/action-dialog';
-import type { Row } from '../../../crud/resource-page-types';
+import { ActionDialog } from '../../../engine/action-dialog';
+import type { Row } from '../../../engine/resource-page-types';
 import { saveTenantSettings } from './tenant-api';
 
 const FORMAT = 'YYYY-MM-DD HH:mm:ss';

@@ -2,8 +2,8 @@ import { Button } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { buttonCodes, topMenuResource } from '@mes/contracts';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
 import { MenuSettingDialog } from './menu-setting-dialog';
 
 /** 顶部菜单: top menus and the side menus each one shows. */

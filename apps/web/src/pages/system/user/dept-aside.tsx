@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { TreeAside } from '../../../crud/tree-aside';
+import { TreeAside } from '../../../engine/tree-aside';
 
 interface DeptAsideProps {
   selected: string | undefined;

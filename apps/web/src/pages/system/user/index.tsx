@@ -1,8 +1,8 @@
 import { App, Button, Tag } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { ExtraColumn, FormMode, ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { ExtraColumn, FormMode, ResourcePageContext, Row } from '../../../engine/resource-page-types';
 import { buttonCodes, userResource, UserStatus } from '@mes/contracts';
 import { useApiWrite } from '../../../api/use-api';
 import { AuditDialog } from './audit-dialog';

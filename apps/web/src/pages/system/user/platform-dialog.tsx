@@ -3,9 +3,9 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { userResource, type DictEntry } from '@mes/contracts';
 import { settled, useApiRead, useApiWrite } from '../../../api/use-api';
-import { ActionDialog } from '../../../crud/action-dialog';
-import type { Row } from '../../../crud/resource-page-types';
-import { DICT_ROUTE } from '../../../crud/use-field-options';
+import { ActionDialog } from '../../../engine/action-dialog';
+import type { Row } from '../../../engine/resource-page-types';
+import { DICT_ROUTE } from '../../../engine/use-field-options';
 import { PLATFORM_DETAIL_ROUTE, updatePlatform, type PlatformAnswer, type PlatformSettings } from './user-api';
 
 interface PlatformDialogProps {

@@ -2,7 +2,7 @@ import { md5 } from 'js-md5';
 import { userResource, type FieldDef, type ResourceDef } from '@mes/contracts';
 import { system as en } from '../../../i18n/locales/en/system';
 import { system as zh } from '../../../i18n/locales/zh/system';
-import type { FormMode } from '../../../crud/resource-page-types';
+import type { FormMode } from '../../../engine/resource-page-types';
 
 /**
  * The confirmation is a screen-only field: it exists in the add form (checked against the

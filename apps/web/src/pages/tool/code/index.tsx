@@ -3,9 +3,9 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { buttonCodes, codeResource, type ApiResult } from '@mes/contracts';
 import { request } from '../../../api/http';
-import { download } from '../../../crud/download';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import { download } from '../../../engine/download';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
 import type { GeneratedFile } from '@mes/contracts';
 
 // The highlighter loads with the dialog, only when a preview opens.

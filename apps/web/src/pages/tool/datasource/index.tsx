@@ -3,8 +3,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ApiResult, buttonCodes, datasourceResource } from '@mes/contracts';
 import { request } from '../../../api/http';
-import { ResourcePage } from '../../../crud/resource-page';
-import type { ResourcePageContext, Row } from '../../../crud/resource-page-types';
+import { ResourcePage } from '../../../engine/resource-page';
+import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
 
 const TEST_CODE = buttonCodes.datasource.test;
 
