@@ -40,12 +40,12 @@ export const routes: RouteObject[] = [
       {
         path: '/wel/dashboard',
         handle: { i18n: 'console', isTab: false },
-        lazy: page(() => import('../pages/wel/dashboard')),
+        lazy: page(() => import('../pages/welcome/dashboard')),
       },
       {
         lazy: page(() => import('../shell/layout/main-layout')),
         children: [
-          { path: '/wel/index', handle: { i18n: 'dashboard' }, lazy: page(() => import('../pages/wel/index')) },
+          { path: '/wel/index', handle: { i18n: 'dashboard' }, lazy: page(() => import('../pages/welcome/index')) },
           { path: '/test/index', handle: { i18n: 'test' }, lazy: page(() => import('../pages/test/index')) },
           { path: '/info/index', handle: { i18n: 'info' }, lazy: page(() => import('../pages/info/index')) },
           {
@@ -63,7 +63,7 @@ export const routes: RouteObject[] = [
             handle: { i18n: 'social:qrConfirmTitle' },
             lazy: page(() => import('../pages/qr-confirm/index')),
           },
-          { path: '/myiframe/*', lazy: page(() => import('../pages/myiframe/index')) },
+          { path: '/myiframe/*', lazy: page(() => import('../pages/iframe-view/index')) },
           // A device's live page (物联网数据 opens it): a tab per device, beside the menu screen.
           {
             path: '/device/iot/:deviceCode',
@@ -85,33 +85,33 @@ export const routes: RouteObject[] = [
           {
             path: '/work/process/leave/form/:processDefinitionId',
             handle: { i18n: 'work:leave.formTab' },
-            lazy: page(() => import('../pages/work/leave-form')),
+            lazy: page(() => import('../pages/my-work/leave-form')),
           },
           {
             path: '/work/process/leave/handle/:taskId/:processInstanceId/:businessId',
             handle: { i18n: 'work:leave.handleTab', tabParam: 'taskId' },
-            lazy: page(() => import('../pages/work/leave-handle')),
+            lazy: page(() => import('../pages/my-work/leave-handle')),
           },
           {
             path: '/work/process/leave/detail/:processInstanceId/:businessId',
             handle: { i18n: 'work:leave.detailTab', tabParam: 'businessId' },
-            lazy: page(() => import('../pages/work/leave-detail')),
+            lazy: page(() => import('../pages/my-work/leave-detail')),
           },
           // Any other process: the start and task forms its model declares (docs/workflow.md, "Forms").
           {
             path: '/work/process/form/start/:processDefinitionId',
             handle: { i18n: 'work:form.startTab' },
-            lazy: page(() => import('../pages/work/flow-start-form')),
+            lazy: page(() => import('../pages/my-work/flow-start-form')),
           },
           {
             path: '/work/process/form/handle/:taskId/:processInstanceId',
             handle: { i18n: 'work:form.handleTab', tabParam: 'taskId' },
-            lazy: page(() => import('../pages/work/flow-task-handle')),
+            lazy: page(() => import('../pages/my-work/flow-task-handle')),
           },
           {
             path: '/work/process/form/detail/:processInstanceId',
             handle: { i18n: 'work:form.detailTab', tabParam: 'processInstanceId' },
-            lazy: page(() => import('../pages/work/flow-instance-detail')),
+            lazy: page(() => import('../pages/my-work/flow-instance-detail')),
           },
           { path: '*', lazy: async () => ({ Component: (await import('./menu-screen')).MenuScreen }) },
         ],

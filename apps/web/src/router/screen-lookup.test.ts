@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defineAggregate, defineResource, defineScreen, postResource, REGISTRY } from '@mes/contracts';
+import { defineAggregate, defineResource, defineScreen, menuPathOf, postResource, REGISTRY } from '@mes/contracts';
+import { PAGE_FOLDERS, pageModuleKey } from './menu-paths';
 import { screenSourceAt } from './screen-lookup';
 
 const gauge = defineResource({
@@ -69,5 +70,25 @@ describe('screenSourceAt', () => {
   it('has nothing for a screen without a page folder that is not a resource, or an unknown menu', () => {
     expect(screenSourceAt('/report/board', 'board', new Set(), entries)).toEqual({ kind: 'missing' });
     expect(screenSourceAt('/made/up', 'made_up', pages, entries)).toEqual({ kind: 'missing' });
+  });
+});
+
+describe('page folders', () => {
+  const folders = Object.keys(import.meta.glob('../pages/**/index.tsx'));
+  const menuKeys = new Set(REGISTRY.filter((e) => e.menu).map((e) => pageModuleKey(menuPathOf(e) ?? '')));
+
+  it('finds the renamed folders from the family menu URLs, which stay as they were', () => {
+    expect(pageModuleKey('/tool/code')).toBe('../pages/tool/code-generator/index.tsx');
+    expect(pageModuleKey('/work/work_todo/index')).toBe('../pages/my-work/todo/index.tsx');
+    expect(pageModuleKey('/system/user')).toBe('../pages/system/user/index.tsx');
+    for (const [url, folder] of PAGE_FOLDERS) {
+      expect(folders, url).toContain(`../pages${folder}/index.tsx`);
+      expect(menuKeys, url).toContain(`../pages${folder}/index.tsx`);
+    }
+  });
+
+  it('reaches every page folder below an area from a menu screen (none is left behind by a rename)', () => {
+    const areaScreens = folders.filter((key) => key.split('/').length > 4);
+    expect(areaScreens.filter((key) => !menuKeys.has(key))).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { App, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/http';
-import { putFile } from '../resource/attach/storage-api';
+import { putFile } from '../providers/attachments/storage-api';
 import { avatarProblem } from './profile-rules';
 
 interface AvatarUploadProps {

@@ -7,7 +7,7 @@ import { isEnabledRow } from '../../../engine/enable-operation';
 import { ResourcePage } from '../../../engine/resource-page';
 import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
 import type { UploadedFile } from '@mes/contracts';
-import { MAX_FILE_BYTES, putFile, safeHref } from '../attach/storage-api';
+import { MAX_FILE_BYTES, putFile, safeHref } from '../attachments/storage-api';
 
 const DEBUG_CODE = buttonCodes.oss.debug;
 

@@ -10,7 +10,7 @@ import {
   type WelcomeWarningRow,
 } from '@mes/contracts';
 import { useApiRead } from '../../api/use-api';
-import { handlePath, type Page } from '../work/work-api';
+import { handlePath, type Page } from '../my-work/work-api';
 import { WARNING_LEVEL_TAG } from '../../shell/warning-level';
 
 /** A table's "nothing here" line in a shade that keeps 4.5:1 (antd's placeholder grey is 1.8:1 on white). */
