@@ -24,6 +24,15 @@ module.exports = {
       to: { path: '^apps/server/src/modules/' },
     },
     {
+      name: 'engine-reaches-no-module',
+      severity: 'error',
+      comment:
+        'Not through a root file either: the engine and the platform reach no module by any chain of imports ' +
+        '(AppContext names the platform shape `LogWriters`, not the log module).',
+      from: { path: '^apps/server/src/(engine|platform)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^apps/server/src/modules/', reachable: true },
+    },
+    {
       name: 'contracts-import-no-app',
       severity: 'error',
       comment: 'packages/contracts is shared by the server and the browser: it imports neither app.',

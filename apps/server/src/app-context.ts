@@ -7,7 +7,7 @@ import type { ChangeFeed } from './platform/cache/change-feed';
 import type { GrantService } from './platform/permissions/grants';
 import type { NameLookups } from './engine/name-lookups';
 import type { PageTotals } from './engine/page-totals';
-import type { LogService } from './modules/log/log-service';
+import type { LogWriters } from './platform/audit/log-writers';
 import type { JobQueue } from './platform/jobs/job-queue';
 import type { LiveHub } from './platform/live/live-hub';
 import type { ProcessRegistry } from './platform/cluster/process-registry';
@@ -31,7 +31,7 @@ export interface AppContext {
   /** Names shown beside ids in lists (roles, departments, posts, dictionary labels, tenants). */
   lookups: NameLookups;
   /** The API, usual, error and login logs' writers (retention runs as the `log.prune` job). */
-  logs: LogService;
+  logs: LogWriters;
   /** The durable job queue: enqueue (also inside a transaction), handlers, cron schedules. */
   jobs: JobQueue;
   /** This process in the process registry (heartbeat; survivors take over what a dead process leaves). */

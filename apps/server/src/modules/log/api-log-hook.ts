@@ -3,14 +3,15 @@ import { ApiLogType, DEFAULT_TENANT_ID } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { nextId } from '../../platform/db/ids';
 import { paramsText, truncate } from './masking';
-import { headerText, pathOf, type ApiLogRecord, type LogService } from './log-service';
+import type { LogWriters } from '../../platform/audit/log-writers';
+import { headerText, pathOf, type ApiLogRecord } from './log-service';
 
 /** Requests that are not worth a row: the load balancer's health probe and the API docs. */
 const UNLOGGED = /^\/api\/(health$|docs(\/|$))/;
 const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/');
 
 /** The API-log row of an answered request; undefined for requests that are not logged. */
-export function apiLogRecord(request: FastifyRequest, reply: FastifyReply, logs: LogService): ApiLogRecord | undefined {
+export function apiLogRecord(request: FastifyRequest, reply: FastifyReply, logs: LogWriters): ApiLogRecord | undefined {
   const path = pathOf(request.url);
   if (!isApiPath(path) || UNLOGGED.test(path)) return undefined;
   const auth = request.authContext;

@@ -8,10 +8,10 @@ import {
   errorLogResource,
   loginLogResource,
   usualLogResource,
-  type UsualLogLevel,
 } from '@mes/contracts';
 import type { PageTotals } from '../../engine/page-totals';
 import type { AuthContext } from '../../platform/auth/request-auth';
+import type { ApiLogRecord, LogWriters, SignInRecord, UsualEvent } from '../../platform/audit/log-writers';
 import type { Db } from '../../platform/db/database';
 import { nextId } from '../../platform/db/ids';
 import { apiLog, errorLog, loginLog, usualLog } from '../../platform/db/schema';
@@ -28,33 +28,6 @@ import { isId } from '../../platform/db/ids';
  * (`audit: false`) but `create_user` and `create_time`, which they declare as fields.
  */
 type NoAudit<T> = Omit<T, 'createDept' | 'updateUser' | 'updateTime' | 'status' | 'isDeleted'>;
-/**
- * One API-log row keyed by column name, complete, built as one object literal per request: the
- * hot path, so the batch is serialised as it is (`log-tables.ts`). A test reads the rows back
- * through the table's own columns.
- */
-export interface ApiLogRecord {
-  id: string;
-  tenant_id: string;
-  type: string;
-  title: string;
-  service_id: string;
-  server_host: string;
-  server_ip: string;
-  env: string;
-  method: string;
-  request_uri: string;
-  user_agent: string;
-  remote_ip: string;
-  method_class: string;
-  method_name: string;
-  params: string;
-  create_by: string;
-  create_user: string | null;
-  status: number;
-  time: number;
-  create_time: Date;
-}
 export type UsualLogRow = NoAudit<typeof usualLog.$inferInsert>;
 export type ErrorLogRow = NoAudit<typeof errorLog.$inferInsert>;
 export type LoginLogRow = NoAudit<typeof loginLog.$inferInsert>;
@@ -82,31 +55,6 @@ export interface LogServiceOptions {
   totals: PageTotals;
   /** Record every API request (`API_LOG`, default on). */
   apiLog: boolean;
-}
-
-/** A business event for the usual log (`ctx.logs.usual`). */
-export interface UsualEvent {
-  /** What happened, as a dotted code: `tenant.create`, `user.resetPassword`. */
-  logId: string;
-  /** What happened, for a person: `新建租户 100001 租户A`. */
-  logData: string;
-  level?: UsualLogLevel;
-  /** The request that caused it (URI, parameters, address); absent for work without one. */
-  request?: FastifyRequest;
-}
-
-/** One sign-in attempt for the login log. */
-export interface SignInRecord {
-  tenantId: string;
-  account: string;
-  userId?: string | undefined;
-  grantType: string;
-  success: boolean;
-  /** Why it failed (the `error_description` sent back). */
-  message?: string | undefined;
-  clientId?: string | undefined;
-  remoteIp: string;
-  userAgent: string;
 }
 
 const TENANT_ID = /^[0-9A-Za-z]{1,12}$/;
@@ -175,7 +123,9 @@ export function exceptionNameOf(e: Error): string {
  * no other process could write them, and a job per second per process would only add queue rows
  * (and latency) around an insert that is already safe to repeat or lose.
  */
-export class LogService {
+export type { ApiLogRecord, SignInRecord, UsualEvent };
+
+export class LogService implements LogWriters {
   readonly apiLogEnabled: boolean;
   readonly server: ServerIdentity = serverIdentity();
   private logger: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'> | undefined;

@@ -7,6 +7,7 @@ import {
   operationLogResource,
   usualLogResource,
 } from '@mes/contracts';
+import type { PruneResult } from '../../platform/audit/log-writers';
 import type { Db } from '../../platform/db/database';
 import { z } from 'zod';
 import { defineJob } from '../../platform/jobs/job-definition';
@@ -40,16 +41,7 @@ export const LOG_DEFINITIONS = [
   operationLogResource,
 ] as const;
 
-export interface PruneResult {
-  retentionDays: number;
-  cutoff: Date;
-  /** Rows removed per log (dropped partitions by their statistics' row count). */
-  deleted: Record<string, number>;
-  /** Partitions created and dropped, by name, and those left to the next run (lock not free). */
-  created: string[];
-  dropped: string[];
-  postponed: string[];
-}
+export type { PruneResult };
 
 /**
  * Partition upkeep of the five logs, with the retention read from `log.retentionDays` on every

@@ -1,12 +1,8 @@
 import os from 'node:os';
 
-/** Which server process wrote a log row (BladeX `serviceId`, `serverHost`, `serverIp`, `env`). */
-export interface ServerIdentity {
-  serviceId: string;
-  serverHost: string;
-  serverIp: string;
-  env: string;
-}
+import type { ServerIdentity } from '../../platform/audit/log-writers';
+
+export type { ServerIdentity };
 
 export const SERVER_SERVICE_ID = 'mes-server';
 
