@@ -10,7 +10,7 @@
  * points today and in the acquisition row's values whatever the layout.
  */
 import type { ModelField } from '../apps/server/src/modules/telemetry/device-directory';
-import { deriveScaling, isIdentity } from '../apps/server/src/modules/device/scaling';
+import { deriveScaling, isIdentity } from '@mes/contracts';
 import {
   plcVariableValues,
   STERILISER_PRODUCT,

@@ -36,7 +36,7 @@ import type { ModelListPoint } from '@mes/contracts';
 import { buildApp } from '../apps/server/src/app';
 import { applyMigrations, connectDatabase } from '../apps/server/src/platform/db/database';
 import { createAppContext } from '../apps/server/src/runtime';
-import { seedDatabase } from '../apps/server/src/seed/seed';
+import { seedDatabase } from '../apps/server/src/seed-database';
 import { freePort, loadAverage, md5, startProcess, stop, waitFor } from './support';
 
 const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

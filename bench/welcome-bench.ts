@@ -24,7 +24,7 @@ import { DASHBOARD_OVERVIEW_PATH, WELCOME_TIME_ZONE, type WelcomeOverview } from
 import { buildApp } from '../apps/server/src/app';
 import { applyMigrations, connectDatabase } from '../apps/server/src/platform/db/database';
 import { createAppContext } from '../apps/server/src/runtime';
-import { seedDatabase } from '../apps/server/src/seed/seed';
+import { seedDatabase } from '../apps/server/src/seed-database';
 import { addDays, chartWindow } from '../apps/server/src/modules/welcome/welcome-days';
 import { DEPT_IDS } from '../apps/server/src/seed/seed-data';
 import { loadAverage, md5 } from './support';

@@ -14,7 +14,7 @@ import { applyMigrations, connectDatabase } from './platform/db/database';
 import { startEmbeddedPostgres } from './platform/db/embedded-postgres';
 import { createAppContext } from './runtime';
 import { announceAdminPassword } from './seed/announce';
-import { seedDatabase } from './seed/seed';
+import { seedDatabase } from './seed-database';
 
 /**
  * `npm run seed:demo` (docs/demo.md): fills the demo tenant in the console's database, with the

@@ -10,7 +10,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from './platform/db/embe
 import { installOutageSafetyNet } from './platform/db/outage-safety-net';
 import { startTelemetry } from './modules/telemetry';
 import { createAppContext } from './runtime';
-import { seedDatabase } from './seed/seed';
+import { seedDatabase } from './seed-database';
 import { announceAdminPassword } from './seed/announce';
 import { announceDemoPassword, startDemoSeeding } from './modules/demo';
 

@@ -3,7 +3,7 @@ import type { MqttClient } from 'mqtt';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDateTime, IOT_MODEL_DATA_PATH, type ModelDataItem } from '@mes/contracts';
-import { hashSecret } from '../src/modules/device/credentials';
+import { hashSecret } from '../src/platform/crypto/device-credentials';
 import type { TelemetryRuntime } from '../src/modules/telemetry';
 import type { TelemetryRow } from '../src/modules/telemetry/telemetry-row';
 import { latestByDevice, latestMerge } from '../src/modules/telemetry/device-latest';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportFileStatus, SmsCategory } from '@mes/contracts';
 import { nextId } from '../src/platform/db/ids';
 import { DEPT_IDS } from '../src/seed/seed-data';
-import { seedDatabase } from '../src/seed/seed';
+import { seedDatabase } from '../src/seed-database';
 import { useMigratedDatabase, waitFor } from './support/mqtt-kit';
 
 /**

@@ -4,7 +4,7 @@ import { get as sparkplugNamespace } from 'sparkplug-payload';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../src/platform/db/database';
 import { nextId } from '../src/platform/db/ids';
-import { hashSecret } from '../src/modules/device/credentials';
+import { hashSecret } from '../src/platform/crypto/device-credentials';
 import type { TelemetryRuntime } from '../src/modules/telemetry';
 import { createTestApp, type TestApp } from './support/test-app';
 import { TcpFaultProxy } from './support/tcp-fault-proxy';

@@ -7,7 +7,7 @@ import { apiScope, dict, menu, role, roleMenu, roleScope } from '../src/platform
 import { ScopeCategory } from '../src/platform/permissions/grants';
 import { ROLE_IDS } from '../src/seed/seed-data';
 import { derivedSeedId, isDerivedSeedId } from '../src/seed/seed-ids';
-import { seedDatabase } from '../src/seed/seed';
+import { seedDatabase } from '../src/seed-database';
 import before from './registry-upgrade.fixture.json';
 import { createTestDatabase } from './support/test-database';
 

@@ -9,7 +9,7 @@ import { apiScope, dict, menu, role, roleMenu, roleScope } from '../src/platform
 import { ROLE_IDS } from '../src/seed/seed-data';
 import { derivedSeedId } from '../src/seed/seed-ids';
 import { SEED_MENUS } from '../src/seed/seed-menus';
-import { seedDatabase } from '../src/seed/seed';
+import { seedDatabase } from '../src/seed-database';
 import { createTablesFor } from './support/fixture-tables';
 import { basic, createTestApp, md5, type TestApp } from './support/test-app';
 

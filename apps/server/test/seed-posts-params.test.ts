@@ -6,7 +6,7 @@ import { applyMigrations, connectDatabase, type Database } from '../src/platform
 import { param, post } from '../src/platform/db/schema';
 import { SEED_PARAMS, SEED_POSTS } from '../src/seed/seed-data';
 import { derivedSeedId, isDerivedSeedId, paramSeedId, postSeedId } from '../src/seed/seed-ids';
-import { seedDatabase } from '../src/seed/seed';
+import { seedDatabase } from '../src/seed-database';
 import { LEGACY_PARAM_IDS } from '../src/seed/legacy-ids';
 import { createTestDatabase } from './support/test-database';
 

@@ -2,7 +2,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../src/platform/db/schema';
 import { applyMigrations, connectDatabase } from '../src/platform/db/database';
-import { seedDatabase } from '../src/seed/seed';
+import { seedDatabase } from '../src/seed-database';
 import { SEED_MENUS } from '../src/seed/seed-data';
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from './support/test-app';
 import { createTestDatabase } from './support/test-database';

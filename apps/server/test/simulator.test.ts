@@ -6,7 +6,7 @@ import { DEMO_DEVICES, STERILISER_PRODUCT, WATERLINE_PRODUCT } from '../src/seed
 import { DEMO_CLINIC_NAME } from '../src/simulator/demo-clinic';
 import { parseOptions } from '../src/simulator/options';
 import { runSimulator, type RunResult } from '../src/simulator/run';
-import { seedDatabase } from '../src/seed/seed';
+import { seedDatabase } from '../src/seed-database';
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from './support/test-app';
 
 /**

@@ -3,7 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './i18n';
 import './index.css';
-import { App } from './shell/app';
+import { App } from './app';
 import { installErrorCapture } from './shell/error-log/error-capture';
 
 installErrorCapture();

@@ -1,7 +1,7 @@
 import { DEFAULT_TENANT_ID, type EnumEntry } from '@mes/contracts';
 import type { Db } from '../platform/db/database';
 import * as t from '../platform/db/schema';
-import { newClientId } from '../modules/device/credentials';
+import { newClientId } from '../platform/crypto/device-credentials';
 import { ADMIN_USER, DEPT_IDS } from './seed-data';
 import { derivedSeedId } from './seed-ids';
 

@@ -1,5 +1,12 @@
-import { DEVICE_ROTATE_SECRET_PATH, type DeviceSecretReply, type PageResult } from '@mes/contracts';
-import { deriveScaling, isIdentity, type Scaling, type ScalingColumns } from '../modules/device/scaling';
+import {
+  DEVICE_ROTATE_SECRET_PATH,
+  type DeviceSecretReply,
+  type PageResult,
+  deriveScaling,
+  isIdentity,
+  type Scaling,
+  type ScalingColumns,
+} from '@mes/contracts';
 import { DEMO_DEVICES, STERILISER_PRODUCT, WATERLINE_PRODUCT, type DemoProduct } from '../seed/demo-devices';
 import { ensureDemoClinic } from './demo-clinic';
 import type { ConsoleApi } from './console-api';

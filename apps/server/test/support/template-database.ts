@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { applyMigrations, connectDatabase } from '../../src/platform/db/database';
-import { seedDatabase } from '../../src/seed/seed';
+import { seedDatabase } from '../../src/seed-database';
 
 /** The admin password of every seeded test database (the template's seed). */
 export const ADMIN_PASSWORD = 'Admin#12345';

@@ -2,7 +2,7 @@ import { App, Modal, type ButtonProps, type ModalProps } from 'antd';
 import { DialogBody } from './dialog-body';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useScreenSize } from '../shell/layout/use-screen-size';
+import { useScreenSize } from './use-screen-size';
 
 /** Below 768 px (screen class 0) a dialog takes the whole width from the top of the screen. */
 const PHONE_DIALOG: Pick<ModalProps, 'width' | 'style'> = {

@@ -12,7 +12,7 @@ import {
   type ResourceOperation,
 } from '@mes/contracts';
 import { request } from '../api/http';
-import { useScreenSize } from '../shell/layout/use-screen-size';
+import { useScreenSize } from './use-screen-size';
 import { useSession } from '../session/session-store';
 import { download } from './download';
 import { filterNames, hasCreatedRange, listParams } from './list-params';

@@ -8,7 +8,7 @@ import {
   type ResourceDef,
 } from '../engine/define';
 import type { ButtonPosition, ResourceMenu, SystemDictionaryDef } from '../engine/menu-placement';
-import { MENU_GROUP_DEFS, type MenuGroupDef } from '../system/menu-groups';
+import { MENU_GROUP_DEFS, type MenuGroupDef } from '../engine/menu-groups';
 import { SYSTEM_DICTIONARIES } from '../system/dictionaries';
 import { DEFINITIONS } from './definitions';
 import { isScreenDef, type RegistryEntry } from './registry-entry';

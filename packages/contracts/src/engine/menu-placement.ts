@@ -1,5 +1,5 @@
 import type { LocalText } from './local-text';
-import type { MenuGroupCode } from '../system/menu-groups';
+import type { MenuGroupCode } from './menu-groups';
 
 /**
  * `action` of a seeded button (the `button_func` dictionary): where the screen shows it.

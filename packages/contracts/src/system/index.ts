@@ -1,3 +1,3 @@
 export * from './menu';
-export * from './menu-groups';
+export * from '../engine/menu-groups';
 export * from './dictionaries';

@@ -5,7 +5,7 @@ import type { CycleReport, TelemetryValue } from '../../simulator/model';
 import { chance, pick, seededRng, seedOf, uniform, type Rng } from '../../simulator/rng';
 import type { DemoProduct } from '../../seed/demo-devices';
 import { createDeviceDirectory } from '../device';
-import { deriveScaling, isIdentity, type Scaling } from '../device/scaling';
+import { deriveScaling, isIdentity, type Scaling } from '@mes/contracts';
 
 /**
  * The demo tenant's past, made by the simulator's device models (the same pure functions that

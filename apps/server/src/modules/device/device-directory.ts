@@ -1,5 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { DeviceStatus, deviceResource, plcVariableResource, productResource } from '@mes/contracts';
+import {
+  DeviceStatus,
+  deviceResource,
+  plcVariableResource,
+  productResource,
+  deriveScaling,
+  isIdentity,
+} from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { device, plcVariable, product, productField } from '../../platform/db/schema';
 import { ALL_TOPICS, tenantOfTopic } from '../../platform/cache/change-feed';
@@ -11,8 +18,7 @@ import type {
   ModelField,
 } from '../telemetry/device-directory';
 import { liveRows, tenantScope } from '../../platform/tenancy/tenant-scope';
-import { deriveScaling, isIdentity } from './scaling';
-import { secretMatches } from './credentials';
+import { secretMatches } from '../../platform/crypto/device-credentials';
 
 /** Part of the stored hash: enough to tell one secret from the next, and never the secret. */
 const fingerprint = (storedHash: string) => storedHash.slice(0, 16);

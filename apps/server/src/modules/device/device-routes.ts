@@ -19,7 +19,7 @@ import { device } from '../../platform/db/schema';
 import { ok } from '../../platform/http/envelope';
 import { badRequest, notFound } from '../../platform/http/errors';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
-import { hashSecret, newClientId, newSecret } from './credentials';
+import { hashSecret, newClientId, newSecret } from '../../platform/crypto/device-credentials';
 import { DeviceMessages } from './messages';
 import { cyclesNow } from './device-cycle-now';
 import { txQueryable } from '../../platform/jobs/transaction-executor';

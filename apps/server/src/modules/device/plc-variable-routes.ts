@@ -1,13 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { plcVariableResource } from '@mes/contracts';
+import { plcVariableResource, decimalNumber as numberOf, rangeState, type ScalingColumns } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { registerResource, type ChangeArgs, type Row } from '../../engine/resource-routes';
 import { plcVariable, productField } from '../../platform/db/schema';
 import { badRequest } from '../../platform/http/errors';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
 import { DeviceMessages } from './messages';
-import { decimalNumber as numberOf, rangeState, type ScalingColumns } from './scaling';
 
 /** The row as it will be: what was sent over what is stored. */
 const merged = (values: Row, existing: Row | undefined, name: string): unknown =>

@@ -1,6 +1,6 @@
 import { Card, Descriptions, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useScreenSize } from '../../shell/layout/use-screen-size';
+import { useScreenSize } from '../../engine/use-screen-size';
 import { useSettings } from '../../shell/themes/settings-store';
 import { themeColors } from '../../shell/themes/theme-colors';
 

@@ -6,7 +6,7 @@ import { signOutOnServer } from '../../api/auth';
 import { changeLanguage, LANGUAGES, type Language } from '../../i18n';
 import { displayName, useSession } from '../../session/session-store';
 import { useMenuDrawer } from '../layout/menu-drawer-store';
-import { useScreenSize } from '../layout/use-screen-size';
+import { useScreenSize } from '../../engine/use-screen-size';
 import { useTabs } from '../tabs/tabs-store';
 import { useSettings } from '../themes/settings-store';
 import { HeaderDropdown } from './header-dropdown';

@@ -13,7 +13,7 @@ import { useMenuDrawer } from './menu-drawer-store';
 import { SideMenu } from './side-menu';
 import { useTokenRefresh } from '../session-refresh/use-token-refresh';
 import { useMenuLoader } from './use-menu-loader';
-import { useScreenSize } from './use-screen-size';
+import { useScreenSize } from '../../engine/use-screen-size';
 import './layout.css';
 
 /**

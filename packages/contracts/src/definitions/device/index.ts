@@ -6,3 +6,4 @@ export * from './device-cycle';
 export * from './device-row-fields';
 export * from './model-enum';
 export * from './maintenance';
+export * from './scaling';

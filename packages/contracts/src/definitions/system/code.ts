@@ -1,5 +1,5 @@
 import { defineResource, type FieldDef, type LocalText, type PatternRule, type ResourceDef } from '../../engine/define';
-import { MENU_GROUP_DEFS } from '../../system/menu-groups';
+import { MENU_GROUP_DEFS } from '../../engine/menu-groups';
 import { remarkField } from '../common-fields';
 import { datasourceResource } from './datasource';
 

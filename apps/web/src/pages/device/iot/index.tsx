@@ -1,4 +1,4 @@
-import { useScreenSize } from '../../../shell/layout/use-screen-size';
+import { useScreenSize } from '../../../engine/use-screen-size';
 import { DeviceCounts } from './device-counts';
 import { DeviceList } from './device-list';
 import './iot.css';

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { formatDateTime } from '@mes/contracts';
-import { useScreenSize } from '../../../shell/layout/use-screen-size';
+import { useScreenSize } from '../../../engine/use-screen-size';
 import { CycleNow, OnlineBadge, RunStateTag } from './device-state';
 import { FieldChart } from './field-chart';
 import { useDeviceLive, type ChartRange } from './live-data';

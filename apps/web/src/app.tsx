@@ -4,13 +4,13 @@ import zhCN from 'antd/es/locale/zh_CN';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RouterProvider } from 'react-router';
-import { setUnauthorizedHandler, setUnknownErrorText } from '../api/http';
-import { createRouter } from '../router/routes';
-import { useSession } from '../session/session-store';
-import { useTabs } from './tabs/tabs-store';
-import { useSettings } from './themes/settings-store';
-import { antdThemeConfig, themeColors } from './themes/theme-colors';
-import { useThemeCssVars } from './themes/use-theme-css-vars';
+import { setUnauthorizedHandler, setUnknownErrorText } from './api/http';
+import { createRouter } from './routes';
+import { useSession } from './session/session-store';
+import { useTabs } from './shell/tabs/tabs-store';
+import { useSettings } from './shell/themes/settings-store';
+import { antdThemeConfig, themeColors } from './shell/themes/theme-colors';
+import { useThemeCssVars } from './shell/themes/use-theme-css-vars';
 
 export function App() {
   const { i18n, t } = useTranslation();

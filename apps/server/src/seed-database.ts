@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { DEFAULT_TENANT_ID, DEMO_OFFER_PARAM, type RegistryEntry } from '@mes/contracts';
-import { hashClientSecret, hashPassword, md5Hex } from '../platform/auth/passwords';
-import type { Db } from '../platform/db/database';
-import * as t from '../platform/db/schema';
-import { tenantRows } from '../platform/tenancy/tenant-scope';
+import { hashClientSecret, hashPassword, md5Hex } from './platform/auth/passwords';
+import type { Db } from './platform/db/database';
+import * as t from './platform/db/schema';
+import { tenantRows } from './platform/tenancy/tenant-scope';
 import {
   ADMIN_USER,
   DEPT_IDS,
@@ -14,13 +14,13 @@ import {
   SEED_PARAMS,
   SEED_POSTS,
   SEED_ROLES,
-} from './seed-data';
-import { seedDemoDevices } from './demo-devices';
-import { buildSeed, SEED } from './seed-menus';
-import { paramSeedId } from './seed-ids';
-import { grantToTenantAdministrators, syncMenus } from './seed-sync';
-import { ensureBuiltInReportsForAll } from '../modules/report/builtin-reports';
-import { ensureProcessGroupRolesForAll } from '../modules/flow/process-groups';
+} from './seed/seed-data';
+import { seedDemoDevices } from './seed/demo-devices';
+import { buildSeed, SEED } from './seed/seed-menus';
+import { paramSeedId } from './seed/seed-ids';
+import { grantToTenantAdministrators, syncMenus } from './seed/seed-sync';
+import { ensureBuiltInReportsForAll } from './modules/report/builtin-reports';
+import { ensureProcessGroupRolesForAll } from './modules/flow/process-groups';
 
 export interface SeedResult {
   /** The admin account's password when this run created the account and generated it. */

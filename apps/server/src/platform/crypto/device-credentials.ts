@@ -1,3 +1,4 @@
+// Device secrets and client ids: made and checked by the device module, the seed and the simulator alike.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** `d_` + 16 hex digits: 64 random bits, unique across tenants (a unique index backs it). */

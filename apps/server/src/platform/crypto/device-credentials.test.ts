@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashSecret, newClientId, newSecret, secretMatches } from './credentials';
+import { hashSecret, newClientId, newSecret, secretMatches } from './device-credentials';
 
 describe('device MQTT credentials', () => {
   it('issues client ids and full-entropy secrets that differ each time', () => {
