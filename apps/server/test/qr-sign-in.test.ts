@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TokenResponse } from '@mes/contracts';
+import type { QrSession, TokenResponse } from '@mes/contracts';
 import { QR_TTL_MS } from '../src/modules/auth/qr/qr-session';
 import { param } from '../src/platform/db/schema';
 import { signInWithScopes } from './support/scoped-user';
@@ -11,15 +11,6 @@ let admin: string;
 let adminUserId: string;
 let colleague: string;
 let otherTenantAdmin: string;
-
-interface QrCreated {
-  code: string;
-  state: string;
-  link: string;
-  image: string;
-  expiresIn: number;
-  tenantId: string;
-}
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -38,10 +29,10 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t.close());
 
-async function newCode(query = 'tenantId=000000', headers: Record<string, string> = {}): Promise<QrCreated> {
+async function newCode(query = 'tenantId=000000', headers: Record<string, string> = {}): Promise<QrSession> {
   const res = await t.app.inject({ method: 'GET', url: `/api/blade-auth/oauth/qrcode?${query}`, headers });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json().data as QrCreated;
+  return res.json().data as QrSession;
 }
 
 const status = async (qr: { code: string; state: string }) => {

@@ -12,6 +12,7 @@ import {
   type FieldChange,
   type ResourceDef,
   type StoredValue,
+  type Row,
 } from '@mes/contracts';
 import type { AppContext } from '../app-context';
 import { describeChildChanges, type ChildRowChange } from '../platform/audit/operation-audit';
@@ -25,7 +26,6 @@ import { DisplayNames, referenceJoins, type ReferenceJoin } from './display-name
 import { tableFor } from './definition-tables';
 import { rowScope, type AnyResourceTable } from './resource-access';
 
-type Row = Record<string, unknown>;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** The database or the transaction a read runs on. */
 type Reader = Pick<Db, 'select'>;

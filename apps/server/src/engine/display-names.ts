@@ -7,6 +7,7 @@ import {
   ROOT_PARENT_NAME,
   toSnake,
   type ResourceDef,
+  type Row,
 } from '@mes/contracts';
 import type { AuthContext } from '../platform/auth/request-auth';
 import { resourceTable } from '../platform/db/resource-table';
@@ -14,7 +15,6 @@ import { liveRows, rowsOfSameTenant, tenantRows } from '../platform/tenancy/tena
 import type { NamedResource, NameLookups } from './name-lookups';
 import type { AnyResourceTable } from './resource-access';
 
-type Row = Record<string, unknown>;
 type Names = ReadonlyMap<string, string>;
 
 const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));

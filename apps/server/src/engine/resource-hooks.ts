@@ -1,5 +1,5 @@
 import type { SQL } from 'drizzle-orm';
-import type { ResourceDef, StoredValue } from '@mes/contracts';
+import type { ResourceDef, Row, StoredValue } from '@mes/contracts';
 import type { AuthContext } from '../platform/auth/request-auth';
 import type { Db } from '../platform/db/database';
 import type { JobDefinition } from '../platform/jobs/job-definition';
@@ -12,7 +12,8 @@ import type { AnyResourceTable } from './resource-access';
  * xlsx export) and the modules name them without importing the routes that run them.
  */
 
-export type Row = Record<string, unknown>;
+// The contracts' row, named here too for the engine's and the modules' files that import it from here.
+export type { Row };
 /** A transaction of the database (what a change and its hooks write through). */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 

@@ -7,6 +7,7 @@ import {
   parseDateTime,
   type PageResult,
   type ResourceDef,
+  type Row,
 } from '@mes/contracts';
 import type { AppContext } from '../app-context';
 import { selectNamed } from '../platform/db/named-statements';
@@ -15,7 +16,6 @@ import { badRequest } from '../platform/http/errors';
 import type { ListQuery } from '../platform/http/list-query';
 import type { AnyResourceTable } from './resource-access';
 
-type Row = Record<string, unknown>;
 const HOUR_MS = 60 * 60 * 1000;
 
 /**

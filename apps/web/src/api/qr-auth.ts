@@ -1,34 +1,8 @@
-import type { TokenResponse } from '@mes/contracts';
+import type { QrScanView, QrSession, QrView, TokenResponse } from '@mes/contracts';
 import { request, requestData } from './http';
 
-/** `GET /blade-auth/oauth/qrcode`: a QR sign-in session for the sign-in page. */
-export interface QrSession {
-  code: string;
-  /** Kept by the page: polling and signing in need it; the QR link does not carry it. */
-  state: string;
-  tenantId: string;
-  /** The confirm page's address, encoded in the image. */
-  link: string;
-  /** `data:image/svg+xml;base64,...` */
-  image: string;
-  /** Seconds. */
-  expiresIn: number;
-}
-
-export type QrStatus = 'waiting' | 'scanned' | 'confirmed' | 'expired' | 'cancelled';
-
-export interface QrView {
-  status: QrStatus;
-  expiresIn: number;
-}
-
-/** What the confirming device is shown. */
-export interface QrScanView extends QrView {
-  tenantId: string;
-  requestIp: string;
-  requestAgent: string;
-  requestTime: string;
-}
+// The pages name the wire shapes through this file, next to the calls that return them.
+export type { QrScanView, QrSession, QrStatus, QrView } from '@mes/contracts';
 
 export const createQrSession = (tenantId: string) =>
   requestData<QrSession>('/blade-auth/oauth/qrcode', {

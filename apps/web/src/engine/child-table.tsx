@@ -1,6 +1,7 @@
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Form, Space, Table, type TableColumnsType } from 'antd';
 import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import {
   DEFAULT_MAX_CHILD_ROWS,
   validateChildren,
@@ -11,17 +12,6 @@ import {
 import { FieldInput } from './field-input';
 import { childWireRows, fieldPresence, newChildRow, type ChildFormRow } from './form-values';
 import { useFieldOptions } from './use-field-options';
-
-/** The sub-table's own words (the collection and field labels come from the definitions). */
-const WORDS = {
-  add: { zh: '添加一行', en: 'Add row' },
-  up: { zh: '上移', en: 'Move up' },
-  down: { zh: '下移', en: 'Move down' },
-  remove: { zh: '删除', en: 'Remove' },
-  row: { zh: '序号', en: 'No.' },
-  actions: { zh: '操作', en: 'Actions' },
-  empty: { zh: '暂无数据', en: 'No rows' },
-} satisfies Record<string, LocalText>;
 
 /** A control's change as a value: text inputs hand over their event. */
 const valueOf = (change: unknown) =>
@@ -50,6 +40,7 @@ export interface ChildTableProps {
  */
 export function ChildTable(props: ChildTableProps) {
   const { def, name, collection, child, lang, disabled, id, onChange } = props;
+  const { t } = useTranslation('crud', { lng: lang });
   const rows = useMemo(() => props.value ?? [], [props.value]);
   const { options } = useFieldOptions(child.fields, lang);
   const { status } = Form.Item.useStatus();
@@ -81,7 +72,7 @@ export function ChildTable(props: ChildTableProps) {
     ([, field]) => fieldPresence(field, disabled ? 'view' : 'add', {}) !== 'hidden',
   );
   const columns: TableColumnsType<ChildFormRow> = [
-    { key: '#', title: WORDS.row[lang], width: 64, render: (_, __, index) => index + 1 },
+    { key: '#', title: t('rows.row'), width: 64, render: (_, __, index) => index + 1 },
     ...editable.map(([fieldName, field]) => ({
       key: fieldName,
       title: (
@@ -121,7 +112,7 @@ export function ChildTable(props: ChildTableProps) {
   if (!disabled)
     columns.push({
       key: 'actions',
-      title: WORDS.actions[lang],
+      title: t('rows.actions'),
       width: collection.orderField ? 132 : 64,
       render: (_, __, index) => (
         <Space size={0}>
@@ -131,8 +122,8 @@ export function ChildTable(props: ChildTableProps) {
                 type="text"
                 size="small"
                 icon={<ArrowUpOutlined />}
-                title={WORDS.up[lang]}
-                aria-label={WORDS.up[lang]}
+                title={t('rows.up')}
+                aria-label={t('rows.up')}
                 disabled={index === 0}
                 onClick={() => move(index, -1)}
                 data-testid={`child-up-${name}-${index}`}
@@ -141,8 +132,8 @@ export function ChildTable(props: ChildTableProps) {
                 type="text"
                 size="small"
                 icon={<ArrowDownOutlined />}
-                title={WORDS.down[lang]}
-                aria-label={WORDS.down[lang]}
+                title={t('rows.down')}
+                aria-label={t('rows.down')}
                 disabled={index === rows.length - 1}
                 onClick={() => move(index, 1)}
                 data-testid={`child-down-${name}-${index}`}
@@ -154,8 +145,8 @@ export function ChildTable(props: ChildTableProps) {
             size="small"
             danger
             icon={<DeleteOutlined />}
-            title={WORDS.remove[lang]}
-            aria-label={WORDS.remove[lang]}
+            title={t('rows.remove')}
+            aria-label={t('rows.remove')}
             onClick={() => change(rows.filter((_, i) => i !== index))}
             data-testid={`child-remove-${name}-${index}`}
           />
@@ -171,7 +162,7 @@ export function ChildTable(props: ChildTableProps) {
         columns={columns}
         dataSource={rows}
         pagination={false}
-        locale={{ emptyText: WORDS.empty[lang] }}
+        locale={{ emptyText: t('rows.empty') }}
         scroll={{ x: 'max-content' }}
       />
       {disabled ? null : (
@@ -184,7 +175,7 @@ export function ChildTable(props: ChildTableProps) {
           data-testid={`child-add-${name}`}
           style={{ marginTop: 8 }}
         >
-          {WORDS.add[lang]}
+          {t('rows.add')}
         </Button>
       )}
     </div>

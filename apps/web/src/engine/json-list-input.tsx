@@ -1,16 +1,9 @@
 import { DeleteOutlined, PlusOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { Button, Input, InputNumber, Modal, Table, type TableColumnsType } from 'antd';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { LocalText } from '@mes/contracts';
 import { listRowsOf, listValueOf, type ListColumn } from './json-list';
-
-const WORDS = {
-  entries: { zh: (n: number) => `${n} 项`, en: (n: number) => (n === 1 ? '1 entry' : `${n} entries`) },
-  none: { zh: '未设置', en: 'None' },
-  add: { zh: '添加一行', en: 'Add row' },
-  remove: { zh: '删除', en: 'Remove' },
-  actions: { zh: '操作', en: 'Actions' },
-} as const;
 
 type EditRow = Record<string, unknown> & { key: number };
 
@@ -33,6 +26,7 @@ export interface JsonListInputProps {
  */
 export function JsonListInput(props: JsonListInputProps) {
   const { columns, title, lang, disabled, id, onChange, onBlur } = props;
+  const { t } = useTranslation('crud', { lng: lang });
   const stored = listRowsOf(props.value) ?? [];
   const [draft, setDraft] = useState<EditRow[] | null>(null);
   let next = 0;
@@ -76,7 +70,7 @@ export function JsonListInput(props: JsonListInputProps) {
       : [
           {
             key: '__actions',
-            title: WORDS.actions[lang],
+            title: t('rows.actions'),
             width: 70,
             render: (_: unknown, row: EditRow) => (
               <Button
@@ -84,7 +78,7 @@ export function JsonListInput(props: JsonListInputProps) {
                 size="small"
                 danger
                 icon={<DeleteOutlined />}
-                aria-label={WORDS.remove[lang]}
+                aria-label={t('rows.remove')}
                 onClick={() => setDraft((rows) => rows?.filter((r) => r.key !== row.key) ?? null)}
               />
             ),
@@ -95,7 +89,7 @@ export function JsonListInput(props: JsonListInputProps) {
   return (
     <>
       <Button id={id} size="small" icon={<UnorderedListOutlined />} onClick={open} data-testid="json-list-open">
-        {stored.length ? WORDS.entries[lang](stored.length) : WORDS.none[lang]}
+        {stored.length ? t('rows.entries', { count: stored.length }) : t('rows.none')}
       </Button>
       <Modal
         open={draft !== null}
@@ -125,7 +119,7 @@ export function JsonListInput(props: JsonListInputProps) {
             }
             data-testid="json-list-add"
           >
-            {WORDS.add[lang]}
+            {t('rows.add')}
           </Button>
         )}
       </Modal>

@@ -2,17 +2,17 @@ import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { App, Button, Modal, Table, Tag } from 'antd';
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { permissionCodes, recordButtonCodes, ReviewStatus, type ApiResult, type ResourceDef } from '@mes/contracts';
+import {
+  permissionCodes,
+  recordButtonCodes,
+  ReviewStatus,
+  type ApiResult,
+  type ChainReport,
+  type ResourceDef,
+} from '@mes/contracts';
 import { request } from '../api/http';
 import type { ResourcePageContext, ResourcePageProps, Row } from './resource-page-types';
 import { useConfirmedRowAction } from './confirmed-row-action';
-
-/** `verify`'s answer (engine/records/record-chain.ts). */
-interface ChainReport {
-  checked: number;
-  chains: number;
-  broken: { id: string; partition: string; chainSeq: number; reason: string } | null;
-}
 
 const isPending = (row: Row) => Number(row.reviewStatus) === ReviewStatus.pending && row.superseded !== true;
 

@@ -1,9 +1,9 @@
 import type { ComponentType, ReactNode } from 'react';
-import type { FieldDef, LocalText, ResourceDef } from '@mes/contracts';
+import type { FieldDef, ListedRow, LocalText, ResourceDef } from '@mes/contracts';
 import type { Option } from './options';
 
 /** A row as the list and detail routes send it. */
-export type Row = Record<string, unknown> & { id: string };
+export type Row = ListedRow;
 
 export type FormMode = 'add' | 'edit' | 'view';
 

@@ -1,3 +1,4 @@
 export * from './button-codes';
 export * from './oauth';
+export * from './qr';
 export * from './sign-in-limits';

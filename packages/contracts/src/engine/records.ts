@@ -200,3 +200,30 @@ export function retentionParamProblem(defs: readonly ResourceDef[], key: string,
   if (days < rule.minimumDays) return `${rule.label.zh}保存期不能少于 ${rule.minimumDays} 天(${rule.rule.zh})`;
   return undefined;
 }
+
+/**
+ * The first fault of a broken chain, as `verify` reports it: the row (`id`, '' when the fault is
+ * a row that is not there), the chain (`partition`), the position, and why (`reason` Chinese,
+ * `reasonEn`).
+ */
+export interface BrokenLink {
+  id: string;
+  partition: string;
+  chainSeq: number;
+  reason: string;
+  reasonEn: string;
+}
+
+/** `GET <api>/verify`: what checking a record definition's hash chains found. */
+export interface ChainReport {
+  /** Rows checked. */
+  checked: number;
+  /** Chains (partitions) checked. */
+  chains: number;
+  /** The first broken chain (kept for clients that read one). */
+  broken: BrokenLink | null;
+  /** Every broken chain, each with its first fault, in chain order (at most `BROKEN_LISTED`). */
+  brokenChains: BrokenLink[];
+  /** How many chains are broken (also those past the list's limit). */
+  brokenCount: number;
+}

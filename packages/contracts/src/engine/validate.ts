@@ -44,8 +44,16 @@ export function requiredMessage(field: FieldDef, lang: Lang): string {
   return `${choosing(field) ? 'Please select' : 'Please enter'} ${field.label.en.toLowerCase()}`;
 }
 
+/**
+ * A definition's row: its values by field name, as the server's engine reads and writes it and
+ * the routes send it (`ListedRow` once it has its id).
+ */
+export type Row = Record<string, unknown>;
+/** A row as the list and detail routes send it. */
+export type ListedRow = Row & { id: string };
+
 /** A row's values by field name, as the conditions of `requiredWhen` and `visibleWhen` read them. */
-export type RowValues = Readonly<Record<string, unknown>>;
+export type RowValues = Readonly<Row>;
 
 export function conditionHolds(condition: FieldCondition, row: RowValues): boolean {
   const value = row[condition.field];

@@ -1,15 +1,9 @@
-import { formatDateTime } from '@mes/contracts';
+import { formatDateTime, type BrokenLink } from '@mes/contracts';
 import type { ChainHead } from './record-chain-head';
 import { hashVersionOf, recordHash, stateHash, type RecordRow } from './record-hash';
 
-/** Why a chain does not hold, in both languages. */
-export interface ChainProblem {
-  /** The row at fault, or '' when the fault is a row that is not there. */
-  id: string;
-  chainSeq: number;
-  reason: string;
-  reasonEn: string;
-}
+/** Why a chain does not hold, in both languages; `verify` adds the chain's partition (`BrokenLink`). */
+export type ChainProblem = Omit<BrokenLink, 'partition'>;
 
 const problem = (id: string, chainSeq: number, reason: string, reasonEn: string): ChainProblem => ({
   id,

@@ -1,11 +1,11 @@
 import { and, asc, eq, getTableColumns, gt, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { RECORD_HASH_VERSION, type RecordRules, type ResourceDef } from '@mes/contracts';
+import { RECORD_HASH_VERSION, type ChainReport, type RecordRules, type ResourceDef } from '@mes/contracts';
 import { liveRows, tenantRows, type Queryable, type TenantOwnedTable } from '../../platform/tenancy/tenant-scope';
 import { nextId } from '../../platform/db/ids';
 import type { AnyResourceTable } from '../resource-access';
 import { ChainHeads, type ChainHead, type TenantChainHead } from './record-chain-head';
-import { ChainWalk, type ChainProblem } from './record-chain-walk';
+import { ChainWalk } from './record-chain-walk';
 import { GENESIS_HASH, hashedFields, recordHash, stateHash, type RecordRow } from './record-hash';
 
 /** Where a new row goes in its chain. */
@@ -13,27 +13,6 @@ export interface ChainPosition {
   chainSeq: number;
   prevHash: string;
   hashVersion: number;
-}
-
-/**
- * The first fault of a broken chain, as `verify` reports it: the row (`id`, '' when the fault is
- * a row that is not there), the chain, the position, and why (`reason` Chinese, `reasonEn`).
- */
-export interface BrokenLink extends ChainProblem {
-  partition: string;
-}
-
-export interface ChainReport {
-  /** Rows checked. */
-  checked: number;
-  /** Chains (partitions) checked. */
-  chains: number;
-  /** The first broken chain (kept for clients that read one). */
-  broken: BrokenLink | null;
-  /** Every broken chain, each with its first fault, in chain order (at most `BROKEN_LISTED`). */
-  brokenChains: BrokenLink[];
-  /** How many chains are broken (also those past the list's limit). */
-  brokenCount: number;
 }
 
 /** Broken chains listed in one reply; the count says how many there are in all. */

@@ -1,7 +1,14 @@
 import { and, asc, eq, inArray, or, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Messages, ReviewStatus, type LocalText, type RecordRules, type ResourceDef } from '@mes/contracts';
+import {
+  Messages,
+  ReviewStatus,
+  type ChainReport,
+  type LocalText,
+  type RecordRules,
+  type ResourceDef,
+} from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { requireAuth, type AuthContext } from '../../platform/auth/request-auth';
 import { ok } from '../../platform/http/envelope';
@@ -11,7 +18,7 @@ import { idsValue, idValue, paramsOf, textParam } from '../../platform/http/requ
 import { recordOperation } from '../../platform/audit/operation-audit';
 import { rowScope, type AnyResourceTable } from '../resource-access';
 import type { Row } from '../resource-hooks';
-import type { ChainReport, RecordChain } from './record-chain';
+import type { RecordChain } from './record-chain';
 import { corrections, personOf, RecordMessages } from './record-hooks';
 
 /** Broken chains named in `verify`'s message; the report lists them all. */
@@ -121,7 +128,7 @@ export function registerRecordRoutes(
     const report = await chain.verify(ctx.db, caller.tenantId, undefined, partition || undefined);
     // The chain named as the screen labels it (设备编号), not by its field key.
     const label = def.fields[rules.chainBy]?.label ?? { zh: rules.chainBy, en: rules.chainBy };
-    return ok(report, verifyMessage(report, label, requestLanguage(request)));
+    return ok<ChainReport>(report, verifyMessage(report, label, requestLanguage(request)));
   });
 }
 

@@ -30,6 +30,7 @@ import {
   parseDateTime,
   type FlowHistoryStep,
   type LocalText,
+  type Row,
 } from '@mes/contracts';
 import { oncePerContext, type AppContext } from '../../app-context';
 import { registerResource, type ResourceService } from '../../engine/resource-routes';
@@ -57,8 +58,6 @@ import { definitionForms, formValues } from './flow-forms';
 import { at, FlowMessages, say } from './flow-messages';
 import { candidateCondition, clientVariables, FlowError, FlowService, flowTimerJob } from './flow-service';
 import { flowSmsJob } from './service-tasks';
-
-type Row = Record<string, unknown>;
 
 const MAX_XML_BYTES = 1024 * 1024;
 const MAX_UPLOAD_FILES = 10;

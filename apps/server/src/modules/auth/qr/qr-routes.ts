@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
-import { authText, DEFAULT_TENANT_ID } from '@mes/contracts';
+import { authText, DEFAULT_TENANT_ID, type QrScanView, type QrSession, type QrView } from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
 import { requireAuth } from '../../../platform/auth/request-auth';
 import { ok } from '../../../platform/http/envelope';
@@ -62,22 +62,22 @@ export function registerQrRoutes(app: FastifyInstance, ctx: AppContext): void {
     const origin = requestOrigin(request, paramOf(request, 'origin'));
     const created = await sessions.create(tenantId, request.ip, agentOf(request));
     const link = `${origin}/qr-confirm?code=${created.code}`;
-    return ok({ ...created, tenantId, link, image: await qrImage(link) });
+    return ok<QrSession>({ ...created, tenantId, link, image: await qrImage(link) });
   });
 
   app.get(`${base}/status`, { config: { public: true } }, async (request) =>
-    ok(await refusing(() => sessions.status(paramOf(request, 'code'), paramOf(request, 'state')))),
+    ok<QrView>(await refusing(() => sessions.status(paramOf(request, 'code'), paramOf(request, 'state')))),
   );
 
   app.post(`${base}/scan`, { config: { anyUser: true } }, async (request) =>
-    ok(await refusing(() => sessions.scan(paramOf(request, 'code'), requireAuth(request)))),
+    ok<QrScanView>(await refusing(() => sessions.scan(paramOf(request, 'code'), requireAuth(request)))),
   );
 
   app.post(`${base}/confirm`, { config: { anyUser: true } }, async (request) =>
-    ok(await refusing(() => sessions.confirm(paramOf(request, 'code'), requireAuth(request)))),
+    ok<QrView>(await refusing(() => sessions.confirm(paramOf(request, 'code'), requireAuth(request)))),
   );
 
   app.post(`${base}/cancel`, { config: { anyUser: true } }, async (request) =>
-    ok(await refusing(() => sessions.cancel(paramOf(request, 'code'), requireAuth(request)))),
+    ok<QrView>(await refusing(() => sessions.cancel(paramOf(request, 'code'), requireAuth(request)))),
   );
 }

@@ -1,5 +1,12 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { BilingualText } from '@mes/contracts';
+import {
+  formatDateTime,
+  type BilingualText,
+  type QrScanView,
+  type QrSession,
+  type QrStatus,
+  type QrView,
+} from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
 import type { AuthContext } from '../../../platform/auth/request-auth';
 
@@ -24,8 +31,6 @@ export const QrMessages = {
   },
   scannedByOther: { zh: '二维码已被其他用户扫描', en: 'Another user has already scanned the QR code' },
 } as const satisfies Record<string, BilingualText>;
-
-export type QrStatus = 'waiting' | 'scanned' | 'confirmed' | 'expired' | 'cancelled';
 
 /** What the store keeps for one QR code. The state itself is never stored, only its hash. */
 interface QrRecord {
@@ -57,25 +62,8 @@ function stateMatches(record: QrRecord, state: string): boolean {
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
-export interface QrCreated {
-  code: string;
-  state: string;
-  expiresIn: number;
-}
-
-export interface QrView {
-  status: QrStatus;
-  /** Seconds left to scan and confirm (0 once ended). */
-  expiresIn: number;
-}
-
-/** What the confirming device is shown before it confirms. */
-export interface QrScanView extends QrView {
-  tenantId: string;
-  requestIp: string;
-  requestAgent: string;
-  requestTime: Date;
-}
+/** What the store makes of a new code; the route adds the tenant, the link and its image. */
+export type QrCreated = Pick<QrSession, 'code' | 'state' | 'expiresIn'>;
 
 /**
  * QR sign-in sessions in the shared store. The code travels in the QR image (anyone who sees it
@@ -149,7 +137,7 @@ export class QrSessions {
       tenantId: record.tenantId,
       requestIp: record.ip,
       requestAgent: record.agent,
-      requestTime: new Date(record.createdAt),
+      requestTime: formatDateTime(new Date(record.createdAt)),
     };
   }
 

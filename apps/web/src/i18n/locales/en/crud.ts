@@ -58,4 +58,16 @@ export const crud: typeof zh = {
   operator: 'Operator',
   reviewer: 'Reviewer',
   createdAt: 'Created',
+  rows: {
+    add: 'Add row',
+    up: 'Move up',
+    down: 'Move down',
+    remove: 'Remove',
+    row: 'No.',
+    actions: 'Actions',
+    empty: 'No rows',
+    none: 'None',
+    entries_one: '{{count}} entry',
+    entries_other: '{{count}} entries',
+  },
 };

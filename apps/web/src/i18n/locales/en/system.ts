@@ -36,4 +36,5 @@ export const system: typeof zh = {
   datasource: 'Datasource',
   datasourceRequired: 'Please select a datasource',
   topmenuSetting: 'Menus',
+  regionDebug: 'Try regions',
 };

@@ -57,4 +57,17 @@ export const crud = {
   operator: '操作人',
   reviewer: '审核人',
   createdAt: '创建时间',
+  /** A form's sub-tables (child rows, json lists): the collection and field labels come from the definitions. */
+  rows: {
+    add: '添加一行',
+    up: '上移',
+    down: '下移',
+    remove: '删除',
+    row: '序号',
+    actions: '操作',
+    empty: '暂无数据',
+    none: '未设置',
+    entries_one: '{{count}} 项',
+    entries_other: '{{count}} 项',
+  },
 };

@@ -39,4 +39,5 @@ export const system = {
   datasourceRequired: '请选择数据源',
   // Top menus
   topmenuSetting: '菜单配置',
+  regionDebug: '区划调试',
 };

@@ -10,55 +10,9 @@ import {
 import { apiQuery } from '../../../api/server-state';
 import { EChart } from '../../../charts/echart';
 import type { ChartOption } from '../../../charts/echarts-core';
+import { pageTexts } from '../../../i18n/page-texts';
 
-export const CURVE_TEXT = {
-  zh: {
-    curve: '曲线',
-    title: '周期曲线与验证参数',
-    temperature: '温度(℃)',
-    pressure: '压力(kPa)',
-    concentration: '浓度(mg/L)',
-    plateau: '平台温度带',
-    pressureBand: '压力带',
-    pressureMin: '压力下限',
-    pressureMax: '压力上限',
-    hold: '实际维持',
-    minConcentration: '最低浓度',
-    empty: '该周期没有曲线数据',
-    holdTime: '维持时间',
-    result: '参数放行',
-    pass: '合格',
-    fail: '不合格',
-    none: '未判定',
-    seconds: '{n} 秒',
-    minutes: '{n} 分钟',
-    atLeast: '最低 {n}',
-    noProfile: '该程序没有验证参数',
-  },
-  en: {
-    curve: 'Curve',
-    title: 'Cycle curve and validated profile',
-    temperature: 'Temperature (°C)',
-    pressure: 'Pressure (kPa)',
-    concentration: 'Concentration (mg/L)',
-    plateau: 'Plateau band',
-    pressureBand: 'Pressure band',
-    pressureMin: 'Pressure lower bound',
-    pressureMax: 'Pressure upper bound',
-    hold: 'Hold achieved',
-    minConcentration: 'Min concentration',
-    empty: 'No curve points for this cycle',
-    holdTime: 'Hold time',
-    result: 'Parametric release',
-    pass: 'Pass',
-    fail: 'Fail',
-    none: 'Not judged',
-    seconds: '{n} s',
-    minutes: '{n} min',
-    atLeast: 'min. {n}',
-    noProfile: 'The program has no validated profile',
-  },
-};
+export const CURVE_TEXT = pageTexts('cycleCurve');
 type Text = (typeof CURVE_TEXT)['zh'];
 
 /**

@@ -6,29 +6,9 @@ import { ResourcePage } from '../../../engine/resource-page';
 import type { ResourcePageContext, ResourcePageProps, Row } from '../../../engine/resource-page-types';
 import { PackRecallDialog } from '../verification/pack-recall';
 import { CURVE_TEXT, CycleCurveDialog, type JudgedRecord } from './cycle-curve';
+import { pageTexts } from '../../../i18n/page-texts';
 
-const TEXT = {
-  zh: {
-    recalled: '召回',
-    handled: '召回已处理',
-    pass: '参数合格',
-    fail: '参数不合格',
-    none: '未判定',
-    load: '灭菌批次',
-    packs: '{n} 包',
-    packRecall: '器械包召回',
-  },
-  en: {
-    load: 'Load',
-    packs: '{n} packs',
-    packRecall: 'Pack recall',
-    recalled: 'Recalled',
-    handled: 'Recall handled',
-    pass: 'Parametric pass',
-    fail: 'Parametric fail',
-    none: 'Not judged',
-  },
-};
+const TEXT = pageTexts('disinfection');
 
 /** The reason's half in the reader's language (`zh … / en …`, docs/lethality.md). */
 const reasonIn = (reason: unknown, en: boolean) => {

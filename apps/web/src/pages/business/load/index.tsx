@@ -18,45 +18,9 @@ import type {
   ResourcePageProps,
   Row,
 } from '../../../engine/resource-page-types';
+import { pageTexts } from '../../../i18n/page-texts';
 
-const TEXT = {
-  zh: {
-    cycle: '灭菌周期',
-    parametric: '参数判定',
-    pass: '合格',
-    fail: '不合格',
-    none: '未判定',
-    packCount: '器械包数',
-    packs: '器械包',
-    packsTitle: '批次 {no} 的器械包',
-    code: '包编号',
-    article: '物品',
-    state: '状态',
-    expiry: '失效日期',
-    release: '放行',
-    releaseConfirm: '确认放行该批次?放行后其器械包转为无菌。',
-    close: '关闭',
-    pickDevice: '请先选择灭菌器',
-  },
-  en: {
-    cycle: 'Cycle',
-    parametric: 'Parametric',
-    pass: 'Pass',
-    fail: 'Fail',
-    none: 'Not judged',
-    packCount: 'Packs',
-    packs: 'Packs',
-    packsTitle: 'Packs of load {no}',
-    code: 'Pack code',
-    article: 'Article',
-    state: 'State',
-    expiry: 'Expires on',
-    release: 'Release',
-    releaseConfirm: 'Release this load? Its packs become sterile.',
-    close: 'Close',
-    pickDevice: 'Choose the steriliser first',
-  },
-};
+const TEXT = pageTexts('load');
 type Lang = 'zh' | 'en';
 
 function useLang(): Lang {

@@ -13,61 +13,9 @@ import {
 } from '@mes/contracts';
 import { ApiError, requestData } from '../../../api/http';
 import { stateTag, useLang, type Lang } from '../pack/pack-tags';
+import { pageTexts } from '../../../i18n/page-texts';
 
-const TEXT = {
-  zh: {
-    station: '流转环节',
-    scanHint: '扫描或输入包编号后回车',
-    camera: '摄像头扫码',
-    cameraStop: '关闭摄像头',
-    cameraFailed: '无法打开摄像头:{why}',
-    clinic: '诊所',
-    base: '消毒供应中心',
-    line: '线路',
-    car: '车辆',
-    load: '灭菌批次',
-    patientCase: '病历号',
-    chairNo: '牙椅号',
-    clinician: '医生',
-    required: '请填写{name}',
-    unknown: '没有包编号为 {code} 的器械包',
-    badCode: '{code} 不是包编号(字母、数字、_ 和 -,至多 32 个字符)',
-    allowed: '可流转',
-    moved: '已流转',
-    confirm: '确认流转 {n} 个',
-    clear: '清空',
-    remove: '移除',
-    none: '尚未扫描器械包',
-    movedMsg: '已流转 {n} 个器械包',
-    count: '已扫描 {n} 个,可流转 {m} 个',
-  },
-  en: {
-    station: 'Move',
-    scanHint: 'Scan or type a pack code, then Enter',
-    camera: 'Scan with camera',
-    cameraStop: 'Close camera',
-    cameraFailed: 'The camera cannot be opened: {why}',
-    clinic: 'Clinic',
-    base: 'Supply centre',
-    line: 'Line',
-    car: 'Car',
-    load: 'Load',
-    patientCase: 'Patient case',
-    chairNo: 'Chair',
-    clinician: 'Clinician',
-    required: 'Enter the {name}',
-    unknown: 'No pack has the code {code}',
-    badCode: '{code} is not a pack code (letters, digits, _ and -, at most 32)',
-    allowed: 'Can move',
-    moved: 'Moved',
-    confirm: 'Move {n}',
-    clear: 'Clear',
-    remove: 'Remove',
-    none: 'No pack scanned yet',
-    movedMsg: '{n} packs moved',
-    count: '{n} scanned, {m} can move',
-  },
-};
+const TEXT = pageTexts('packScan');
 type Text = (typeof TEXT)['zh'];
 
 type Place = 'clinic' | 'base';

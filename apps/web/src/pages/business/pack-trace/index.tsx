@@ -14,69 +14,9 @@ import {
 } from '@mes/contracts';
 import { requestData } from '../../../api/http';
 import { stateTag, useLang, type Lang } from '../pack/pack-tags';
+import { pageTexts } from '../../../i18n/page-texts';
 
-const TEXT = {
-  zh: {
-    trace: '器械包追溯',
-    case: '病历使用',
-    load: '批次器械包',
-    stock: '诊所无菌库存',
-    code: '输入或扫描包编号',
-    patientCase: '输入病历号',
-    loadNo: '输入批次号',
-    dept: '选择诊所',
-    search: '查询',
-    pack: '包编号',
-    article: '物品',
-    state: '状态',
-    at: '所在机构',
-    loadCol: '批次',
-    expiry: '失效日期',
-    pastExpiry: '已过期',
-    time: '时间',
-    from: '原状态',
-    to: '新状态',
-    by: '操作人',
-    where: '地点/批次/病历',
-    useTime: '使用时间',
-    chair: '牙椅号',
-    clinician: '医生',
-    released: '已放行',
-    open: '装载中',
-    loadHead: '批次 {no}:{state} {who}',
-    moves: '流转记录',
-  },
-  en: {
-    trace: 'Pack history',
-    case: 'Patient case',
-    load: 'Load',
-    stock: 'Clinic stock',
-    code: 'Type or scan a pack code',
-    patientCase: 'Patient case',
-    loadNo: 'Load no',
-    dept: 'Choose a clinic',
-    search: 'Search',
-    pack: 'Pack',
-    article: 'Article',
-    state: 'State',
-    at: 'At',
-    loadCol: 'Load',
-    expiry: 'Expires on',
-    pastExpiry: 'Expired',
-    time: 'At',
-    from: 'From',
-    to: 'To',
-    by: 'By',
-    where: 'Where / load / case',
-    useTime: 'Used at',
-    chair: 'Chair',
-    clinician: 'Clinician',
-    released: 'Released',
-    open: 'Open',
-    loadHead: 'Load {no}: {state} {who}',
-    moves: 'Moves',
-  },
-};
+const TEXT = pageTexts('packTrace');
 type Text = (typeof TEXT)['zh'];
 
 const expiryOf = (p: PackBrief, text: Text) => (

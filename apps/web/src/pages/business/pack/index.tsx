@@ -19,55 +19,9 @@ import { download } from '../../../engine/download';
 import { ResourcePage } from '../../../engine/resource-page';
 import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
 import { stateTag, useLang } from './pack-tags';
+import { pageTexts } from '../../../i18n/page-texts';
 
-const TEXT = {
-  zh: {
-    history: '流转记录',
-    historyTitle: '流转记录 - {code}',
-    move: '流转',
-    moveTitle: '流转 {n} 个器械包',
-    label: '打印标签',
-    to: '目标状态',
-    noMove: '所选器械包没有共同可转入的状态',
-    dept: '机构',
-    load: '灭菌批次',
-    patientCase: '病历号',
-    chairNo: '牙椅号',
-    clinician: '医生',
-    remark: '备注',
-    time: '时间',
-    from: '原状态',
-    toState: '新状态',
-    by: '操作人',
-    where: '地点/批次/病历',
-    close: '关闭',
-    ok: '确定',
-    moved: '已流转 {n} 个器械包',
-  },
-  en: {
-    history: 'History',
-    historyTitle: 'History - {code}',
-    move: 'Move',
-    moveTitle: 'Move {n} packs',
-    label: 'Print labels',
-    to: 'Move to',
-    noMove: 'The chosen packs share no state they may move to',
-    dept: 'Department',
-    load: 'Load',
-    patientCase: 'Patient case',
-    chairNo: 'Chair',
-    clinician: 'Clinician',
-    remark: 'Remark',
-    time: 'At',
-    from: 'From',
-    toState: 'To',
-    by: 'By',
-    where: 'Where / load / case',
-    close: 'Close',
-    ok: 'OK',
-    moved: '{n} packs moved',
-  },
-};
+const TEXT = pageTexts('pack');
 type Text = (typeof TEXT)['zh'];
 
 /** A pack's moves, oldest first: who moved it, when, from which state to which, and where. */

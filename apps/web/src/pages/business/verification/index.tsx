@@ -15,49 +15,11 @@ import { requestData } from '../../../api/http';
 import { ResourcePage } from '../../../engine/resource-page';
 import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
 import { PackRecall } from './pack-recall';
+import { pageTexts } from '../../../i18n/page-texts';
 
 const RECALL_CODE = buttonCodes.verification.recall;
 
-const TEXT = {
-  zh: {
-    loads: '召回',
-    title: '召回 - {no}',
-    packs: '器械包',
-    records: '消毒记录',
-    recordNo: '记录编号',
-    batchNo: '批次号',
-    load: '装载物品',
-    endTime: '结束时间',
-    dept: '所属机构',
-    state: '状态',
-    open: '待处理',
-    handled: '已处理',
-    result: '处理结果',
-    handle: '处理所选',
-    resultHint: '处理结果(如:已追回并重新灭菌)',
-    none: '无召回批次',
-    close: '关闭',
-  },
-  en: {
-    loads: 'Recall',
-    title: 'Recall - {no}',
-    packs: 'Packs',
-    records: 'Disinfection records',
-    recordNo: 'Record no',
-    batchNo: 'Batch no',
-    load: 'Load',
-    endTime: 'Ended',
-    dept: 'Department',
-    state: 'State',
-    open: 'Open',
-    handled: 'Handled',
-    result: 'Result',
-    handle: 'Handle selected',
-    resultHint: 'Result (e.g. retrieved and re-sterilised)',
-    none: 'No recalled loads',
-    close: 'Close',
-  },
-};
+const TEXT = pageTexts('verification');
 type Text = (typeof TEXT)['zh'];
 
 /** A test is usually entered as it is read: its time starts as now. */

@@ -14,65 +14,9 @@ import {
 } from '@mes/contracts';
 import { requestData } from '../../../api/http';
 import { download } from '../../../engine/download';
+import { pageTexts } from '../../../i18n/page-texts';
 
-const TEXT = {
-  zh: {
-    packs: '召回器械包',
-    reason: '原因',
-    progress: '已处置 {n} / {m}',
-    code: '包编号',
-    article: '物品',
-    loadNo: '批次号',
-    state: '状态',
-    place: '所在位置',
-    patient: '使用机构 / 病历号',
-    action: '处置',
-    by: '处置人 / 时间',
-    remark: '备注',
-    pending: '未处置',
-    choose: '处置方式',
-    remarkHint: '备注(可选)',
-    apply: '处置所选',
-    closeRecall: '关闭召回',
-    closed: '已关闭',
-    closedBy: '{by} 于 {at} 关闭',
-    open: '处理中',
-    exportXlsx: '导出 Excel',
-    notice: '打印召回通知',
-    none: '该召回没有器械包',
-    noRecall: '无器械包召回',
-    title: '器械包召回 - {no}',
-    close: '关闭',
-  },
-  en: {
-    packs: 'Recalled packs',
-    reason: 'Reason',
-    progress: '{n} of {m} handled',
-    code: 'Pack code',
-    article: 'Article',
-    loadNo: 'Load no',
-    state: 'State',
-    place: 'Where',
-    patient: 'Used at / patient case',
-    action: 'Action',
-    by: 'By / at',
-    remark: 'Remark',
-    pending: 'Not handled',
-    choose: 'Action',
-    remarkHint: 'Remark (optional)',
-    apply: 'Apply to selected',
-    closeRecall: 'Close recall',
-    closed: 'Closed',
-    closedBy: 'closed by {by} at {at}',
-    open: 'In progress',
-    exportXlsx: 'Export Excel',
-    notice: 'Print recall notice',
-    none: 'The recall names no packs',
-    noRecall: 'No pack recall',
-    title: 'Pack recall - {no}',
-    close: 'Close',
-  },
-};
+const TEXT = pageTexts('packRecall');
 
 const ACTIONS = Object.entries(RECALL_ACTION_LABELS).map(([value, label]) => ({ value: Number(value), label }));
 

@@ -15,59 +15,13 @@ import { requestData } from '../../../api/http';
 import { apiQuery } from '../../../api/server-state';
 import { ResourcePage } from '../../../engine/resource-page';
 import type { ExtraColumn, FormMode, ResourcePageContext, Row } from '../../../engine/resource-page-types';
+import { pageTexts } from '../../../i18n/page-texts';
 
 const SECRET_CODE = buttonCodes.device.secret;
 /** The embedded broker's default port (MQTT_PORT); an external broker has its own. */
 const DEFAULT_MQTT_PORT = 1883;
 
-const TEXT = {
-  zh: {
-    secret: '密钥',
-    confirmTitle: '重新生成 MQTT 密钥?',
-    confirmBody: '设备 {code} 的旧密钥将立即失效,设备需要用新密钥重新连接。',
-    rotate: '重新生成',
-    cancel: '取消',
-    dialogTitle: 'MQTT 密钥 - {code}',
-    onceHint: '密钥只显示这一次,关闭后无法再次查看;请立即复制并配置到设备中。',
-    clientId: '客户端 ID',
-    username: '用户名',
-    secretLabel: '密钥',
-    topic: '主题前缀',
-    broker: '服务器',
-    copy: '复制',
-    copied: '已复制',
-    close: '我已保存',
-    release: '今日放行',
-    released: '已放行',
-    notReleased: '未放行',
-    noBd: '今日无BD测试',
-    bdFailed: 'BD测试不合格',
-    requalifying: '再验证未完成({n}/3 次合格)',
-  },
-  en: {
-    secret: 'MQTT secret',
-    confirmTitle: 'Generate a new MQTT secret?',
-    confirmBody: 'The old secret of device {code} stops working at once; the device must reconnect with the new one.',
-    rotate: 'Generate',
-    cancel: 'Cancel',
-    dialogTitle: 'MQTT secret - {code}',
-    onceHint: 'The secret is shown only this once and cannot be viewed again: copy it into the device now.',
-    clientId: 'Client id',
-    username: 'User name',
-    secretLabel: 'Secret',
-    topic: 'Topic prefix',
-    broker: 'Broker',
-    copy: 'Copy',
-    copied: 'Copied',
-    close: 'I have saved it',
-    release: 'Released today',
-    released: 'Released',
-    notReleased: 'Not released',
-    noBd: 'No BD test today',
-    bdFailed: 'BD test failed',
-    requalifying: 'Requalification open ({n} of 3 passed)',
-  },
-};
+const TEXT = pageTexts('device');
 type Key = keyof (typeof TEXT)['zh'];
 
 const rotateSecret = (id: string) =>

@@ -14,29 +14,9 @@ import { requestData } from '../../../api/http';
 import { download } from '../../../engine/download';
 import { ResourcePage } from '../../../engine/resource-page';
 import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
+import { pageTexts } from '../../../i18n/page-texts';
 
-const TEXT = {
-  zh: {
-    generate: '生成报表',
-    template: '报表模板',
-    format: '格式',
-    range: '日期范围',
-    ok: '生成',
-    queued: '已加入生成队列',
-    download: '下载',
-    pickTemplate: '请选择报表模板',
-  },
-  en: {
-    generate: 'Generate',
-    template: 'Template',
-    format: 'Format',
-    range: 'Dates',
-    ok: 'Generate',
-    queued: 'Queued for generation',
-    download: 'Download',
-    pickTemplate: 'Choose a template',
-  },
-};
+const TEXT = pageTexts('reportFiles');
 
 const running = (row: Row) => row.state === ReportFileStatus.queued || row.state === ReportFileStatus.running;
 

@@ -16,19 +16,12 @@ import { requestData } from '../../../api/http';
 import './designer.css';
 import { fileRequestHeaders } from '../../../engine/download';
 import type { Row } from '../../../engine/resource-page-types';
+import { pageTexts } from '../../../i18n/page-texts';
 
 /** The font the server prints with (Noto Sans SC from npm), so what is designed is what prints. */
 const FONT = 'NotoSansSC';
 type LayoutType = (typeof REPORT_LAYOUT_TYPES)[number];
 type Language = 'zh' | 'en';
-
-/** What pdfme's palette calls each element type: its plugins' keys are the names it shows. */
-const TYPE_NAMES: Record<Language, Record<LayoutType, string>> = {
-  zh: { text: '文本', table: '表格', line: '线条', image: '图片' },
-  en: { text: 'Text', table: 'Table', line: 'Line', image: 'Image' },
-};
-/** What a new text element holds until it is typed over (pdfme's own is English). */
-const PLACEHOLDER: Record<Language, string> = { zh: '请输入文字', en: 'Type here' };
 
 /**
  * The element types the server prints (`REPORT_LAYOUT_TYPES`), named in the user's language:
@@ -40,7 +33,7 @@ function pluginsOf(language: Language) {
       ...text,
       propPanel: {
         ...text.propPanel,
-        defaultSchema: { ...text.propPanel.defaultSchema, content: PLACEHOLDER[language] },
+        defaultSchema: { ...text.propPanel.defaultSchema, content: TEXT[language].placeholder },
       },
     },
     table,
@@ -48,15 +41,10 @@ function pluginsOf(language: Language) {
     image,
   } satisfies Record<LayoutType, unknown>;
   return Object.fromEntries(
-    (Object.keys(byType) as LayoutType[]).map((type) => [TYPE_NAMES[language][type], byType[type]]),
+    (Object.keys(byType) as LayoutType[]).map((type) => [TEXT[language].typeNames[type], byType[type]]),
   );
 }
 
-/**
- * pdfme's name for an element's `readOnly` (ticked: takes a value; unticked: printed as
- * designed), the name the server's refusal uses (report-layout.ts), in both languages.
- */
-const EDITABLE_LABEL: Record<Language, string> = { zh: '可编辑', en: 'Editable' };
 /**
  * The server prints a layout once before keeping it; the first print of a server starts its render
  * thread (pdfme and the 10 MB font), 6–18 s on a busy machine. With the usual 10 s the save was cut
@@ -66,28 +54,7 @@ const SAVE_TIMEOUT_MS = 60_000;
 /** The field names the server fills (report-pdf.ts `LAYOUT_FIELDS`). */
 const FIELDS = { title: 'title', subtitle: 'subtitle', rows: 'rows' } as const;
 
-const TEXT = {
-  zh: {
-    title: '设计报表模板 - {name}',
-    save: '保存',
-    preview: '预览(真实数据)',
-    close: '关闭',
-    saved: '已保存',
-    fields: '可绑定字段',
-    columns: '表格 rows 的列',
-    hint: '名为 title / subtitle 的文本和名为 rows 的表格由报表数据填充;其他元素(文字、表格)取消勾选「可编辑」后按设计原样打印,线条原样打印。',
-  },
-  en: {
-    title: 'Design report template - {name}',
-    save: 'Save',
-    preview: 'Preview (real data)',
-    close: 'Close',
-    saved: 'Saved',
-    fields: 'Bound fields',
-    columns: 'Columns of the rows table',
-    hint: 'A text named title / subtitle and a table named rows are filled from the report; other text and tables print as designed once "Editable" is unticked; lines print as drawn.',
-  },
-};
+const TEXT = pageTexts('reportDesigner');
 
 async function fetchBytes(url: string, language: string, init: RequestInit = {}): Promise<ArrayBuffer> {
   const res = await fetch(`/api${url}`, {
@@ -223,7 +190,7 @@ export default function TemplateDesigner({ row, onClose }: { row: Row; onClose(s
           options: {
             font: { [FONT]: { data: font, fallback: true } },
             lang: language,
-            labels: { editable: EDITABLE_LABEL[language] },
+            labels: { editable: TEXT[language].editable },
           },
           plugins: pluginsOf(language),
         });

@@ -6,13 +6,11 @@ import { ResourcePage } from '../../../engine/resource-page';
 import type { ResourcePageContext } from '../../../engine/resource-page-types';
 import { RegionDebugDialog } from './region-debug-dialog';
 
-/** The button's label, with the screen (the family's `region_debug`). */
-const DEBUG_LABEL = { zh: '区划调试', en: 'Try regions' } as const;
-
 /** Regions as a plain list, and the family's 区划调试 picker for holders of `region_debug`. */
 export default function RegionPage() {
-  const { i18n } = useTranslation();
-  const label = DEBUG_LABEL[i18n.language === 'en' ? 'en' : 'zh'];
+  const { t } = useTranslation('system');
+  // The button's label, with the screen (the family's `region_debug`).
+  const label = t('regionDebug');
   const [debugging, setDebugging] = useState(false);
   const toolbar = useCallback(
     (ctx: ResourcePageContext) =>

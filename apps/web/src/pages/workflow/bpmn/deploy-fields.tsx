@@ -5,21 +5,9 @@ import { DEFAULT_TENANT_ID, type LocalText } from '@mes/contracts';
 import { apiQuery } from '../../../api/server-state';
 import { optionQuery } from '../../../engine/use-field-options';
 import { useSession } from '../../../session/session-store';
+import { pageTexts } from '../../../i18n/page-texts';
 
-const TEXT = {
-  zh: {
-    category: '流程分类',
-    categoryRequired: '请选择流程分类',
-    tenants: '部署租户',
-    tenantsHint: '不选即部署到当前租户',
-  },
-  en: {
-    category: 'Category',
-    categoryRequired: 'Choose a category',
-    tenants: 'Tenants',
-    tenantsHint: 'None chosen: the current tenant',
-  },
-};
+const TEXT = pageTexts('deployFields');
 
 export function useLang(): keyof LocalText {
   const { i18n } = useTranslation();

@@ -9,50 +9,14 @@ import { ResourcePage } from '../../../engine/resource-page';
 import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
 import { DeployFields, deployParams, useLang, type DeployValues } from '../bpmn/deploy-fields';
 import { modelProblems } from '../bpmn/problems';
+import { pageTexts } from '../../../i18n/page-texts';
 
 const DiagramViewer = lazy(() => import('../bpmn/diagram-viewer'));
 
 /** The definition's XML for the viewer (any signed-in user of the tenant; docs/workflow.md). */
 const RESOURCE_VIEW = FlowPaths.resourceView;
 
-const TEXT = {
-  zh: {
-    diagram: '流程图',
-    suspend: '挂起',
-    activate: '激活',
-    remove: '删除',
-    upload: '部署',
-    uploadTitle: '上传部署',
-    files: '流程文件 (.bpmn / .bpmn20.xml)',
-    filesRequired: '请选择流程文件',
-    choose: '选择文件',
-    confirmSuspend: '挂起后该流程不能发起,其任务不能办理。确定挂起?',
-    confirmActivate: '确定激活该流程?',
-    confirmRemove: '删除该部署及其全部流程定义?',
-    tip: '提示',
-    ok: '确定',
-    cancel: '取消',
-    viewerFailed: '流程图无法显示',
-  },
-  en: {
-    diagram: 'Diagram',
-    suspend: 'Suspend',
-    activate: 'Activate',
-    remove: 'Delete',
-    upload: 'Deploy',
-    uploadTitle: 'Upload and deploy',
-    files: 'Process files (.bpmn / .bpmn20.xml)',
-    filesRequired: 'Choose the process files',
-    choose: 'Choose files',
-    confirmSuspend: 'A suspended process starts nothing and its tasks cannot be completed. Suspend it?',
-    confirmActivate: 'Activate this process?',
-    confirmRemove: 'Delete this deployment and all its definitions?',
-    tip: 'Confirm',
-    ok: 'OK',
-    cancel: 'Cancel',
-    viewerFailed: 'The diagram cannot be shown',
-  },
-};
+const TEXT = pageTexts('workflowDeployments');
 type Text = (typeof TEXT)['zh'];
 
 interface ResourceView {

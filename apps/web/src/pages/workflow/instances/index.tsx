@@ -5,29 +5,9 @@ import { request } from '../../../api/http';
 import { ResourcePage } from '../../../engine/resource-page';
 import type { ExtraColumn, ResourcePageContext, Row } from '../../../engine/resource-page-types';
 import { useLang } from '../bpmn/deploy-fields';
+import { pageTexts } from '../../../i18n/page-texts';
 
-const TEXT = {
-  zh: {
-    tasks: '当前任务',
-    unassigned: '待签收',
-    remove: '删除',
-    removeTitle: '删除流程实例',
-    reason: '删除原因',
-    reasonRequired: '请填写删除原因',
-    ok: '删除',
-    cancel: '取消',
-  },
-  en: {
-    tasks: 'Current tasks',
-    unassigned: 'unclaimed',
-    remove: 'Delete',
-    removeTitle: 'Delete the process instance',
-    reason: 'Reason',
-    reasonRequired: 'Give the reason',
-    ok: 'Delete',
-    cancel: 'Cancel',
-  },
-};
+const TEXT = pageTexts('workflowInstances');
 type Text = (typeof TEXT)['zh'];
 // Running instances: the definition's id and an end time say nothing here; the current tasks do.
 const OVERRIDES = { processDefinitionId: { list: false }, endTime: { list: false } };

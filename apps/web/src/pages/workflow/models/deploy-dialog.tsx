@@ -5,11 +5,9 @@ import { requestData } from '../../../api/http';
 import { ActionDialog } from '../../../engine/action-dialog';
 import { DeployFields, deployParams, useLang, type DeployValues } from '../bpmn/deploy-fields';
 import { modelProblems } from '../bpmn/problems';
+import { pageTexts } from '../../../i18n/page-texts';
 
-const TEXT = {
-  zh: { title: '部署模型' },
-  en: { title: 'Deploy model' },
-};
+const TEXT = pageTexts('deployDialog');
 
 /** 部署: a new version of the model's process under a category, for the chosen tenants. */
 export function DeployDialog({

@@ -6,11 +6,9 @@ import type { ResourcePageContext, Row } from '../../../engine/resource-page-typ
 import { useLang } from '../bpmn/deploy-fields';
 import { DeployDialog } from './deploy-dialog';
 import { ModelDesigner } from './model-designer';
+import { pageTexts } from '../../../i18n/page-texts';
 
-const TEXT = {
-  zh: { add: '新建模型', design: '设计', deploy: '部署' },
-  en: { add: 'New model', design: 'Design', deploy: 'Deploy' },
-};
+const TEXT = pageTexts('workflowModels');
 const CODES = permissionCodes(flowModelResource.code);
 // The XML is edited on the canvas, not as text: the generic dialog keeps the description only.
 const OVERRIDES = { xml: { form: false as const } };

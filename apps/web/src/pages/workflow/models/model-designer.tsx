@@ -7,36 +7,12 @@ import { apiQuery } from '../../../api/server-state';
 import type { ModelerHandle } from '../bpmn/modeler-canvas';
 import { useLang } from '../bpmn/deploy-fields';
 import { modelProblems, newModelXml } from '../bpmn/problems';
+import { pageTexts } from '../../../i18n/page-texts';
 
 // bpmn-js and its properties panel: fetched when a designer first opens, never with the list.
 const ModelerCanvas = lazy(() => import('../bpmn/modeler-canvas'));
 
-const TEXT = {
-  zh: {
-    titleNew: '新建模型',
-    titleEdit: '设计模型',
-    description: '模型描述',
-    importXml: '导入XML',
-    importTitle: '粘贴 BPMN 2.0 XML',
-    importFailed: '无法读取该XML',
-    save: '保存',
-    cancel: '取消',
-    saved: '模型已保存',
-    newName: '新流程',
-  },
-  en: {
-    titleNew: 'New model',
-    titleEdit: 'Design model',
-    description: 'Description',
-    importXml: 'Import XML',
-    importTitle: 'Paste BPMN 2.0 XML',
-    importFailed: 'This XML cannot be read',
-    save: 'Save',
-    cancel: 'Cancel',
-    saved: 'Model saved',
-    newName: 'New process',
-  },
-};
+const TEXT = pageTexts('modelDesigner');
 
 const MODEL_API = flowModelResource.api;
 

@@ -1,0 +1,25 @@
+import type { cycleCurve as zh } from '../zh/cycle-curve';
+
+export const cycleCurve: typeof zh = {
+  curve: 'Curve',
+  title: 'Cycle curve and validated profile',
+  temperature: 'Temperature (°C)',
+  pressure: 'Pressure (kPa)',
+  concentration: 'Concentration (mg/L)',
+  plateau: 'Plateau band',
+  pressureBand: 'Pressure band',
+  pressureMin: 'Pressure lower bound',
+  pressureMax: 'Pressure upper bound',
+  hold: 'Hold achieved',
+  minConcentration: 'Min concentration',
+  empty: 'No curve points for this cycle',
+  holdTime: 'Hold time',
+  result: 'Parametric release',
+  pass: 'Pass',
+  fail: 'Fail',
+  none: 'Not judged',
+  seconds: '{n} s',
+  minutes: '{n} min',
+  atLeast: 'min. {n}',
+  noProfile: 'The program has no validated profile',
+};

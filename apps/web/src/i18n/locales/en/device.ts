@@ -1,0 +1,25 @@
+import type { device as zh } from '../zh/device';
+
+export const device: typeof zh = {
+  secret: 'MQTT secret',
+  confirmTitle: 'Generate a new MQTT secret?',
+  confirmBody: 'The old secret of device {code} stops working at once; the device must reconnect with the new one.',
+  rotate: 'Generate',
+  cancel: 'Cancel',
+  dialogTitle: 'MQTT secret - {code}',
+  onceHint: 'The secret is shown only this once and cannot be viewed again: copy it into the device now.',
+  clientId: 'Client id',
+  username: 'User name',
+  secretLabel: 'Secret',
+  topic: 'Topic prefix',
+  broker: 'Broker',
+  copy: 'Copy',
+  copied: 'Copied',
+  close: 'I have saved it',
+  release: 'Released today',
+  released: 'Released',
+  notReleased: 'Not released',
+  noBd: 'No BD test today',
+  bdFailed: 'BD test failed',
+  requalifying: 'Requalification open ({n} of 3 passed)',
+};

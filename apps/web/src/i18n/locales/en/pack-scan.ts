@@ -1,0 +1,28 @@
+import type { packScan as zh } from '../zh/pack-scan';
+
+export const packScan: typeof zh = {
+  station: 'Move',
+  scanHint: 'Scan or type a pack code, then Enter',
+  camera: 'Scan with camera',
+  cameraStop: 'Close camera',
+  cameraFailed: 'The camera cannot be opened: {why}',
+  clinic: 'Clinic',
+  base: 'Supply centre',
+  line: 'Line',
+  car: 'Car',
+  load: 'Load',
+  patientCase: 'Patient case',
+  chairNo: 'Chair',
+  clinician: 'Clinician',
+  required: 'Enter the {name}',
+  unknown: 'No pack has the code {code}',
+  badCode: '{code} is not a pack code (letters, digits, _ and -, at most 32)',
+  allowed: 'Can move',
+  moved: 'Moved',
+  confirm: 'Move {n}',
+  clear: 'Clear',
+  remove: 'Remove',
+  none: 'No pack scanned yet',
+  movedMsg: '{n} packs moved',
+  count: '{n} scanned, {m} can move',
+};

@@ -1,0 +1,25 @@
+import type { pack as zh } from '../zh/pack';
+
+export const pack: typeof zh = {
+  history: 'History',
+  historyTitle: 'History - {code}',
+  move: 'Move',
+  moveTitle: 'Move {n} packs',
+  label: 'Print labels',
+  to: 'Move to',
+  noMove: 'The chosen packs share no state they may move to',
+  dept: 'Department',
+  load: 'Load',
+  patientCase: 'Patient case',
+  chairNo: 'Chair',
+  clinician: 'Clinician',
+  remark: 'Remark',
+  time: 'At',
+  from: 'From',
+  toState: 'To',
+  by: 'By',
+  where: 'Where / load / case',
+  close: 'Close',
+  ok: 'OK',
+  moved: '{n} packs moved',
+};

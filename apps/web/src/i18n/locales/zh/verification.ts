@@ -1,0 +1,20 @@
+/** Texts of the biological indicator verification screen. */
+export const verification = {
+  loads: '召回',
+  title: '召回 - {no}',
+  packs: '器械包',
+  records: '消毒记录',
+  recordNo: '记录编号',
+  batchNo: '批次号',
+  load: '装载物品',
+  endTime: '结束时间',
+  dept: '所属机构',
+  state: '状态',
+  open: '待处理',
+  handled: '已处理',
+  result: '处理结果',
+  handle: '处理所选',
+  resultHint: '处理结果(如:已追回并重新灭菌)',
+  none: '无召回批次',
+  close: '关闭',
+};
