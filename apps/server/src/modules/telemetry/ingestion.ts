@@ -30,7 +30,7 @@ export {
 export type { BatchContext, IngestionCounters } from './batch-context';
 import { applyBirthChanges, loadBirths, type StoredBirth } from './sparkplug-births';
 import { writeRollups } from './rollups';
-import { acquisitionInsert, messageLogInsert } from './batch-statements';
+import { copyAcquisition, messageLogInsert } from './batch-statements';
 import { mergeDeviceLatest } from './device-latest';
 import { ingestSparkplug } from './sparkplug-ingest';
 import { AlarmEngine, type AlarmWork } from './alarm-engine';
@@ -677,7 +677,7 @@ export class Ingestion implements MessageSink {
       // The rollups (per minute, per quarter hour) `iot/model-list` reads long ranges from: exact, late points included.
       await writeRollups(client, rows.rollups);
       await mergeDeviceLatest(client, latest);
-      if (acquisition.length) await client.query(acquisitionInsert(acquisition));
+      await copyAcquisition(client, acquisition);
       if (logs.length) await client.query(messageLogInsert(logs));
       const presence = rows.presence.length ? await applyPresence(client, rows.presence) : undefined;
       const cycles = rows.cycles.length
