@@ -578,9 +578,8 @@ export class Ingestion implements MessageSink {
       const values: Record<string, StoredValue> = {};
       // for…in over JSON.parse's plain object: its own keys, without an array of entries per message.
       for (const name in parsed.values) {
-        const added = ctx.rows.addValue(device, name, parsed.values[name], parsed.ts, this.counters);
-        if (typeof added === 'string') errors.push(added);
-        else values[added.field] = added.value;
+        const refused = ctx.rows.putValue(device, name, parsed.values[name], parsed.ts, this.counters, values);
+        if (refused !== undefined) errors.push(refused);
       }
       ctx.rows.acquisition.push({
         tenantId,
