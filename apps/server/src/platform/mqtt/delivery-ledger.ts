@@ -44,6 +44,13 @@ export function digest(topic: string, payload: Buffer): number {
   return h | 0;
 }
 
+/** `{1,2,3}`: an int[] literal of integers (no quoting needed). */
+function intArray<T>(items: readonly T[], value: (item: T) => number): string {
+  let text = '{';
+  for (let i = 0; i < items.length; i++) text += (i ? ',' : '') + String(value(items[i]!) | 0);
+  return `${text}}`;
+}
+
 export type Delivery = 'new' | 'pending' | 'committed';
 
 /** Packet ids are 16-bit: per-id tables instead of maps. */
@@ -143,7 +150,8 @@ export class DeliveryLedger {
        values ($1, $2, $3::int[], $4::int[], clock_timestamp())
        on conflict (session, slot) do update
          set packet_ids = excluded.packet_ids, digests = excluded.digests, committed_at = excluded.committed_at`,
-      [this.session, slot, deliveries.map((d) => d.packetId), deliveries.map((d) => d.hash)],
+      // Integers as array literals written here: pg's array serialisation escapes every element.
+      [this.session, slot, intArray(deliveries, (d) => d.packetId), intArray(deliveries, (d) => d.hash)],
     );
   }
 }
