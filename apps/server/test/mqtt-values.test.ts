@@ -177,6 +177,16 @@ describe('values a field cannot keep, through the embedded broker', () => {
     expect(await rows(`select 1 from mes_telemetry where tenant_id = $1 and field = 'label'`, [tenant])).toEqual([]);
   });
 
+  it('stores a text with backslashes and quotes as sent (acquisition rows go in by COPY, which must escape them)', async () => {
+    const { log, acq } = await sendJson(
+      12,
+      String.raw`"values":{"label":"C:\\run \"7\"\\n","level":12.25}`,
+      'backslash and quotes',
+    );
+    expect(log?.error).toBeNull();
+    expect(acq?.data_values).toEqual({ label: String.raw`C:\run "7"\n`, level: 12.25 });
+  });
+
   it('refuses an over-long field name, saying so, and stores the message’s other field', async () => {
     const { log, acq } = await sendJson(3, `"values":{"${'n'.repeat(70)}":1,"level":3.25}`, 'over-long name');
     expect(log?.error).toBe(`field name ${'n'.repeat(64)}… is longer than 64 characters (70)`);

@@ -183,7 +183,11 @@ export function evaluateSamples(rules: RuleSet, state: DeviceAlarmState, samples
         }
       }
     }
-    state.last.set(sample.field, { ts: sample.ts, value: sample.value });
+    // Updated in place: an object per sample was garbage of every batch (`undo` keeps a deep copy).
+    if (previous) {
+      previous.ts = sample.ts;
+      previous.value = sample.value;
+    } else state.last.set(sample.field, { ts: sample.ts, value: sample.value });
   }
   return out;
 }

@@ -74,9 +74,11 @@ export function parseTs(value: unknown, fallback: Date, now: number, maxAheadMs 
 }
 
 /** Why a value was refused, and which counter counts it. */
-interface Refusal {
-  why: string;
-  counter: 'wrongType' | 'inexact' | 'badText';
+class Refusal {
+  constructor(
+    readonly why: string,
+    readonly counter: 'wrongType' | 'inexact' | 'badText',
+  ) {}
 }
 
 type Stored = { num: string | null; text: string | null };
@@ -103,38 +105,42 @@ function decimalText(value: number, decimals: number): string {
  * keep is refused: beyond ±(2^53 − 1) as sent or after scaling, or nonzero but below the column's
  * least step (it would become 0 at any precision).
  */
-function numeric(field: ModelField, raw: number): Stored | Refusal {
+function numeric(field: ModelField, raw: number): StoredValue | Refusal {
   const f = field.field;
-  if (!Number.isFinite(raw)) return { why: `${f} is not a finite number`, counter: 'wrongType' };
+  if (!Number.isFinite(raw)) return new Refusal(`${f} is not a finite number`, 'wrongType');
   if (Math.abs(raw) > MAX_EXACT)
-    return {
-      why: `${f} is beyond ±${MAX_EXACT}, the largest ${field.dataType === 'int' ? 'integer' : 'magnitude'} kept exactly`,
-      counter: 'inexact',
-    };
+    return new Refusal(
+      `${f} is beyond ±${MAX_EXACT}, the largest ${field.dataType === 'int' ? 'integer' : 'magnitude'} kept exactly`,
+      'inexact',
+    );
   const multiplied = field.scaling ? raw * field.scaling.multiplier : raw;
   if (multiplied !== 0 && Math.abs(multiplied) < COLUMN_STEP)
-    return {
-      why: `${f} ${String(multiplied)} is smaller than ${COLUMN_STEP.toFixed(COLUMN_SCALE)}, the least the column keeps: it would be stored as 0`,
-      counter: 'inexact',
-    };
+    return new Refusal(
+      `${f} ${String(multiplied)} is smaller than ${COLUMN_STEP.toFixed(COLUMN_SCALE)}, the least the column keeps: it would be stored as 0`,
+      'inexact',
+    );
   const scaled = field.scaling ? multiplied + field.scaling.offset : raw;
   if (!Number.isFinite(scaled) || Math.abs(scaled) > MAX_EXACT)
-    return {
-      why: `${f} is beyond ±${MAX_EXACT} after scaling, the largest magnitude kept exactly`,
-      counter: 'inexact',
-    };
+    return new Refusal(`${f} is beyond ±${MAX_EXACT} after scaling, the largest magnitude kept exactly`, 'inexact');
   const decimals = Math.max(0, Math.min(COLUMN_SCALE, Math.trunc(field.precision)));
-  return { num: decimalText(scaled, decimals), text: null };
+  return { num: decimalText(scaled, decimals) };
 }
 
-function textValue(field: ModelField, raw: string): Stored | Refusal {
+function textValue(field: ModelField, raw: string): StoredValue | Refusal {
   const fault = textFault(raw, TEXT_VALUE_MAX, 'text');
-  return fault ? { why: `${field.field} ${fault}`, counter: 'badText' } : { num: null, text: raw };
+  return fault ? new Refusal(`${field.field} ${fault}`, 'badText') : raw;
 }
 
-/** A value checked against its model field: what is stored, or why it was refused and how it counts. */
-function checkValue(field: ModelField, raw: unknown): Stored | Refusal {
-  const wrong = (what: string): Refusal => ({ why: `${field.field} is not ${what}`, counter: 'wrongType' });
+const TRUE: StoredValue = Object.freeze({ num: '1' });
+const FALSE: StoredValue = Object.freeze({ num: '0' });
+
+/**
+ * A value checked against its model field: what the report stores (text, or a number as its
+ * decimal text), or why it was refused and how it counts. The stored value is the report's own
+ * object: no intermediate one per value.
+ */
+function checkValue(field: ModelField, raw: unknown): StoredValue | Refusal {
+  const wrong = (what: string) => new Refusal(`${field.field} is not ${what}`, 'wrongType');
   switch (field.dataType) {
     case 'int':
       if (typeof raw !== 'number' || (Number.isFinite(raw) && !Number.isInteger(raw))) return wrong('an integer');
@@ -144,26 +150,27 @@ function checkValue(field: ModelField, raw: unknown): Stored | Refusal {
       return numeric(field, raw);
     case 'bool':
       if (typeof raw !== 'boolean') return wrong('a boolean');
-      return { num: raw ? '1' : '0', text: null };
+      return raw ? TRUE : FALSE;
     case 'string':
       if (typeof raw !== 'string') return wrong('a string');
       return textValue(field, raw);
     case 'enum':
       if (typeof raw === 'number' && Number.isInteger(raw)) {
-        if (Number.isSafeInteger(raw)) return { num: String(raw), text: null };
-        return { why: `${field.field} is beyond ±${MAX_EXACT}, the largest integer kept exactly`, counter: 'inexact' };
+        if (Number.isSafeInteger(raw)) return { num: String(raw) };
+        return new Refusal(`${field.field} is beyond ±${MAX_EXACT}, the largest integer kept exactly`, 'inexact');
       }
       if (typeof raw === 'string') return textValue(field, raw);
       return wrong('an enum value');
     default:
-      return { why: `${field.field} has an unknown data type`, counter: 'wrongType' };
+      return new Refusal(`${field.field} has an unknown data type`, 'wrongType');
   }
 }
 
 /** A value checked against its model field: the stored number or text, or why it was refused. */
 export function convertValue(field: ModelField, raw: unknown): Stored | string {
   const checked = checkValue(field, raw);
-  return 'why' in checked ? checked.why : checked;
+  if (checked instanceof Refusal) return checked.why;
+  return typeof checked === 'string' ? { num: null, text: checked } : { num: checked.num, text: null };
 }
 
 export interface LogRow {
@@ -316,6 +323,25 @@ export class BatchRows {
     ts: Date,
     counters: ValueCounters,
   ): { field: string; value: StoredValue } | string {
+    const into: Record<string, StoredValue> = {};
+    const refused = this.putValue(device, name, raw, ts, counters, into);
+    if (refused !== undefined) return refused;
+    for (const field in into) return { field, value: into[field]! };
+    return 'no value';
+  }
+
+  /**
+   * {@link addValue} into the report's values (`into[field] = stored value`): what a JSON report's
+   * loop calls, without an answer object per value; answers why the value was refused, if it was.
+   */
+  putValue(
+    device: KnownDevice,
+    name: string,
+    raw: unknown,
+    ts: Date,
+    counters: ValueCounters,
+    into: Record<string, StoredValue>,
+  ): string | undefined {
     const field = device.fields.get(name);
     const nameFault = field ? modelNameFault(field, name) : textFault(name, FIELD_NAME_MAX);
     if (nameFault) {
@@ -332,24 +358,32 @@ export class BatchRows {
       return `${field.field}: ${aheadText(ahead, allowed(this.clock.maxAheadMs))}`;
     }
     const value = checkValue(field, raw);
-    if ('why' in value) {
+    if (value instanceof Refusal) {
       counters[value.counter]++;
       return value.why;
     }
-    // The reports keep the values; a row is made only for a field's newest point of the batch.
+    const num = typeof value === 'string' ? null : value.num;
+    const text = num === null ? (value as string) : null;
+    // The reports keep the values; a field's newest point of the batch is one row, updated in place.
     const latest = this.latestOf(device);
     const previous = latest.get(field.field);
-    if (!previous || previous.ts <= ts)
+    if (!previous)
       latest.set(field.field, {
         tenantId: device.tenantId,
         deviceCode: device.deviceCode,
         field: field.field,
         ts,
-        num: value.num,
-        text: value.text,
+        num,
+        text,
       });
-    if (value.num !== null) this.rollups.add(device.tenantId, device.deviceCode, field.field, ts.getTime(), value.num);
-    return { field: field.field, value: value.num !== null ? { num: value.num } : (value.text ?? '') };
+    else if (previous.ts <= ts) {
+      previous.ts = ts;
+      previous.num = num;
+      previous.text = text;
+    }
+    if (num !== null) this.rollups.add(device.tenantId, device.deviceCode, field.field, ts.getTime(), num);
+    into[field.field] = value;
+    return undefined;
   }
 }
 
@@ -361,10 +395,26 @@ export type StoredValue = string | { num: string };
  * text (jsonb keeps numbers as `numeric`, so 2^53 − 1 or 6 decimals stay exact), text as JSON strings.
  */
 export function valuesJson(values: Readonly<Record<string, StoredValue>>): string {
-  const parts = Object.entries(values).map(
-    ([field, value]) => `${JSON.stringify(field)}:${typeof value === 'string' ? JSON.stringify(value) : value.num}`,
-  );
-  return `{${parts.join(',')}}`;
+  let json = '{';
+  for (const field in values) {
+    const value = values[field]!;
+    if (json.length > 1) json += ',';
+    json += `${quotedName(field)}:${typeof value === 'string' ? JSON.stringify(value) : value.num}`;
+  }
+  return `${json}}`;
+}
+
+/** Field names as JSON strings, kept: a report's names are its model's, the same in every report. */
+const quotedNames = new Map<string, string>();
+const QUOTED_NAMES_MAX = 10_000;
+
+function quotedName(field: string): string {
+  let quoted = quotedNames.get(field);
+  if (quoted === undefined) {
+    if (quotedNames.size >= QUOTED_NAMES_MAX) quotedNames.clear();
+    quotedNames.set(field, (quoted = JSON.stringify(field)));
+  }
+  return quoted;
 }
 
 /** The errors of one report as the log and acquisition data keep them. */

@@ -30,7 +30,7 @@ export {
 export type { BatchContext, IngestionCounters } from './batch-context';
 import { applyBirthChanges, loadBirths, type StoredBirth } from './sparkplug-births';
 import { writeRollups } from './rollups';
-import { acquisitionInsert, messageLogInsert } from './batch-statements';
+import { copyAcquisition, messageLogInsert } from './batch-statements';
 import { mergeDeviceLatest } from './device-latest';
 import { ingestSparkplug } from './sparkplug-ingest';
 import { AlarmEngine, type AlarmWork } from './alarm-engine';
@@ -578,9 +578,8 @@ export class Ingestion implements MessageSink {
       const values: Record<string, StoredValue> = {};
       // for…in over JSON.parse's plain object: its own keys, without an array of entries per message.
       for (const name in parsed.values) {
-        const added = ctx.rows.addValue(device, name, parsed.values[name], parsed.ts, this.counters);
-        if (typeof added === 'string') errors.push(added);
-        else values[added.field] = added.value;
+        const refused = ctx.rows.putValue(device, name, parsed.values[name], parsed.ts, this.counters, values);
+        if (refused !== undefined) errors.push(refused);
       }
       ctx.rows.acquisition.push({
         tenantId,
@@ -677,7 +676,7 @@ export class Ingestion implements MessageSink {
       // The rollups (per minute, per quarter hour) `iot/model-list` reads long ranges from: exact, late points included.
       await writeRollups(client, rows.rollups);
       await mergeDeviceLatest(client, latest);
-      if (acquisition.length) await client.query(acquisitionInsert(acquisition));
+      await copyAcquisition(client, acquisition);
       if (logs.length) await client.query(messageLogInsert(logs));
       const presence = rows.presence.length ? await applyPresence(client, rows.presence) : undefined;
       const cycles = rows.cycles.length

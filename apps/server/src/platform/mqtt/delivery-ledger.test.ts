@@ -54,6 +54,24 @@ describe('DeliveryLedger', () => {
     expect(l.accept(RECENT + 1, RECENT + 1, true)).toBe('committed');
   });
 
+  it('keeps an id committed again after its earlier commit left the recent ones', () => {
+    const l = ledger();
+    l.accept(1, 11, false);
+    l.commit(1, 11, l.epoch);
+    for (let i = 0; i < RECENT - 1; i++) {
+      const id = 2 + (i % 1000);
+      l.accept(id, id, false);
+      l.commit(id, id, l.epoch);
+    }
+    // Id 1 again (a new message on a freed id), then one more commit pushes its first commit out.
+    l.accept(1, 12, false);
+    l.commit(1, 12, l.epoch);
+    l.accept(2000, 2000, false);
+    l.commit(2000, 2000, l.epoch);
+    expect(l.accept(1, 12, true)).toBe('committed');
+    expect(l.accept(1, 11, true)).toBe('new');
+  });
+
   it('digests topic and payload apart', () => {
     expect(digest('a/b', Buffer.from('c'))).not.toBe(digest('a', Buffer.from('/bc')));
   });

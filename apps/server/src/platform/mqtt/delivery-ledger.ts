@@ -44,13 +44,38 @@ export function digest(topic: string, payload: Buffer): number {
   return h | 0;
 }
 
+/** `{1,2,3}`: an int[] literal of integers (no quoting needed). */
+function intArray<T>(items: readonly T[], value: (item: T) => number): string {
+  let text = '{';
+  for (let i = 0; i < items.length; i++) text += (i ? ',' : '') + String(value(items[i]!) | 0);
+  return `${text}}`;
+}
+
 export type Delivery = 'new' | 'pending' | 'committed';
 
+/** Packet ids are 16-bit: per-id tables instead of maps. */
+const PACKET_IDS = 65_536;
+
 export class DeliveryLedger {
-  /** Delivered, not yet committed: packet id → digest. */
-  private readonly pending = new Map<number, number>();
-  /** Committed (acked, or about to be): packet id → digest, oldest first. */
-  private readonly committed = new Map<number, number>();
+  /**
+   * Delivered, not yet committed: the digest per packet id, and whether one is pending. Tables
+   * indexed by packet id rather than maps: a map entry made and deleted per message was the
+   * ingester's largest single cost (docs/ingest-performance.md).
+   */
+  private readonly pendingHash = new Int32Array(PACKET_IDS);
+  private readonly pendingSet = new Uint8Array(PACKET_IDS);
+  /**
+   * Committed (acked, or about to be): the digest per packet id and the number of the commit that
+   * remembered it (0: none). The last {@link RECENT} commits are a ring of (packet id, number); the
+   * commit that falls out of the ring forgets its id unless the id was committed again since.
+   * (A Map used as that queue, its oldest key deleted per commit, cost time growing with the
+   * deleted entries V8 skips at its head.)
+   */
+  private readonly committedHash = new Int32Array(PACKET_IDS);
+  private readonly committedAt = new Float64Array(PACKET_IDS);
+  private readonly ringIds = new Uint16Array(RECENT);
+  private readonly ringAt = new Float64Array(RECENT);
+  private commits = 0;
   private slot = 0;
   private readonly slots: number;
   /** Bumped by {@link reset}: a commit of an earlier session's delivery is ignored. */
@@ -80,36 +105,39 @@ export class DeliveryLedger {
   /** The broker started a new session: no earlier packet id means anything any more. */
   reset(): void {
     this.epoch++;
-    this.pending.clear();
-    this.committed.clear();
+    this.pendingSet.fill(0);
+    this.committedAt.fill(0);
   }
 
   /** Classifies a delivery; a `new` one is pending until {@link commit}. */
   accept(packetId: number, hash: number, dup: boolean): Delivery {
     if (dup) {
-      if (this.pending.get(packetId) === hash) return 'pending';
-      if (this.committed.get(packetId) === hash) return 'committed';
+      if (this.pendingSet[packetId] === 1 && this.pendingHash[packetId] === hash) return 'pending';
+      if (this.committedAt[packetId] !== 0 && this.committedHash[packetId] === hash) return 'committed';
     }
     // A first delivery of this id: the broker freed it, so what we remember of it is another message.
-    this.committed.delete(packetId);
-    this.pending.set(packetId, hash);
+    this.committedAt[packetId] = 0;
+    this.pendingSet[packetId] = 1;
+    this.pendingHash[packetId] = hash;
     return 'new';
   }
 
   /** The delivery's batch committed (called just before its PUBACK). */
   commit(packetId: number, hash: number, epoch: number): void {
     if (epoch !== this.epoch) return;
-    if (this.pending.get(packetId) === hash) this.pending.delete(packetId);
+    if (this.pendingSet[packetId] === 1 && this.pendingHash[packetId] === hash) this.pendingSet[packetId] = 0;
     this.remember(packetId, hash);
   }
 
   private remember(packetId: number, hash: number): void {
-    this.committed.delete(packetId);
-    this.committed.set(packetId, hash);
-    if (this.committed.size > RECENT) {
-      const oldest = this.committed.keys().next();
-      if (!oldest.done) this.committed.delete(oldest.value);
-    }
+    const at = ++this.commits;
+    const place = at % RECENT;
+    const oldest = this.ringIds[place]!;
+    if (this.ringAt[place] !== 0 && this.committedAt[oldest] === this.ringAt[place]) this.committedAt[oldest] = 0;
+    this.ringIds[place] = packetId;
+    this.ringAt[place] = at;
+    this.committedHash[packetId] = hash;
+    this.committedAt[packetId] = at;
   }
 
   /** Inside a batch's transaction: the batch's deliveries, one row (slots rotate). */
@@ -122,7 +150,8 @@ export class DeliveryLedger {
        values ($1, $2, $3::int[], $4::int[], clock_timestamp())
        on conflict (session, slot) do update
          set packet_ids = excluded.packet_ids, digests = excluded.digests, committed_at = excluded.committed_at`,
-      [this.session, slot, deliveries.map((d) => d.packetId), deliveries.map((d) => d.hash)],
+      // Integers as array literals written here: pg's array serialisation escapes every element.
+      [this.session, slot, intArray(deliveries, (d) => d.packetId), intArray(deliveries, (d) => d.hash)],
     );
   }
 }

@@ -135,6 +135,13 @@ export interface MqttRuntime<S extends MessageSink = MessageSink> {
   stop(): Promise<void>;
 }
 
+/** The deliveries of a batch's messages that belong to the ledger's current session. */
+function ledgerDeliveries(messages: readonly IncomingMessage[], epoch: number): { packetId: number; hash: number }[] {
+  const out: { packetId: number; hash: number }[] = [];
+  for (const m of messages) if (m.delivery && m.delivery.epoch === epoch) out.push(m.delivery);
+  return out;
+}
+
 /**
  * Starts MQTT ingestion: the embedded broker handing devices' messages to ingestion from its
  * `authorizePublish` hook (the device's PUBACK waits for the commit), or a subscriber of the external
@@ -161,8 +168,6 @@ export async function startMqtt<S extends MessageSink>(
   const ledger = identity
     ? new DeliveryLedger(ctx.database.pool, identity, tuning.batchSize ?? DEFAULT_BATCH_SIZE)
     : undefined;
-  /** The packet id and digest of each message the external subscriber pushed, for the ledger row. */
-  const deliveries = new WeakMap<IncomingMessage, { packetId: number; hash: number; epoch: number }>();
   /** The embedded broker's counterpart: who published each message, for its publication ledger. */
   const publisherLedger = config.url ? undefined : new PublishLedger(ctx.database.pool);
   const publications = new WeakMap<IncomingMessage, Publication>();
@@ -174,13 +179,7 @@ export async function startMqtt<S extends MessageSink>(
     ...(ledger
       ? {
           inTransaction: (client: pg.PoolClient, messages: readonly IncomingMessage[]) =>
-            ledger.record(
-              client,
-              messages.flatMap((m) => {
-                const d = deliveries.get(m);
-                return d && d.epoch === ledger.epoch ? [d] : [];
-              }),
-            ),
+            ledger.record(client, ledgerDeliveries(messages, ledger.epoch)),
         }
       : {}),
     ...(publisherLedger
@@ -240,7 +239,7 @@ export async function startMqtt<S extends MessageSink>(
           return;
         case 'new': {
           const epoch = ledger.epoch;
-          deliveries.set(message, { packetId, hash, epoch });
+          message.delivery = { packetId, hash, epoch };
           ingestion.push(message, () => {
             ledger.commit(packetId, hash, epoch);
             ack();

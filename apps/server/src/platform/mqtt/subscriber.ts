@@ -2,6 +2,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { generate, parser, type IPublishPacket, type Packet } from 'mqtt-packet';
 import { DEFAULT_MAX_PACKET_BYTES, PacketSizeScanner } from './packet-size';
+import { PacketSplitter } from './publish-decoder';
 
 /**
  * A minimal MQTT subscriber that acknowledges a QoS-1 message only when told to (after the batch
@@ -121,8 +122,15 @@ export class Subscriber {
       }
     };
     read.on('packet', (packet: Packet) => this.onPacket(packet, send));
+    // Plain PUBLISH packets are decoded by the splitter, the rest by mqtt-packet, in their order.
+    const packets = new PacketSplitter(
+      version,
+      (packet) => this.onPacket(packet, send),
+      (packet) => read.parse(packet),
+    );
     read.on('error', (error: Error) => {
       this.options.warn('MQTT subscriber: malformed packet from the broker', error);
+      packets.halt();
       socket.destroy();
     });
     socket.on('connect', () => {
@@ -155,7 +163,7 @@ export class Subscriber {
     });
     socket.on('data', (chunk: Buffer) => {
       const over = sizes.scan(chunk);
-      if (over === undefined) return void read.parse(chunk);
+      if (over === undefined) return packets.push(chunk);
       // Its PUBLISH stays unacknowledged: the broker's session keeps it (and sends it again).
       this.options.warn(
         `MQTT subscriber: the broker sent a packet of ${over} bytes (limit ${maxPacketBytes}); connection closed`,

@@ -31,6 +31,12 @@ export interface IncomingMessage {
   /** The publishing client, where the broker says (the embedded one); '' otherwise. */
   clientId: string;
   receivedAt: Date;
+  /**
+   * External subscriber: the delivery's packet id, digest and ledger epoch, for the batch's
+   * delivery-ledger row (delivery-ledger.ts). On the message rather than in a WeakMap beside it:
+   * a weak entry per message was a cost of its own to the garbage collector.
+   */
+  delivery?: { packetId: number; hash: number; epoch: number };
 }
 
 /** A connection event the embedded broker reports (connect, disconnect). */
