@@ -271,3 +271,25 @@ export async function choose(page: Page, scope: Locator, label: string): Promise
 /** The add / edit dialog's form item of a field. */
 export const formItem = (page: Page, field: string) =>
   crudDialog(page).locator('.ant-form-item', { has: page.locator(`#crud-form_${field}`) });
+
+/**
+ * Confirms the open confirmation (antd's Modal.confirm) and waits for the write it makes: the
+ * server's answer to the POST whose URL contains `route` must be a success, then the dialog is
+ * gone. A confirmed row action whose effect was not seen in 15 s (crud-query, verification-records
+ * in full runs) then says which step did not happen: no call (the click was lost), a refusal (its
+ * message), a slow server (the answer's wait, allowed 45 s), or a list that did not read again.
+ */
+export async function confirmWrite(page: Page, route: string, timeout = 45_000): Promise<void> {
+  const confirm = page.locator('.ant-modal-confirm');
+  await confirm.waitFor();
+  const answered = page.waitForResponse((r) => r.url().includes(route) && r.request().method() === 'POST', {
+    timeout,
+  });
+  await confirm.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
+  const answer = await answered.catch((e: unknown) => {
+    throw new Error(`no answer to ${route} within ${timeout} ms of the confirmation's OK: ${String(e)}`);
+  });
+  const body = (await answer.json()) as { success?: boolean; msg?: string };
+  expect(body.success, `${route}: ${answer.status()} ${body.msg ?? ''}`).toBe(true);
+  await confirm.waitFor({ state: 'detached' });
+}
