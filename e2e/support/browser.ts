@@ -37,6 +37,18 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /**
+ * Lets the pages of a spec file (opened in a test or in its beforeAll alike) tell what they saw
+ * when a test fails; useBrowser calls it, a file that launches its own browser calls it itself.
+ */
+export function traceFailures(): void {
+  beforeEach(({ onTestFailed }) => {
+    onTestFailed(async ({ task }) => {
+      for (const [index, tell] of [...traced.values()].entries()) await tell(`${task.name}-${index + 1}`);
+    });
+  });
+}
+
+/**
  * One Chromium for the spec file that calls it, launched before its tests and closed after:
  * `const browser = useBrowser();` then `newPage(browser())`.
  */
@@ -45,12 +57,7 @@ export function useBrowser(): () => Browser {
   beforeAll(async () => {
     browser = await launchBrowser();
   });
-  // Pages opened in a test and in a file's beforeAll alike tell what they saw when a test fails.
-  beforeEach(({ onTestFailed }) => {
-    onTestFailed(async ({ task }) => {
-      for (const [index, tell] of [...traced.values()].entries()) await tell(`${task.name}-${index + 1}`);
-    });
-  });
+  traceFailures();
   afterAll(() => browser?.close());
   return () => {
     if (!browser) throw new Error('the browser starts in beforeAll');
@@ -99,10 +106,14 @@ function traceOnFailure(page: Page): void {
     const sent = pending.get(r);
     if (sent === undefined) return;
     pending.delete(r);
-    void r.response().then(async (res) => {
-      const body = r.method() === 'GET' ? '' : ` ${(await res?.text().catch(() => ''))?.slice(0, 160) ?? ''}`;
-      keep(`${sent} -> ${res?.status() ?? '?'} at ${at()}${body}`);
-    });
+    // The page may close before the answer is read: then there is nothing left to tell.
+    void r
+      .response()
+      .then(async (res) => {
+        const body = r.method() === 'GET' ? '' : ` ${(await res?.text().catch(() => ''))?.slice(0, 160) ?? ''}`;
+        keep(`${sent} -> ${res?.status() ?? '?'} at ${at()}${body}`);
+      })
+      .catch(() => undefined);
   });
   page.on('requestfailed', (r) => {
     const sent = pending.get(r);
