@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { goInApp, openMenuScreen } from '../support/shell';
-import { newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
+import { confirmWrite, newPage, poll, screenshot, signIn, useBrowser } from '../support/browser';
 
 const browser = useBrowser();
 
@@ -70,7 +70,7 @@ describe('server state shared by screens', () => {
 
     // Removing it there takes it off the first tab too.
     await rowOf(panel, code).getByTestId('crud-row-delete').click();
-    await page.locator('.ant-modal-confirm .ant-btn-primary').click();
+    await confirmWrite(page, '/blade-system/dict/remove');
     await poll(() => rows(panel).count()).toBe(0);
     await tab(page, '/system/dict').click();
     await poll(() => rowOf(dictScreen, code).count()).toBe(0);

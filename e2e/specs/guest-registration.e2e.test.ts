@@ -1,12 +1,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OAuthTestServer } from '../../apps/server/test/support/oauth-test-server';
-import { callApi, launchBrowser, newPage, poll, screenshot, signIn } from '../support/browser';
+import { callApi, launchBrowser, newPage, poll, screenshot, signIn, traceFailures } from '../support/browser';
 import { setParam } from '../support/params';
 
 let browser: Browser;
 /** A local OpenID Connect provider the server and the browser both reach. */
 let provider: OAuthTestServer;
+traceFailures();
 beforeAll(async () => {
   browser = await launchBrowser();
   provider = await new OAuthTestServer({ 'e2e-client': 'e2e-client-secret' }).start();

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { newPage, screenshot, signIn, useBrowser } from '../support/browser';
+import { confirmWrite, newPage, screenshot, signIn, useBrowser } from '../support/browser';
 import { openMenuScreen } from '../support/shell';
 
 const browser = useBrowser();
@@ -127,7 +127,7 @@ describe('users screen', () => {
     // Batch delete: tick, delete, confirm.
     await rows(page).first().locator('.ant-checkbox-input').check();
     await page.getByTestId('crud-delete').click();
-    await page.locator('.ant-modal-confirm .ant-btn-primary').click();
+    await confirmWrite(page, '/api/blade-user/remove');
     await expect.poll(() => rows(page).count()).toBe(0);
     await screenshot(page, 'system-user-deleted');
     await context.close();

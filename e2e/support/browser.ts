@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_TENANT_ID } from '@mes/contracts';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, inject } from 'vitest';
 import { website } from '../../apps/web/src/config/website';
 import { thisServer } from './server';
 
@@ -37,6 +37,18 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /**
+ * Lets the pages of a spec file (opened in a test or in its beforeAll alike) tell what they saw
+ * when a test fails; useBrowser calls it, a file that launches its own browser calls it itself.
+ */
+export function traceFailures(): void {
+  beforeEach(({ onTestFailed }) => {
+    onTestFailed(async ({ task }) => {
+      for (const [index, tell] of [...traced.values()].entries()) await tell(`${task.name}-${index + 1}`);
+    });
+  });
+}
+
+/**
  * One Chromium for the spec file that calls it, launched before its tests and closed after:
  * `const browser = useBrowser();` then `newPage(browser())`.
  */
@@ -45,6 +57,7 @@ export function useBrowser(): () => Browser {
   beforeAll(async () => {
     browser = await launchBrowser();
   });
+  traceFailures();
   afterAll(() => browser?.close());
   return () => {
     if (!browser) throw new Error('the browser starts in beforeAll');
@@ -60,7 +73,65 @@ export async function newPage(
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: baseUrl(), viewport, locale: 'zh-CN' });
   const page = await context.newPage();
+  traceOnFailure(page);
   return { context, page };
+}
+
+/** The open pages of this spec file, each with what it tells of itself when a test fails. */
+const traced = new Map<Page, (test: string) => Promise<void>>();
+
+/**
+ * What a failed test leaves for the person reading the run: each open page's last API calls
+ * (with their answers' status, time and, for writes, the answer's start), calls still
+ * unanswered, the browser's errors, and a screenshot. A flake of a full run rarely happens
+ * alone, so the run itself has to say whether the server answered, refused or never got the call.
+ */
+function traceOnFailure(page: Page): void {
+  const started = Date.now();
+  const at = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
+  const lines: string[] = [];
+  const keep = (line: string) => {
+    lines.push(line);
+    if (lines.length > 60) lines.shift();
+  };
+  const pending = new Map<object, string>();
+  const nameOf = (url: string) => {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`.slice(0, 160);
+  };
+  page.on('request', (r) => {
+    if (r.url().includes('/api/')) pending.set(r, `${at()} ${r.method()} ${nameOf(r.url())}`);
+  });
+  page.on('requestfinished', (r) => {
+    const sent = pending.get(r);
+    if (sent === undefined) return;
+    pending.delete(r);
+    // The page may close before the answer is read: then there is nothing left to tell.
+    void r
+      .response()
+      .then(async (res) => {
+        const body = r.method() === 'GET' ? '' : ` ${(await res?.text().catch(() => ''))?.slice(0, 160) ?? ''}`;
+        keep(`${sent} -> ${res?.status() ?? '?'} at ${at()}${body}`);
+      })
+      .catch(() => undefined);
+  });
+  page.on('requestfailed', (r) => {
+    const sent = pending.get(r);
+    if (sent === undefined) return;
+    pending.delete(r);
+    keep(`${sent} -> failed at ${at()}: ${r.failure()?.errorText ?? ''}`);
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') keep(`${at()} console.${m.type()}: ${m.text().slice(0, 200)}`);
+  });
+  page.on('pageerror', (e) => keep(`${at()} page error: ${e.message.slice(0, 200)}`));
+  page.on('close', () => traced.delete(page));
+  traced.set(page, async (test) => {
+    const open = [...pending.values()].map((s) => `${s} -> no answer yet at ${at()}`);
+    console.error(`[trace] ${test} (${page.url()})\n${[...lines, ...open].join('\n')}`);
+    const name = test.replace(/[^\w\u4e00-\u9fff-]+/g, '_').slice(-90);
+    await screenshot(page, `failed-${name}`).catch(() => undefined);
+  });
 }
 
 /**
@@ -211,3 +282,25 @@ export async function choose(page: Page, scope: Locator, label: string): Promise
 /** The add / edit dialog's form item of a field. */
 export const formItem = (page: Page, field: string) =>
   crudDialog(page).locator('.ant-form-item', { has: page.locator(`#crud-form_${field}`) });
+
+/**
+ * Confirms the open confirmation (antd's Modal.confirm) and waits for the write it makes: the
+ * server's answer to the POST whose URL contains `route` must be a success, then the dialog is
+ * gone. A confirmed row action whose effect was not seen in 15 s (crud-query, verification-records
+ * in full runs) then says which step did not happen: no call (the click was lost), a refusal (its
+ * message), a slow server (the answer's wait, allowed 45 s), or a list that did not read again.
+ */
+export async function confirmWrite(page: Page, route: string, timeout = 45_000): Promise<void> {
+  const confirm = page.locator('.ant-modal-confirm');
+  await confirm.waitFor();
+  const answered = page.waitForResponse((r) => r.url().includes(route) && r.request().method() === 'POST', {
+    timeout,
+  });
+  await confirm.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
+  const answer = await answered.catch((e: unknown) => {
+    throw new Error(`no answer to ${route} within ${timeout} ms of the confirmation's OK: ${String(e)}`);
+  });
+  const body = (await answer.json()) as { success?: boolean; msg?: string };
+  expect(body.success, `${route}: ${answer.status()} ${body.msg ?? ''}`).toBe(true);
+  await confirm.waitFor({ state: 'detached' });
+}

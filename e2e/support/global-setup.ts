@@ -29,13 +29,35 @@ declare module 'vitest' {
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const ADMIN_PASSWORD = 'E2e#Admin123';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
+/**
+ * `count` distinct free ports for the servers (HTTP and MQTT of each), taken below the kernel's
+ * ephemeral range (32768–60999 here): a port asked of the kernel with listen(0) and closed again
+ * was handed out again at once, so a server got the same port for HTTP and its broker (seen in a
+ * full run: "MQTT port … is in use", and every device spec of that server skipped); the embedded
+ * PostgreSQL also picks its port by listen(0) while the servers start. A port below the range is
+ * never handed out that way; each is checked free on every interface and held until all are chosen.
+ */
+async function freePorts(count: number): Promise<number[]> {
+  const held: net.Server[] = [];
+  const ports: number[] = [];
+  try {
+    for (let tries = 0; ports.length < count; tries++) {
+      if (tries > 500) throw new Error('no free port between 20000 and 32767');
+      const port = 20_000 + Math.floor(Math.random() * 12_768);
+      if (ports.includes(port)) continue;
+      const server = net.createServer();
+      const listening = await new Promise<boolean>((resolve) => {
+        server.once('error', () => resolve(false));
+        server.listen(port, '0.0.0.0', () => resolve(true));
+      });
+      if (!listening) continue;
+      held.push(server);
+      ports.push(port);
+    }
+    return ports;
+  } finally {
+    await Promise.all(held.map((s) => new Promise((resolve) => s.close(resolve))));
+  }
 }
 
 /**
@@ -49,7 +71,10 @@ export default async function setup(project: TestProject) {
     throw new Error(`No web build in ${webDist}: run npm run build -w @mes/web (npm test does it).`);
   }
   const count = Math.max(1, project.config.maxWorkers || 1);
-  const started = await Promise.all(Array.from({ length: count }, () => startServer(webDist)));
+  const ports = await freePorts(2 * count);
+  const started = await Promise.all(
+    Array.from({ length: count }, (_, i) => startServer(webDist, ports[2 * i] as number, ports[2 * i + 1] as number)),
+  );
   project.provide(
     'servers',
     started.map((s) => s.server),
@@ -60,12 +85,14 @@ export default async function setup(project: TestProject) {
   };
 }
 
-async function startServer(webDist: string): Promise<{ server: E2eServer; stop: () => Promise<void> }> {
+/** One server on `port`, its embedded broker on `mqttPort` (the machine's Mosquitto holds 1883). */
+async function startServer(
+  webDist: string,
+  port: number,
+  mqttPort: number,
+): Promise<{ server: E2eServer; stop: () => Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mes-e2e-'));
   fs.chmodSync(dir, 0o755);
-  const port = await freePort();
-  // The embedded broker on a port of its own: the machine's Mosquitto holds 1883.
-  const mqttPort = await freePort();
   const { DATABASE_URL: _ignored, REDIS_URL: _alsoIgnored, ...env } = process.env;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: path.join(root, 'apps/server'),
