@@ -3,6 +3,7 @@ import { requireAuth } from '../../platform/auth/request-auth';
 import { ok } from '../../platform/http/envelope';
 import { requestLanguage } from '../../platform/http/request-language';
 import { queryOf, type ResourcePlugin } from '../kernel/plugin';
+import { enable } from './enable';
 
 /** `enable`: makes one row the tenant's only enabled row (`ResourceService.enable`). */
 export const enablePlugin: ResourcePlugin = {
@@ -13,7 +14,7 @@ export const enablePlugin: ResourcePlugin = {
       const { base, write, docs } = routes;
       app.post(`${base}/enable`, { config: write, schema: docs.enable }, async (request) => {
         const body = (request.body ?? {}) as Record<string, unknown>;
-        await service.enable(queryOf(request).id ?? body.id, requireAuth(request));
+        await enable(service, queryOf(request).id ?? body.id, requireAuth(request));
         return ok(true, bilingual('enabled')[requestLanguage(request)]);
       });
     },

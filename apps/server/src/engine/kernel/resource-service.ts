@@ -1,8 +1,6 @@
-import { and, asc, count, desc, eq, getTableColumns, inArray, ne, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgColumn } from 'drizzle-orm/pg-core';
 import {
-  checkField,
-  EnableStatus,
   isAggregate,
   maskCredential,
   bilingual,
@@ -13,23 +11,22 @@ import {
   type BilingualText,
   type FieldDef,
   type QueryFieldType,
-  type ReferenceRemoval,
   type ResourceDef,
-  type SelectDef,
   type StoredValue,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { isPlatformCaller, splitIds, type AuthContext } from '../../platform/auth/request-auth';
+import { splitIds, type AuthContext } from '../../platform/auth/request-auth';
 import { isId, nextId } from '../../platform/db/ids';
 import { selectNamed } from '../../platform/db/named-statements';
 import { pageOf } from '../../platform/http/envelope';
 import { badRequest, notFound } from '../../platform/http/errors';
 import { throwFirstFault } from '../validation-fault';
-import { idsValue, idValue } from '../../platform/http/request-params';
+import { idsValue } from '../../platform/http/request-params';
 import { SecretBox, secretBoxFor } from '../../platform/crypto/secret-box';
 import { parseListQuery, type ListFields } from '../../platform/http/list-query';
 import { describeChanges, recordOperation } from '../../platform/audit/operation-audit';
 import { ChildRows } from '../child-rows';
+import { checkReferenced, checkReferrersMatch, noteReferrers, releaseReferences } from './references';
 import { indexNameOf } from '../../platform/db/resource-table';
 import { DisplayNames, referenceJoins, type ReferenceJoin } from '../display-names';
 import {
@@ -41,23 +38,15 @@ import {
 } from '../resource-access';
 import { tenantRow, tenantRows, type TenantOwnedTable } from '../../platform/tenancy/tenant-scope';
 import { ALL_TENANTS } from '../page-totals';
-import { seriesPage } from '../series-page';
-import { isQueryAggregate } from '../aggregate-source';
-import {
-  measureExpression,
-  PERIOD_KEY,
-  periodExpression,
-  rangeCondition,
-  summaryColumn,
-  type SummarySpec,
-} from '../summary';
+import { seriesPage } from '../series/series-page';
+import { isQueryAggregate } from '../aggregate/aggregate-source';
 import type { ChangeArgs, EnqueueInChange, RemoveArgs, ResourceBinding, Row, Tx } from '../resource-hooks';
 
 export const MAX_EXPORT_ROWS = 50_000;
 /** Renders the per-request tail of a page query (see `ResourceService.selectText`). */
 const dialect = new PgDialect();
 const PG_UNIQUE_VIOLATION = '23505';
-const TENANT_ID = /^[A-Za-z0-9_-]{1,12}$/;
+export const TENANT_ID = /^[A-Za-z0-9_-]{1,12}$/;
 /** The list filter naming a tenant (tenant-owned resources); see `tenantFilter`. */
 export const TENANT_FILTER = 'tenantId';
 
@@ -114,38 +103,8 @@ function listFields(def: ResourceDef, table: AnyResourceTable): ListFields {
   return fields;
 }
 
-/** Two stored values compared as text, NULL as empty: ids travel as text, columns may read as numbers. */
-const sameValue = (a: unknown, b: unknown) => String(a ?? '') === String(b ?? '');
-
 /** Why a parameter's text was refused when no rule says more. */
 export const BAD_FORMAT: BilingualText = { zh: '格式不正确', en: 'is not in a valid format' };
-
-/** A resource whose `reference` field points at another resource's rows. */
-interface Referrer {
-  def: ResourceDef;
-  table: AnyResourceTable;
-  /** The reference field, and its column. */
-  field: string;
-  column: PgColumn;
-  onRemove: ReferenceRemoval;
-  /** `reference.matches`: the target's field, and the referrer's column that must equal it. */
-  matches?: { targetField: string; column: PgColumn };
-}
-
-/**
- * Who references whom, per app: a target's remove looks up the resources whose reference fields
- * point at it (registered with their routes), to refuse or to clear.
- */
-const referrersByApp = new WeakMap<AppContext, Map<string, Referrer[]>>();
-
-function referrersOf(ctx: AppContext): Map<string, Referrer[]> {
-  let map = referrersByApp.get(ctx);
-  if (!map) {
-    map = new Map();
-    referrersByApp.set(ctx, map);
-  }
-  return map;
-}
 
 function uniqueMessage(def: ResourceDef, error: unknown): BilingualText | undefined {
   const e = error as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
@@ -185,8 +144,10 @@ export class ResourceService {
   private readonly sealedFields: string[];
   /** Secret columns a `requiredWhen` may ask about on update (the output columns leave secrets out). */
   private readonly conditionalSecrets: Record<string, PgColumn>;
-  private readonly names: DisplayNames;
-  private readonly references: ReferenceJoin[];
+  /** The definition's display names (dictionary labels …), added to the rows replies show. */
+  readonly names: DisplayNames;
+  /** One join per reference field, for its row's label; the reference checks walk them too. */
+  readonly references: ReferenceJoin[];
   /** What list, detail and export select: the output columns and the referenced rows' labels. */
   private readonly selection: Record<string, PgColumn>;
   /**
@@ -223,20 +184,8 @@ export class ResourceService {
     this.selection = { ...this.columns };
     for (const ref of this.references) {
       this.selection[ref.nameKey] = ref.label;
-      // An aggregate's rows are other tables' rows: they are those tables' referrers, not its own.
-      if (isAggregate(binding.def)) continue;
-      const referrers = referrersOf(ctx);
-      const onRemove = binding.def.fields[ref.field]?.reference?.onRemove ?? 'refuse';
-      const column = tableColumns[ref.field] as PgColumn;
-      const matchColumn = ref.matches ? tableColumns[ref.matches.field] : undefined;
-      const matches =
-        ref.matches && matchColumn ? { targetField: ref.matches.targetField, column: matchColumn } : undefined;
-      const list = referrers.get(ref.target.code) ?? [];
-      // A module may build a second service of the same resource: one entry per field.
-      if (!list.some((r) => r.def.code === binding.def.code && r.field === ref.field))
-        list.push({ def: binding.def, table: binding.table, field: ref.field, column, onRemove, matches });
-      referrers.set(ref.target.code, list);
     }
+    noteReferrers(ctx, binding.def, binding.table, this.references);
     // A query aggregate's query may carry parameters, which a text rendered once would lose.
     this.selectText =
       this.references.length || isQueryAggregate(binding.def) || binding.relationFor
@@ -245,16 +194,16 @@ export class ResourceService {
   }
 
   /** The rows as replies show them: with each referenced row's label, through one join per reference. */
-  private selectRows(auth: AuthContext, relation: AnyResourceTable = this.table) {
+  selectRows(auth: AuthContext, relation: AnyResourceTable = this.table) {
     let query = this.ctx.db.select(this.selection).from(relation).$dynamic();
     for (const ref of this.references) query = query.leftJoin(ref.rows, ref.on(auth));
     return query;
   }
 
-  private get def() {
+  get def() {
     return this.binding.def;
   }
-  private get table() {
+  get table() {
     return this.binding.table;
   }
 
@@ -361,68 +310,6 @@ export class ResourceService {
   }
 
   /**
-   * The caller's own tenant's rows the list would read (its filters and data scope), within a
-   * range of a date field, either as rows (no grouping; at most `limit`) or grouped by a time
-   * bucket and fields with measures, plus the measures over every matching row (`totals`).
-   * Group fields that are references carry their label (`<field>Name`), dictionary fields theirs.
-   */
-  async summarize(
-    query: Record<string, unknown>,
-    auth: AuthContext,
-    spec: SummarySpec,
-  ): Promise<{ rows: Row[]; totals: Row | undefined }> {
-    const { parsed, where } = await this.listWhere(query, auth, 'own');
-    const columns = this.columns;
-    const rangeColumn = spec.range && summaryColumn(this.def, columns, spec.range.field, 'date');
-    const scope = and(where, rangeColumn ? rangeCondition(rangeColumn, spec.range) : undefined);
-    const measures = Object.fromEntries(
-      spec.measures.map((m) => [m.key, measureExpression(this.def, columns, m)] as const),
-    );
-    if (!spec.period && !spec.groupBy.length) {
-      const rows = await this.selectRows(auth)
-        .where(scope)
-        .orderBy(...parsed.orderBy, asc(this.table.id))
-        .limit(spec.limit);
-      return { rows: await this.decorate(rows, auth), totals: undefined };
-    }
-    const keys: Record<string, SQL | PgColumn> = {};
-    if (spec.period)
-      keys[PERIOD_KEY] = periodExpression(
-        summaryColumn(this.def, columns, spec.period.field, 'date'),
-        spec.period.unit,
-      );
-    const joins: ReferenceJoin[] = [];
-    for (const name of spec.groupBy) {
-      keys[name] = summaryColumn(this.def, columns, name, 'group');
-      const ref = this.references.find((r) => r.field === name);
-      if (ref) {
-        keys[ref.nameKey] = ref.label;
-        joins.push(ref);
-      }
-    }
-    let grouped = this.ctx.db
-      .select({ ...keys, ...measures })
-      .from(this.table)
-      .$dynamic();
-    for (const ref of joins) grouped = grouped.leftJoin(ref.rows, ref.on(auth));
-    const order = Object.values(keys);
-    const [rows, totalRows] = await Promise.all([
-      grouped
-        .where(scope)
-        .groupBy(...order)
-        .orderBy(...order)
-        .limit(spec.limit),
-      Object.keys(measures).length
-        ? this.ctx.db.select(measures).from(this.table).where(scope)
-        : Promise.resolve([] as Row[]),
-    ]);
-    // Dictionary labels are per tenant for business dictionaries: the rows are the caller's tenant's.
-    const named = await this.names.add(rows.map((r) => ({ ...r, tenantId: auth.tenantId }) as Row));
-    for (const row of named) delete row.tenantId;
-    return { rows: named, totals: totalRows[0] as Row | undefined };
-  }
-
-  /**
    * Every matching row, in list order: of the caller's tenant, or with `view` what the generic
    * list shows (tree lists and export).
    */
@@ -435,49 +322,8 @@ export class ResourceService {
     return this.decorate(rows, auth);
   }
 
-  /**
-   * Every row for a picker (`select`), through the same scope as every read: of the caller's
-   * tenant, or of the tenant a platform caller names (its administrator fills forms for others).
-   * Anyone else naming another tenant gets their own rows, as BladeX's tenant plugin would.
-   */
-  async options(named: unknown, auth: AuthContext, query: Record<string, unknown> = {}) {
-    if (named !== undefined && named !== '' && (typeof named !== 'string' || !TENANT_ID.test(named)))
-      throw badRequest(invalidParamText(TENANT_FILTER, BAD_FORMAT));
-    // Naming a tenant means something only where rows belong to tenants.
-    const tenantId =
-      typeof named === 'string' && named && isPlatformCaller(auth) && this.def.owner === 'tenant'
-        ? named
-        : auth.tenantId;
-    const caller = tenantId === auth.tenantId ? auth : { ...auth, tenantId };
-    const shape = this.def.select;
-    if (!shape) return this.all({}, caller, 'own', MAX_EXPORT_ROWS);
-    const scope =
-      shape.ownTenantRows && !isPlatformCaller(auth) && this.table.tenantId
-        ? tenantRows(this.table as TenantOwnedTable, auth.tenantId)
-        : await this.readScope(caller);
-    const rows = await this.selectRows(caller)
-      .where(and(scope, shape.children ? this.childrenOf(shape.children, query) : undefined))
-      .orderBy(...this.defaultOrder(), asc(this.table.id))
-      .limit(MAX_EXPORT_ROWS);
-    const shown = await this.decorate(rows, caller);
-    const keep = shape.fields && ['id', ...shape.fields];
-    return keep ? shown.map((row) => Object.fromEntries(keep.map((k) => [k, row[k]]))) : shown;
-  }
-
-  /** `select`'s `children`: the rows under the parent the query names, the root's by default. */
-  private childrenOf(children: NonNullable<SelectDef['children']>, query: Record<string, unknown>): SQL {
-    const raw = query[children.param];
-    const value = raw === undefined || raw === '' ? children.root : raw;
-    // Both fields exist: `registerResource` refuses to start otherwise.
-    const rules = this.def.fields[children.checkAs ?? children.field] as FieldDef;
-    if (typeof value !== 'string') throw badRequest(invalidParamText(children.param, BAD_FORMAT));
-    const error = checkField(rules, value, 'zh');
-    if (error) throw badRequest({ zh: error, en: checkField(rules, value, 'en') ?? error });
-    return eq(this.columns[children.field] as PgColumn, value);
-  }
-
   /** Totals depend on the filters, the tenant and whatever decides the caller's data scope. */
-  private filterKey(query: Record<string, unknown>, auth: AuthContext): string {
+  filterKey(query: Record<string, unknown>, auth: AuthContext): string {
     const filters = Object.entries(query)
       .filter(([k]) => !['current', 'size', 'ascs', 'descs'].includes(k))
       .sort(([a], [b]) => a.localeCompare(b));
@@ -522,44 +368,6 @@ export class ResourceService {
         out[name] = secretBoxFor(this.ctx.dataDir).seal(value);
     }
     return out;
-  }
-
-  /**
-   * Makes one row the tenant's only enabled row (`enable` operation). Rows are locked in id order
-   * so two concurrent enables cannot leave two rows enabled.
-   */
-  async enable(id: unknown, auth: AuthContext): Promise<void> {
-    assertOwnerAccess(this.def, auth, true);
-    const rowId = idValue(id, 'id');
-    const scope = await this.readScope(auth);
-    try {
-      await this.ctx.db.transaction(async (tx) => {
-        const tenantRows = await tx
-          .select({ id: this.table.id })
-          .from(this.table)
-          .where(rowScope(this.def, this.table, auth))
-          .orderBy(asc(this.table.id))
-          .for('update');
-        const [target] = await tx
-          .select({ id: this.table.id })
-          .from(this.table)
-          .where(and(scope, eq(this.table.id, rowId)));
-        if (!target || !tenantRows.some((r) => r.id === rowId)) throw notFound(bilingual('rowNotFound'));
-        const now = new Date();
-        await tx
-          .update(this.table)
-          .set({ status: EnableStatus.disabled, updateUser: auth.userId, updateTime: now })
-          .where(and(rowScope(this.def, this.table, auth), ne(this.table.id, rowId)));
-        await tx
-          .update(this.table)
-          .set({ status: EnableStatus.enabled, updateUser: auth.userId, updateTime: now })
-          .where(and(rowScope(this.def, this.table, auth), eq(this.table.id, rowId)));
-        await recordOperation(tx, { def: this.def, auth, operation: 'enable', ids: [rowId], at: now });
-      });
-      await this.operationLogged();
-    } finally {
-      await this.changed(auth);
-    }
   }
 
   async detail(id: unknown, auth: AuthContext): Promise<Row> {
@@ -612,8 +420,8 @@ export class ResourceService {
           if (!existing) throw notFound(bilingual('rowNotFound'));
         }
         const values = existing ? await this.checkAgainstStored(tx, body, existing, auth) : checked.values;
-        await this.checkReferenced(tx, values, existing, auth);
-        if (existing) await this.checkReferrersMatch(tx, existing.id as string, values, auth);
+        await checkReferenced(tx, this.def, this.references, values, existing, auth);
+        if (existing) await checkReferrersMatch(tx, this.ctx, this.def, existing.id as string, values, auth);
         const enqueue: EnqueueInChange = (def, payload, options) =>
           this.ctx.jobs.enqueueInTransaction(tx, def, payload, options);
         const args: ChangeArgs = { tx, auth, adding, values, existing, body, afterCommit, enqueue };
@@ -688,136 +496,6 @@ export class ResourceService {
     return checked.values;
   }
 
-  /**
-   * Every referenced row a write names must be a live row the caller's tenant may reference.
-   * `FOR SHARE` holds it until the write commits, so a concurrent remove of the target waits
-   * and then sees the new reference (or this write sees the target gone).
-   */
-  private async checkReferenced(
-    tx: Tx,
-    values: Record<string, StoredValue>,
-    existing: Row | undefined,
-    auth: AuthContext,
-  ) {
-    const row: Row = { ...existing, ...values };
-    for (const ref of this.references) {
-      const matches = ref.matches;
-      // A reference is checked when it is written, and when the field it must match changes.
-      const sent = ref.field in values || (matches !== undefined && matches.field in values);
-      const id = row[ref.field];
-      if (!sent || typeof id !== 'string') continue;
-      const t = ref.targetTable;
-      const label = this.def.fields[ref.field]?.label ?? { zh: ref.field, en: ref.field };
-      const [found] = await tx
-        .select({
-          id: t.id,
-          ...(ref.allowed ? { allowed: sql<boolean>`${ref.allowed}` } : {}),
-          ...(ref.matchColumn ? { matched: ref.matchColumn } : {}),
-        })
-        .from(t)
-        .where(and(eq(t.id, id), rowScope(ref.target, t, auth)))
-        .for('share');
-      if (!found) throw badRequest({ zh: `所选${label.zh}不存在`, en: `The chosen ${label.en} does not exist` });
-      // The reference's `where` (a device's department is a base or a clinic).
-      if (found.allowed === false)
-        throw badRequest({ zh: `所选${label.zh}不在可选范围内`, en: `The chosen ${label.en} may not be chosen here` });
-      if (matches && ref.matchColumn && !sameValue(found.matched, row[matches.field])) {
-        const other = this.def.fields[matches.field]?.label ?? { zh: matches.field, en: matches.field };
-        throw badRequest({
-          zh: `所选${label.zh}不属于所选${other.zh}`,
-          en: `The chosen ${label.en} does not belong to the chosen ${other.en}`,
-        });
-      }
-    }
-  }
-
-  /**
-   * The other side of `reference.matches`: a row whose matched field changes (a line moved to
-   * another base) is refused while rows that reference it still hold the old value (the line's
-   * cars), rather than leaving them pointing across bases. `FOR SHARE` as in `checkReferenced`.
-   */
-  private async checkReferrersMatch(tx: Tx, id: string, values: Record<string, StoredValue>, auth: AuthContext) {
-    for (const referrer of referrersOf(this.ctx).get(this.def.code) ?? []) {
-      const matches = referrer.matches;
-      if (!matches || !(matches.targetField in values)) continue;
-      const t = referrer.table;
-      const value = values[matches.targetField];
-      const differs =
-        value === null || value === undefined
-          ? sql`${matches.column} is not null`
-          : sql`${matches.column} is distinct from ${String(value)}`;
-      const [using] = await tx
-        .select({ id: t.id })
-        .from(t)
-        .where(and(eq(referrer.column, id), rowScope(referrer.def, t, auth), differs))
-        .limit(1)
-        .for('share');
-      if (using) {
-        const label = this.def.fields[matches.targetField]?.label ?? {
-          zh: matches.targetField,
-          en: matches.targetField,
-        };
-        throw badRequest({
-          zh: `「${referrer.def.title.zh}」中引用此数据的记录属于原${label.zh}，请先调整它们`,
-          en: `Rows of "${referrer.def.title.en}" that reference this row belong to its former ${label.en}: change them first`,
-        });
-      }
-    }
-  }
-
-  /**
-   * Before rows are removed, the rows of other resources that reference them: a `refuse`
-   * reference stops the remove with a message naming the referencing resource; a `clear` one
-   * is set to NULL in the same transaction (and logged as an update of those rows).
-   */
-  private async releaseReferences(
-    tx: Tx,
-    ids: string[],
-    auth: AuthContext,
-    afterCommit: (task: () => Promise<void>) => void,
-  ) {
-    const referrers = referrersOf(this.ctx).get(this.def.code) ?? [];
-    for (const referrer of referrers) {
-      const t = referrer.table;
-      // Rows removed together with their targets (a reference to the same resource) do not count.
-      const notRemovedToo = t === this.table ? notInArray(t.id, ids) : undefined;
-      const live = t.isDeleted ? eq(t.isDeleted, 0) : undefined;
-      if (referrer.onRemove === 'keep') continue;
-      if (referrer.onRemove === 'refuse') {
-        const [using] = await tx
-          .select({ id: t.id })
-          .from(t)
-          .where(and(inArray(referrer.column, ids), live, notRemovedToo))
-          .limit(1);
-        if (using)
-          throw badRequest({
-            zh: `该数据正被「${referrer.def.title.zh}」引用，不能删除`,
-            en: `This row is referenced by "${referrer.def.title.en}" and cannot be deleted`,
-          });
-        continue;
-      }
-      const set: Row = { [referrer.field]: null };
-      if (referrer.def.audit !== false) Object.assign(set, { updateUser: auth.userId, updateTime: new Date() });
-      const cleared = await tx
-        .update(t)
-        .set(set)
-        .where(and(inArray(referrer.column, ids), notRemovedToo))
-        .returning({ id: t.id, tenantId: t.tenantId ?? sql<string>`'*'` });
-      if (!cleared.length) continue;
-      await recordOperation(tx, {
-        def: referrer.def,
-        auth,
-        operation: 'update',
-        ids: cleared.map((r) => String(r.id)),
-        at: new Date(),
-      });
-      const tenants = new Set(cleared.map((r) => (referrer.def.owner === 'tenant' ? String(r.tenantId) : '*')));
-      afterCommit(async () => {
-        for (const tenant of tenants) await this.ctx.totals.changed(referrer.def.code, tenant);
-      });
-    }
-  }
-
   async remove(rawIds: unknown, auth: AuthContext): Promise<number> {
     // access
     assertOwnerAccess(this.def, auth, true);
@@ -847,7 +525,7 @@ export class ResourceService {
           this.ctx.jobs.enqueueInTransaction(tx, def, payload, options);
         const args: RemoveArgs = { tx, auth, rows, afterCommit, enqueue };
         await this.binding.hooks?.beforeRemove?.(args);
-        await this.releaseReferences(tx, ids, auth, afterCommit);
+        await releaseReferences(tx, this.ctx, this.def, this.table, ids, auth, afterCommit);
         await this.children.removeFor(tx, auth, ids);
         if (this.table.isDeleted) {
           const set: Row = { isDeleted: 1 };
@@ -872,16 +550,17 @@ export class ResourceService {
   }
 
   /** Whose rows a caller reads and writes: `*` for resources shared by every tenant. */
-  private tenantOfRows(auth: AuthContext): string {
+  tenantOfRows(auth: AuthContext): string {
     return this.def.owner === 'tenant' ? auth.tenantId : '*';
   }
 
-  private changed(auth: AuthContext): Promise<void> {
+  /** The list totals of the rows a caller writes are stale now. */
+  changed(auth: AuthContext): Promise<void> {
     return this.ctx.totals.changed(this.def.code, this.tenantOfRows(auth));
   }
 
   /** The operation log's list totals (the writer's tenant and the platform's) are stale now. */
-  private operationLogged(): Promise<void> {
+  operationLogged(): Promise<void> {
     return this.ctx.totals.changed(operationLogResource.code, '*');
   }
 }

@@ -40,7 +40,7 @@ export function verifyMessage(report: ChainReport, chainLabel: LocalText, langua
 }
 
 /**
- * What the record routes use of their resource's service: resource-routes.ts's `ResourceService`
+ * What the record routes use of their resource's service: kernel/resource-service.ts's `ResourceService`
  * has it (and registers these routes), so it is described here rather than imported back.
  */
 export interface RecordService {

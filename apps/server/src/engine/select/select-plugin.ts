@@ -3,6 +3,7 @@ import { requireAuth } from '../../platform/auth/request-auth';
 import { ok } from '../../platform/http/envelope';
 import { queryOf, type ResourcePlugin } from '../kernel/plugin';
 import { TENANT_FILTER } from '../kernel/resource-service';
+import { options } from './options';
 
 /** `select`: every row for a picker (`ResourceService.options`), shaped by `def.select`. */
 export const selectPlugin: ResourcePlugin = {
@@ -17,7 +18,7 @@ export const selectPlugin: ResourcePlugin = {
         throw new Error(`${def.code}: select.children names a field the resource does not have`);
       const config: FastifyContextConfig = def.select?.anyUser ? { anyUser: true } : read;
       app.get(`${base}/select`, { config, schema: docs.select }, async (request) =>
-        ok(await service.options(queryOf(request)[TENANT_FILTER], requireAuth(request), queryOf(request))),
+        ok(await options(service, queryOf(request)[TENANT_FILTER], requireAuth(request), queryOf(request))),
       );
     },
   }),
