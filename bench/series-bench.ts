@@ -4,7 +4,7 @@
  *
  * - page 1 of a tenant's list and of the platform's list (every tenant) in the default range,
  *   the last 24 hours;
- * - a deep page: OFFSET against the keyset seek the engine uses for page n+1 (engine/series-page.ts);
+ * - a deep page: OFFSET against the keyset seek the engine uses for page n+1 (engine/series/series-page.ts);
  * - a filtered page (status) in the same range;
  * - totals: the exact `count(*)` against the planner's estimate (EXPLAIN), which the engine
  *   answers above `estimateAbove` (100,000), with the estimate's error;

@@ -4,7 +4,7 @@ import { isAggregate, type ResourceDef } from '@mes/contracts';
 import { resourceTable } from '../platform/db/resource-table';
 import * as schema from '../platform/db/schema';
 import type { AnyResourceTable } from './resource-access';
-import { aggregateViewTable, isQueryAggregate } from './aggregate-source';
+import { aggregateViewTable, isQueryAggregate } from './aggregate/aggregate-source';
 
 // The table behind each definition, apart from the registry's routes (registry.ts) so that the
 // engine's parts that need a table (child rows) do not import the routes that use them.

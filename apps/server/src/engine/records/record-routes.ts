@@ -47,8 +47,8 @@ export function verifyMessage(report: ChainReport, chainLabel: LocalText, langua
 }
 
 /**
- * What the record routes use of their resource's service: resource-routes.ts's `ResourceService`
- * has it (and registers these routes), so it is described here rather than imported back.
+ * What the record routes use of their resource's service: the kernel's `ResourceService`
+ * (kernel/resource-service.ts) has it, so it is described here rather than imported.
  */
 export interface RecordService {
   readonly binding: { def: ResourceDef; table: AnyResourceTable };

@@ -8,7 +8,7 @@ import { ok } from '../../platform/http/envelope';
 import { badRequest } from '../../platform/http/errors';
 import { isJobName } from '../../platform/jobs/job-definition';
 import { errorMessageOf } from '../../platform/jobs/failed-jobs';
-import { aggregateQueryTable } from '../../engine/aggregate-source';
+import { aggregateQueryTable } from '../../engine/aggregate/aggregate-source';
 import { registerResource, type ResourceHooks, type Row } from '../../engine/resource-routes';
 
 /** The screen code of the jobs monitor; its read scope guards the route. */

@@ -7,7 +7,7 @@ import {
   MaintenanceState,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { aggregateQueryTable } from '../../engine/aggregate-source';
+import { aggregateQueryTable } from '../../engine/aggregate/aggregate-source';
 import { registerResource, type ChangeArgs, type RemoveArgs } from '../../engine/resource-routes';
 import {
   device,

@@ -19,7 +19,8 @@ import {
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { resourceServiceOf, type Row } from '../../engine/resource-routes';
-import { PERIOD_KEY, type SummaryMeasure } from '../../engine/summary';
+import { PERIOD_KEY, type SummaryMeasure } from '../../engine/summary/summary';
+import { summarize } from '../../engine/summary/summarize';
 import { isAdministrator, type AuthContext } from '../../platform/auth/request-auth';
 import { coversRoute } from '../../platform/permissions/grants';
 import { badRequest, forbidden } from '../../platform/http/errors';
@@ -164,7 +165,7 @@ export async function reportData(
     if (typeof value !== 'string' && typeof value !== 'number') throw badRequest(ReportMessages.badFilter(name));
     if (value !== '') filters[name] = String(value);
   }
-  const { rows, totals } = await service.summarize(filters, auth, {
+  const { rows, totals } = await summarize(service, filters, auth, {
     range: dateField && (from || to) ? { field: dateField, from, to: to && nextDay(to) } : undefined,
     period: grouped && period && dateField ? { field: dateField, unit: period } : undefined,
     groupBy: grouped ? groupBy : [],

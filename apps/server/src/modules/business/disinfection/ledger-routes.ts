@@ -18,7 +18,7 @@ import {
   type LedgerRange,
 } from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
-import { aggregateQueryTable } from '../../../engine/aggregate-source';
+import { aggregateQueryTable } from '../../../engine/aggregate/aggregate-source';
 import { registerResource } from '../../../engine/resource-routes';
 import { requireAuth } from '../../../platform/auth/request-auth';
 import { device, disinfectionRecord, load, packMove, verificationRecord, warning } from '../../../platform/db/schema';

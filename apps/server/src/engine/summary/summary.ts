@@ -1,7 +1,7 @@
 import { and, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FieldDef, ReportMeasureFn, ReportPeriod, ResourceDef } from '@mes/contracts';
-import { badRequest } from '../platform/http/errors';
+import { badRequest } from '../../platform/http/errors';
 
 /**
  * Grouped reads of a resource (docs/reports.md, "Report sources"): what `ResourceService.summarize`

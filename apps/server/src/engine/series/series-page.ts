@@ -9,12 +9,12 @@ import {
   type ResourceDef,
   type Row,
 } from '@mes/contracts';
-import type { AppContext } from '../app-context';
-import { selectNamed } from '../platform/db/named-statements';
-import { pageOf } from '../platform/http/envelope';
-import { badRequest } from '../platform/http/errors';
-import type { ListQuery } from '../platform/http/list-query';
-import type { AnyResourceTable } from './resource-access';
+import type { AppContext } from '../../app-context';
+import { selectNamed } from '../../platform/db/named-statements';
+import { pageOf } from '../../platform/http/envelope';
+import { badRequest } from '../../platform/http/errors';
+import type { ListQuery } from '../../platform/http/list-query';
+import type { AnyResourceTable } from '../resource-access';
 
 const HOUR_MS = 60 * 60 * 1000;
 

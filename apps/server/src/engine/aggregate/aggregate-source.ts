@@ -1,7 +1,7 @@
 import { getTableColumns, Subquery, type SQL } from 'drizzle-orm';
 import { aggregateViewOf, isAggregate, type FieldDef, type ResourceDef } from '@mes/contracts';
-import { resourceTable } from '../platform/db/resource-table';
-import type { AnyResourceTable } from './resource-access';
+import { resourceTable } from '../../platform/db/resource-table';
+import type { AnyResourceTable } from '../resource-access';
 
 /**
  * Aggregate resources (docs/resources.md): what the engine reads an aggregate from. Both kinds
