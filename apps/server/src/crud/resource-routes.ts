@@ -24,7 +24,7 @@ import {
 import type { AppContext } from '../app-context';
 import { isPlatformCaller, requireAuth, splitIds, type AuthContext } from '../platform/auth/request-auth';
 import { isId, nextId } from '../platform/db/ids';
-import { selectNamed } from '../platform/db/named-statements';
+import { selectNamed, selectNamedPages } from '../platform/db/named-statements';
 import { ok, pageOf } from '../platform/http/envelope';
 import { badRequest, HttpError, notFound } from '../platform/http/errors';
 import { requestLanguage } from '../platform/http/request-language';
@@ -462,34 +462,26 @@ export class ResourceService {
   }
 
   /**
-   * What the export writes: every matching row in list order (as `all` with `view`), read in pages
-   * so that no step holds the event loop for long. The ids come first, one narrow column in list
-   * order (their number decides a too-large export before any row is read); then each page's rows
-   * by key (`id in (...)`, never an OFFSET that reads and drops every row before it), decorated
-   * page by page.
+   * What the export writes: every matching row in list order (as `all` with `view`), in pages, so
+   * that no step holds the event loop for long. Counted first (more than the cap is refused before
+   * any row is read); then one query read through a cursor 1,000 rows at a time (no OFFSET, which
+   * would read and drop every row before its page), each page named (references, dictionaries) as
+   * it comes.
    */
   async exportPages(query: Record<string, unknown>, auth: AuthContext, limit = MAX_EXPORT_ROWS + 1) {
     const { parsed, where } = await this.listWhere(query, auth, 'view');
-    const relation = this.binding.relationFor?.(query);
-    const ids = (
-      await this.selectRows(auth, relation, { id: this.table.id })
-        .where(where)
-        .orderBy(...parsed.orderBy, asc(this.table.id))
-        .limit(limit)
-    ).map((r) => String(r.id));
-    const read = async (keys: string[]) => {
-      const rows = await this.selectRows(auth, relation).where(and(where, inArray(this.table.id, keys)));
-      const byId = new Map<string, Row>(rows.map((r) => [String(r.id), r]));
-      // Rows gone since the ids were read are left out; the others keep the list's order.
-      return this.decorate(
-        keys.map((k) => byId.get(k)).filter((r): r is Row => r !== undefined),
-        auth,
-      );
-    };
+    const relation = this.binding.relationFor?.(query) ?? this.table;
+    const [counted] = await this.ctx.db.select({ n: count() }).from(relation).where(where);
+    const rows = this.selectRows(auth, relation)
+      .where(where)
+      .orderBy(...parsed.orderBy, asc(this.table.id))
+      .limit(limit);
+    const raw = selectNamedPages(this.ctx.database.pool, this.selection, rows, EXPORT_PAGE_ROWS);
+    const decorate = (page: Row[]) => this.decorate(page, auth);
     async function* pages(): AsyncGenerator<Row[]> {
-      for (let i = 0; i < ids.length; i += EXPORT_PAGE_ROWS) yield await read(ids.slice(i, i + EXPORT_PAGE_ROWS));
+      for await (const page of raw) yield await decorate(page);
     }
-    return { count: ids.length, pages: pages() };
+    return { count: Math.min(counted?.n ?? 0, limit), pages: pages() };
   }
 
   /**
@@ -1066,9 +1058,9 @@ export function registerResource(app: FastifyInstance, ctx: AppContext, declared
       try {
         const rows = await service.exportPages(query(request), auth);
         if (rows.count > MAX_EXPORT_ROWS) throw new HttpError(400, bilingual('exportTooLarge', MAX_EXPORT_ROWS));
-        return await sendXlsx(reply, ctx, def, rows, auth, request.headers['accept-language']);
+        return await sendXlsx(reply, ctx, def, rows, auth, request.headers['accept-language'], release);
       } finally {
-        release();
+        await release();
       }
     });
   }

@@ -78,6 +78,8 @@ export async function sendXlsx(
   given: readonly Row[] | RowPages,
   auth: AuthContext,
   acceptLanguage: string | undefined,
+  /** Awaited once the workbook is made, before it is sent (the export's fair-share slot given back). */
+  beforeSend?: () => Promise<void>,
 ) {
   const rows: RowPages = 'pages' in given ? given : { count: given.length, pages: partsOf(given) };
   const lang: Lang = acceptLanguage?.toLowerCase().startsWith('en') ? 'en' : 'zh';
@@ -112,6 +114,7 @@ export async function sendXlsx(
     for await (const page of rows.pages) writer.add(page);
     bytes = await writer.finish();
   }
+  await beforeSend?.();
   const fileName = `${def.code}-${formatDateTime(new Date()).replace(/[^0-9]/g, '')}.xlsx`;
   return reply
     .header('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')

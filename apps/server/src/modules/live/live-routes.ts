@@ -98,9 +98,9 @@ export function registerLiveRoutes(
 
     reply.hijack();
     const raw = reply.raw;
-    raw.once('close', release);
+    raw.once('close', () => void release());
     // The browser may have gone while the slot was being taken: its 'close' came before the listener.
-    if (request.raw.socket.destroyed) release();
+    if (request.raw.socket.destroyed) void release();
     raw.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',
@@ -112,7 +112,7 @@ export function registerLiveRoutes(
     raw.write(`retry: ${limits.retryMs}\n: connected\n\n`);
     const stream = new LiveStream(raw, session, access, limits, (s) => {
       streams.delete(s);
-      release();
+      void release();
     });
     if (!stream.isEnded) streams.add(stream);
   });

@@ -56,8 +56,8 @@ export class FairShares {
     this.timer.unref();
   }
 
-  /** Takes a slot for `owner` (a user id or a tenant id), or throws the 429; answers its release (once). */
-  async take(kind: SlotKind, owner: string): Promise<() => void> {
+  /** Takes a slot for `owner` (a user id or a tenant id), or throws the 429; answers its release (idempotent). */
+  async take(kind: SlotKind, owner: string): Promise<() => Promise<void>> {
     const max = kind === 'live' ? this.limits.liveStreamsPerUser : this.limits.exportsPerTenant;
     const id = randomBytes(12).toString('hex');
     const taken = await pgTransaction(this.store.pool, async (client) => {
@@ -78,16 +78,18 @@ export class FairShares {
     });
     if (!taken) throw atLimit(kind, bilingual(kind === 'live' ? 'liveStreamsAtLimit' : 'exportsAtLimit', max));
     this.held.set(id, { kind, owner });
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.held.delete(id);
-      // A delete that fails (the database away) leaves a row nobody renews: it lapses on its own.
-      this.store.pool
-        .query('delete from mes_fair_share_slot where id = $1', [id])
-        .catch((error: unknown) => this.store.warn('fair shares: cannot give a slot back; it lapses', error));
-    };
+    let released: Promise<void> | undefined;
+    // Answers once the row is gone: an export awaits it before its file goes out, so the client's
+    // next export already finds its slot free.
+    return () =>
+      (released ??= (async () => {
+        this.held.delete(id);
+        // A delete that fails (the database away) leaves a row nobody renews: it lapses on its own.
+        await this.store.pool
+          .query('delete from mes_fair_share_slot where id = $1', [id])
+          .then(() => undefined)
+          .catch((error: unknown) => this.store.warn('fair shares: cannot give a slot back; it lapses', error));
+      })());
   }
 
   /** How many slots this process holds now (all kinds). */
