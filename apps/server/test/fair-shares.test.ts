@@ -1,5 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_STREAM_PATH, ReportFileStatus, type PageResult } from '@mes/contracts';
 import { waitFor } from './support/mqtt-kit';
@@ -124,6 +125,17 @@ describe('fair shares (issue 31 point 3)', () => {
       // An xlsx is a zip: its first bytes are `PK`.
       expect(res.bytes.subarray(0, 2).toString()).toBe('PK');
     }
+    // Read in pages of 1,000 through a cursor: every row once, in the list's order (by `sort`).
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(done[0]!.bytes as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0]!;
+    const codeColumn = (sheet.getRow(1).values as unknown[]).indexOf('岗位编号');
+    const codes: number[] = [];
+    sheet.eachRow((row) => {
+      const code = String(row.getCell(codeColumn).value ?? '');
+      if (/^FS\d+$/.test(code)) codes.push(Number(code.slice(2)));
+    });
+    expect(codes).toEqual(Array.from({ length: ROWS }, (_, i) => i + 1));
     expect(refusedZh.status).toBe(429);
     expect(JSON.parse(refusedZh.bytes.toString()).msg).toContain('导出');
     expect(refusedEn.status).toBe(429);
