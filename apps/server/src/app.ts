@@ -146,7 +146,19 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     trustProxy: options.trustProxy?.length ? options.trustProxy.join(',') : false,
   });
   app.decorateRequest('authContext', undefined);
-  app.decorate('fairShares', new FairShares(options.fairShares));
+  app.decorate(
+    'fairShares',
+    new FairShares(
+      {
+        pool: ctx.database.pool,
+        instanceId: ctx.cluster.instanceId,
+        warn: (message, error) => ctx.logs.warn(message, error),
+      },
+      options.fairShares,
+    ),
+  );
+  // After the live streams' preClose: what this process still holds is given back at once.
+  app.addHook('onClose', () => app.fairShares.stop());
   // Rate and latency by route pattern (request.routeOptions.url), once per answered request.
   app.addHook('onResponse', async (request, reply) => {
     observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);

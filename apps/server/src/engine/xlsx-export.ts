@@ -37,13 +37,27 @@ async function optionLabels(ctx: AppContext, def: ResourceDef, auth: AuthContext
 /** Up to this many rows, the sheet is written on the main thread (a few milliseconds). */
 const IN_PROCESS_ROWS = 500;
 
-/** The rows follow the request in parts of this many, then `{ end: true }`. */
+/** Rows counted, then read in pages as they are written (resource-routes.ts `exportPages`). */
+export interface RowPages {
+  count: number;
+  pages: AsyncIterable<Row[]>;
+}
+
+/** Rows already read are handed on in parts of this many. */
 const ROWS_PER_PART = 1_000;
 
-/** The messages after the request: the rows in parts, a turn of the event loop between parts. */
-async function* rowParts(rows: readonly Row[]): AsyncGenerator<{ rows: Row[] } | { end: true }> {
-  for (let i = 0; i < rows.length; i += ROWS_PER_PART) {
-    yield { rows: rows.slice(i, i + ROWS_PER_PART) };
+async function* partsOf(rows: readonly Row[]): AsyncGenerator<Row[]> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_PART) yield rows.slice(i, i + ROWS_PER_PART);
+}
+
+/**
+ * The messages after the request: each page as it is read, then `{ end: true }`. Reading a page
+ * waits on the database, and the event loop turns between pages, so other requests are answered
+ * while tens of thousands of rows go to the thread.
+ */
+async function* rowParts(pages: AsyncIterable<Row[]>): AsyncGenerator<{ rows: Row[] } | { end: true }> {
+  for await (const rows of pages) {
+    yield { rows };
     await new Promise((resolve) => setImmediate(resolve));
   }
   yield { end: true };
@@ -53,20 +67,24 @@ const exportPool = threadPool<XlsxSheetRequest>({ name: 'xlsx-export-worker', fr
 
 /**
  * Sends the rows as an xlsx sheet with the list's columns, dictionary values as labels. The rows
- * are read here; the workbook is written in a worker thread (xlsx-export-worker.ts): tens of
- * thousands of rows are seconds of CPU that would otherwise hold up every other request.
+ * are read here, page by page, and each page goes to a worker thread as it comes
+ * (xlsx-export-worker.ts), which writes the workbook: tens of thousands of rows are seconds of CPU
+ * that would otherwise hold up every other request.
  */
 export async function sendXlsx(
   reply: FastifyReply,
   ctx: AppContext,
   def: ResourceDef,
-  rows: Row[],
+  given: readonly Row[] | RowPages,
   auth: AuthContext,
   acceptLanguage: string | undefined,
+  /** Awaited once the workbook is made, before it is sent (the export's fair-share slot given back). */
+  beforeSend?: () => Promise<void>,
 ) {
+  const rows: RowPages = 'pages' in given ? given : { count: given.length, pages: partsOf(given) };
   const lang: Lang = acceptLanguage?.toLowerCase().startsWith('en') ? 'en' : 'zh';
   // A small sheet is written here: the hop to the thread would cost more than the sheet.
-  const thread = rows.length > IN_PROCESS_ROWS ? exportPool.take() : undefined;
+  const thread = rows.count > IN_PROCESS_ROWS ? exportPool.take() : undefined;
   let labels: Map<string, Map<string, string>>;
   try {
     labels = await optionLabels(ctx, def, auth, lang);
@@ -89,13 +107,14 @@ export async function sendXlsx(
   let bytes: Uint8Array;
   if (thread) {
     // Copying tens of thousands of rows to the thread at once would hold this thread for up to a
-    // second: they go in parts instead.
-    bytes = await thread.render(request, undefined, rowParts(rows));
+    // second: they go in parts instead, each as soon as it is read.
+    bytes = await thread.render(request, undefined, rowParts(rows.pages));
   } else {
     const writer = new SheetWriter(request);
-    writer.add(rows);
+    for await (const page of rows.pages) writer.add(page);
     bytes = await writer.finish();
   }
+  await beforeSend?.();
   const fileName = `${def.code}-${formatDateTime(new Date()).replace(/[^0-9]/g, '')}.xlsx`;
   return reply
     .header('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')

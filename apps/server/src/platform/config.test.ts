@@ -41,14 +41,23 @@ describe('loadConfig', () => {
       apiDocs: true,
       seedDemo: true,
       metricsToken: 'm'.repeat(16),
-      fairShares: { liveStreamsPerUser: 4, exportsPerTenant: 2, reportsPerTenant: 7 },
+      fairShares: { liveStreamsPerUser: 4, exportsPerTenant: 2, reportsPerTenant: 7, slotSeconds: 30 },
     });
   });
 
   it('serves no /metrics without a token, refuses a short one, and takes fair-share limits from 1 to 10000', () => {
     expect(loadConfig({}).metricsToken).toBeUndefined();
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
-    expect(loadConfig({}).fairShares).toEqual({ liveStreamsPerUser: 10, exportsPerTenant: 3, reportsPerTenant: 5 });
+    expect(loadConfig({}).fairShares).toEqual({
+      liveStreamsPerUser: 10,
+      exportsPerTenant: 3,
+      reportsPerTenant: 5,
+      slotSeconds: 30,
+    });
+    expect(loadConfig({ FAIR_SHARE_SLOT_SECONDS: '5' }).fairShares.slotSeconds).toBe(5);
+    expect(() => loadConfig({ FAIR_SHARE_SLOT_SECONDS: '1' })).toThrow(
+      /FAIR_SHARE_SLOT_SECONDS: must be a whole number/,
+    );
     expect(() => loadConfig({ EXPORTS_PER_TENANT: '0' })).toThrow(/EXPORTS_PER_TENANT: must be a whole number from 1/);
   });
 

@@ -24,18 +24,24 @@ const urlWithScheme = (schemes: string[], example: string) =>
 
 /** How much one user or tenant may hold at once (platform/http/fair-shares.ts, docs/operations.md). */
 export interface FairShareLimits {
-  /** `LIVE_STREAMS_PER_USER`: live event streams one user may hold open on one process (a browser tab holds one). */
+  /** `LIVE_STREAMS_PER_USER`: live event streams one user may hold open across all processes (a browser tab holds one). */
   liveStreamsPerUser: number;
-  /** `EXPORTS_PER_TENANT`: xlsx exports one tenant may have under way at once on one process. */
+  /** `EXPORTS_PER_TENANT`: xlsx exports one tenant may have under way at once across all processes. */
   exportsPerTenant: number;
   /** `REPORTS_PER_TENANT`: report files one tenant may have queued or generating (all processes: counted in the database). */
   reportsPerTenant: number;
+  /**
+   * `FAIR_SHARE_SLOT_SECONDS`: a held stream or export slot lapses this long after its process last
+   * renewed it (every third of it), so the slots of a killed process come back within this time.
+   */
+  slotSeconds: number;
 }
 
 export const DEFAULT_FAIR_SHARES: FairShareLimits = {
   liveStreamsPerUser: 10,
   exportsPerTenant: 3,
   reportsPerTenant: 5,
+  slotSeconds: 30,
 };
 
 const fairShareLimit = (fallback: number) =>
@@ -164,6 +170,13 @@ const ConfigSchema = z.object({
   LIVE_STREAMS_PER_USER: fairShareLimit(DEFAULT_FAIR_SHARES.liveStreamsPerUser),
   EXPORTS_PER_TENANT: fairShareLimit(DEFAULT_FAIR_SHARES.exportsPerTenant),
   REPORTS_PER_TENANT: fairShareLimit(DEFAULT_FAIR_SHARES.reportsPerTenant),
+  FAIR_SHARE_SLOT_SECONDS: z
+    .string()
+    .default(String(DEFAULT_FAIR_SHARES.slotSeconds))
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 3 && Number(v) <= 3600, {
+      message: 'must be a whole number of seconds from 3 to 3600',
+    })
+    .transform(Number),
   /** `true`: the first start of a fresh install fills the demo tenant (docs/demo.md). */
   SEED_DEMO: z
     .string()
@@ -261,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       liveStreamsPerUser: c.LIVE_STREAMS_PER_USER,
       exportsPerTenant: c.EXPORTS_PER_TENANT,
       reportsPerTenant: c.REPORTS_PER_TENANT,
+      slotSeconds: c.FAIR_SHARE_SLOT_SECONDS,
     },
   };
 }

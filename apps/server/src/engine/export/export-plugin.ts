@@ -17,13 +17,13 @@ export const exportPlugin: ResourcePlugin = {
       app.get(`${base}/export`, { config: read, schema: docs.export }, async (request, reply) => {
         const auth = requireAuth(request);
         // The tenant's share of exports (429 before any row is read), held until the workbook is written.
-        const release = app.fairShares.take('export', auth.tenantId);
+        const release = await app.fairShares.take('export', auth.tenantId);
         try {
-          const rows = await service.all(query(request), auth, 'view');
-          if (rows.length > MAX_EXPORT_ROWS) throw new HttpError(400, bilingual('exportTooLarge', MAX_EXPORT_ROWS));
-          return await sendXlsx(reply, ctx, def, rows, auth, request.headers['accept-language']);
+          const rows = await service.exportPages(query(request), auth);
+          if (rows.count > MAX_EXPORT_ROWS) throw new HttpError(400, bilingual('exportTooLarge', MAX_EXPORT_ROWS));
+          return await sendXlsx(reply, ctx, def, rows, auth, request.headers['accept-language'], release);
         } finally {
-          release();
+          await release();
         }
       });
     },

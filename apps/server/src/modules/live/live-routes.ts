@@ -83,7 +83,8 @@ export function registerLiveRoutes(
     if (!ctx.live.isLive()) throw new HttpError(503, LiveMessages.unavailable);
     const access = await liveAccess(ctx, auth);
     // The user's share of streams: a 429 before the stream opens, the slot given back when it ends.
-    const release = app.fairShares.take('live', auth.userId);
+    // Counted across the cluster (platform/http/fair-shares.ts), so the slot is taken in the database.
+    const release = await app.fairShares.take('live', auth.userId);
 
     const session = {
       sid: auth.claims.sid,
@@ -97,7 +98,9 @@ export function registerLiveRoutes(
 
     reply.hijack();
     const raw = reply.raw;
-    raw.once('close', release);
+    raw.once('close', () => void release());
+    // The browser may have gone while the slot was being taken: its 'close' came before the listener.
+    if (request.raw.socket.destroyed) void release();
     raw.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',
@@ -109,7 +112,7 @@ export function registerLiveRoutes(
     raw.write(`retry: ${limits.retryMs}\n: connected\n\n`);
     const stream = new LiveStream(raw, session, access, limits, (s) => {
       streams.delete(s);
-      release();
+      void release();
     });
     if (!stream.isEnded) streams.add(stream);
   });

@@ -40,3 +40,21 @@ export const serverJobRun = pgTable(
   },
   (t) => [primaryKey({ columns: [t.jobId] }), index('mes_server_job_run_instance').on(t.instanceId)],
 );
+
+/**
+ * Fair-share slots held across the cluster (`platform/http/fair-shares.ts`): a live stream or an
+ * export under way, by kind and owner (a user or a tenant), with the process holding it. The holder
+ * extends `expires_at` while the slot is in use; a killed process's slots lapse on their own.
+ */
+export const fairShareSlot = pgTable(
+  'mes_fair_share_slot',
+  {
+    id: varchar('id', { length: 32 }).primaryKey(),
+    kind: varchar('kind', { length: 16 }).notNull(),
+    owner: varchar('owner', { length: 64 }).notNull(),
+    instanceId: varchar('instance_id', { length: 64 }).notNull(),
+    takenAt: timestampColumn('taken_at').notNull().defaultNow(),
+    expiresAt: timestampColumn('expires_at').notNull(),
+  },
+  (t) => [index('mes_fair_share_slot_owner').on(t.kind, t.owner)],
+);
