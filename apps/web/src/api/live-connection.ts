@@ -1,5 +1,5 @@
 import { message } from 'antd';
-import { LIVE_STREAM_PATH, type LiveEvent, type LiveEventType } from '@mes/contracts';
+import { LIVE_STREAM_PATH, type LiveEvent, type LiveEventType, type LocalText } from '@mes/contracts';
 import { website } from '../config/website';
 import { useSession } from '../session/session-store';
 import { getStore } from '../storage/local-store';
@@ -20,7 +20,8 @@ const EVENT_TYPES: ReadonlySet<string> = new Set<LiveEventType>(['warning', 'dev
  */
 export const REFUSED_DELAY_MS = 60_000;
 /** Shown when the refusal carries no message of the server's. */
-const REFUSED_TEXT = {
+/** Stands in for the server's refusal message when a 429 arrives without one (a proxy's, say). */
+const REFUSED_TEXT: LocalText = {
   zh: '实时推送已达上限(其他标签页或窗口占用),新的提醒暂不自动显示,稍后自动重试。',
   en: 'Live updates are at their limit (held by other tabs or windows): new alerts will not appear until a retry succeeds.',
 };
