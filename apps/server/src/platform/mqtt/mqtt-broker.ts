@@ -124,6 +124,8 @@ export async function startEmbeddedBroker(
   const revokedAt = new Map<string, number>();
   const guarded = new Set<GuardedConnection>();
   const refuse = () => Object.assign(new Error('bad credentials'), { returnCode: AUTH_BAD_CREDENTIALS });
+  /** How many times a sign-in check that revocations overtook is read again (see `authenticate`). */
+  const RECHECKS = 4;
 
   const broker = await Aedes.createBroker({
     authenticate: (client, _username, password, done) => {
@@ -134,17 +136,19 @@ export async function startEmbeddedBroker(
       }
       // A check that a revocation overtook is made once more: read after the revocation's commit,
       // the old secret fails and the new one (a device reconnecting right after a rotation) passes.
-      // A second overtaking revocation refuses.
-      const check = async (again: boolean): Promise<DeviceIdentity | undefined> => {
+      // Several notices can overtake one slow check (a device added, then its first secret issued,
+      // on a busy server), so it is read again up to RECHECKS times before the sign-in is refused.
+      const check = async (rechecks: number): Promise<DeviceIdentity | undefined> => {
         const startedAt = Date.now();
         const identity = await options.directory.authenticate(client.id, secret);
         // What was committed for the device, before its first publication is judged.
         if (identity && ledger) await ledger.load(client.id);
         const revoked = revokedAt.get(client.id);
-        if (identity && revoked !== undefined && revoked >= startedAt) return again ? check(false) : undefined;
+        if (identity && revoked !== undefined && revoked >= startedAt)
+          return rechecks > 0 ? check(rechecks - 1) : undefined;
         return identity;
       };
-      check(true).then(
+      check(RECHECKS).then(
         (identity) => {
           if (!identity) return done(refuse(), false);
           devices.set(client, identity);
