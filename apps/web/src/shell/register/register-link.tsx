@@ -1,7 +1,9 @@
 import { Button } from 'antd';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { requestData } from '../../api/http';
+import { userResource } from '@mes/contracts';
+import { resourceQuery } from '../../api/server-state';
 
 // The dialog (antd Form and Modal) loads on the first click, keeping it out of /login's first load.
 const RegisterDialog = lazy(() => import('./register-dialog'));
@@ -13,18 +15,13 @@ const RegisterDialog = lazy(() => import('./register-dialog'));
  */
 export function RegisterLink() {
   const { t } = useTranslation('register');
-  const [enabled, setEnabled] = useState(false);
   const [open, setOpen] = useState(false);
-
-  useEffect(() => {
-    let live = true;
-    requestData<boolean>('/blade-user/register-guest/enabled', { noToken: true, silent: true })
-      .then((on) => live && setEnabled(on === true))
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, []);
+  // Without an answer the link stays hidden.
+  const enabled =
+    useQuery({
+      ...resourceQuery<boolean>(userResource, 'register-guest/enabled', undefined, { noToken: true, silent: true }),
+      retry: false,
+    }).data === true;
 
   if (!enabled) return null;
   return (

@@ -1,16 +1,19 @@
 import { App, Button, Form, Modal, Popconfirm, Select, Table, Tag } from 'antd';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   buttonCodes,
+  deviceCycleResource,
   isPackState,
   LOAD_RELEASE_PATH,
   loadResource,
   LoadStatus,
   PACK_STATE_LABELS,
+  packResource,
   ParametricResult,
 } from '@mes/contracts';
-import { requestData } from '../../../api/http';
+import { apiPost } from '../../../api/server-state';
+import { useResourceRead } from '../../../api/use-api';
 import { ResourcePage } from '../../../engine/resource-page';
 import type {
   CustomInputProps,
@@ -79,18 +82,14 @@ function CycleInput({ value, onChange, disabled }: CustomInputProps) {
   const lang = useLang();
   const text = TEXT[lang];
   const deviceId = Form.useWatch('deviceId', Form.useFormInstance()) as string | undefined;
-  const [fetched, setCycles] = useState<CycleRow[]>([]);
+  const fetched = useResourceRead<{ records: CycleRow[] }, CycleRow[]>(
+    deviceCycleResource,
+    'page',
+    { deviceId, size: 50, descs: 'endTime' },
+    { silent: true, enabled: !!deviceId, select: (page) => page.records },
+  ).data;
   // No steriliser chosen: no cycles to offer (the last list is not shown).
-  const cycles = deviceId ? fetched : [];
-  useEffect(() => {
-    if (!deviceId) return;
-    void requestData<{ records: CycleRow[] }>('/basic/device-cycle/page', {
-      params: { deviceId, size: 50, descs: 'endTime' },
-      silent: true,
-    })
-      .then((page) => setCycles(page.records))
-      .catch(() => setCycles([]));
-  }, [deviceId]);
+  const cycles = deviceId ? (fetched ?? []) : [];
   const judged = (r: number | null) =>
     r === ParametricResult.pass ? text.pass : r === ParametricResult.fail ? text.fail : text.none;
   return (
@@ -115,22 +114,20 @@ const INPUTS = { cycleId: CycleInput };
 function PacksDialog({ row, onClose }: { row: Row | null; onClose(): void }) {
   const lang = useLang();
   const text = TEXT[lang];
-  const [packs, setPacks] = useState<Row[] | null>(null);
+  const read = useResourceRead<{ records: Row[] }, Row[]>(
+    packResource,
+    'page',
+    { loadId: row ? String(row.id) : undefined, size: 500 },
+    { enabled: !!row, select: (page) => page.records },
+  );
+  // A failed read is toasted and shows no packs.
+  const packs = read.isError ? [] : (read.data ?? null);
   return (
     <Modal
       open={!!row}
       title={text.packsTitle.replace('{no}', String(row?.loadNo ?? ''))}
       width={820}
       destroyOnHidden
-      afterOpenChange={(open) => {
-        if (open && row)
-          void requestData<{ records: Row[] }>('/blade-business/pack/page', {
-            params: { loadId: row.id, size: 500 },
-          })
-            .then((page) => setPacks(page.records))
-            .catch(() => setPacks([]));
-        if (!open) setPacks(null);
-      }}
       onCancel={onClose}
       footer={<Button onClick={onClose}>{text.close}</Button>}
     >
@@ -200,10 +197,7 @@ export default function LoadScreen() {
             title={text.releaseConfirm}
             onConfirm={async () => {
               try {
-                const moved = await requestData<number>(LOAD_RELEASE_PATH, {
-                  method: 'POST',
-                  params: { id: row.id },
-                });
+                const moved = await apiPost<number>(LOAD_RELEASE_PATH, undefined, { params: { id: String(row.id) } });
                 void message.success(`${text.release}: ${moved}`);
                 ctx.reload();
               } catch {
