@@ -1,5 +1,6 @@
 import { QueryCache, QueryClient, queryOptions, type Query } from '@tanstack/react-query';
-import { ApiError, NetworkError, requestData, toastRequestError, type RequestOptions } from './http';
+import type { ApiResult } from '@mes/contracts';
+import { ApiError, NetworkError, request, requestData, toastRequestError, type RequestOptions } from './http';
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -103,11 +104,24 @@ export const resourceQuery = <T>(def: ResourceRef, action: string, params?: ApiP
 export type WriteOptions = Pick<RequestOptions, 'form' | 'params' | 'timeoutMs' | 'silent'>;
 
 /**
+ * A GET inside a query's own function, when one query is several calls (every page of a
+ * printout, a fallback route): the query keys and caches the whole, this only makes the call.
+ */
+export function apiGet<T>(url: string, params?: ApiParams, options: Pick<RequestOptions, 'signal' | 'silent'> = {}) {
+  return requestData<T>(url, { ...options, params: normalParams(params) });
+}
+
+/**
  * A POST to an enveloped route, for a write's `mutationFn` (see `useApiWrite`): screens write
  * through this and read through queries, never through the HTTP client itself.
  */
 export function apiPost<R = unknown>(url: string, data?: unknown, options: WriteOptions = {}): Promise<R> {
   return requestData<R>(url, { ...options, method: 'POST', data });
+}
+
+/** A POST whose whole reply the screen needs (the server's `msg` is what it shows). */
+export function apiPostReply<R = unknown>(url: string, data?: unknown, options: WriteOptions = {}) {
+  return request<ApiResult<R>>(url, { ...options, method: 'POST', data });
 }
 
 /** Whether `url` is one of the routes of `api` (`/blade-system/dict` holds `/blade-system/dict/dictionary`, not `/blade-system/dict-biz/…`). */
