@@ -62,8 +62,6 @@ export interface ApiQueryOptions {
   /** The screen shows the failure itself (or has a fallback): no toast. */
   silent?: boolean;
   staleTime?: number;
-  /** A public route asked before sign-in: no bearer token is sent. */
-  noToken?: boolean;
 }
 
 /**
@@ -74,7 +72,7 @@ export function apiQuery<T>(url: string, params?: ApiParams, options: ApiQueryOp
   const normal = normalParams(params);
   return queryOptions({
     queryKey: apiKey(url, params),
-    queryFn: ({ signal }) => requestData<T>(url, { params: normal, signal, silent: true, noToken: options.noToken }),
+    queryFn: ({ signal }) => requestData<T>(url, { params: normal, signal, silent: true }),
     meta: { silent: options.silent ?? false },
     ...(options.staleTime !== undefined ? { staleTime: options.staleTime } : {}),
   });

@@ -1,9 +1,7 @@
 import { Button } from 'antd';
-import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { userResource } from '@mes/contracts';
-import { resourceQuery } from '../../api/server-state';
+import { requestData } from '../../api/http';
 
 // The dialog (antd Form and Modal) loads on the first click, keeping it out of /login's first load.
 const RegisterDialog = lazy(() => import('./register-dialog'));
@@ -15,13 +13,18 @@ const RegisterDialog = lazy(() => import('./register-dialog'));
  */
 export function RegisterLink() {
   const { t } = useTranslation('register');
+  const [enabled, setEnabled] = useState(false);
   const [open, setOpen] = useState(false);
-  // Without an answer the link stays hidden.
-  const enabled =
-    useQuery({
-      ...resourceQuery<boolean>(userResource, 'register-guest/enabled', undefined, { noToken: true, silent: true }),
-      retry: false,
-    }).data === true;
+
+  useEffect(() => {
+    let live = true;
+    requestData<boolean>('/blade-user/register-guest/enabled', { noToken: true, silent: true })
+      .then((on) => live && setEnabled(on === true))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
 
   if (!enabled) return null;
   return (
