@@ -167,6 +167,7 @@ const fill = (text: string, values: Record<string, string | number>) =>
 
 type Page = { records: Record<string, unknown>[] };
 type Choice = { value: string; label: string };
+const NO_DEPTS: TreeNode[] = [];
 /** A picker's first 200 rows (read silently: without an answer the picker is empty). */
 const PICKER_PAGE = { size: 200 };
 
@@ -223,7 +224,7 @@ export default function PackScanScreen() {
   const [code, setCode] = useState('');
   const [camera, setCamera] = useState(false);
   const [busy, setBusy] = useState(false);
-  const depts = useResourceRead<TreeNode[]>(deptResource, 'tree', undefined, { silent: true }).data ?? [];
+  const depts = useResourceRead<TreeNode[]>(deptResource, 'tree', undefined, { silent: true }).data ?? NO_DEPTS;
   const lines =
     useResourceRead<Page, Choice[]>(lineResource, 'page', PICKER_PAGE, {
       silent: true,
