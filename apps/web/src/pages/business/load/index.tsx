@@ -13,7 +13,7 @@ import {
   ParametricResult,
 } from '@mes/contracts';
 import { apiPost } from '../../../api/server-state';
-import { useResourceRead } from '../../../api/use-api';
+import { useApiWrite, useResourceRead } from '../../../api/use-api';
 import { ResourcePage } from '../../../engine/resource-page';
 import type {
   CustomInputProps,
@@ -118,7 +118,7 @@ function PacksDialog({ row, onClose }: { row: Row | null; onClose(): void }) {
     packResource,
     'page',
     { loadId: row ? String(row.id) : undefined, size: 500 },
-    { enabled: !!row, select: (page) => page.records },
+    { enabled: !!row, staleTime: 0, select: (page) => page.records },
   );
   // A failed read is toasted and shows no packs.
   const packs = read.isError ? [] : (read.data ?? null);
@@ -186,6 +186,11 @@ export default function LoadScreen() {
     ],
     [text],
   );
+  // A release moves the load's packs (to 无菌): their reads reload with the loads'.
+  const release = useApiWrite(
+    (id: string) => apiPost<number>(LOAD_RELEASE_PATH, undefined, { params: { id } }),
+    [loadResource, packResource],
+  );
   const rowActions = useCallback(
     (row: Row, ctx: ResourcePageContext) => (
       <>
@@ -197,7 +202,7 @@ export default function LoadScreen() {
             title={text.releaseConfirm}
             onConfirm={async () => {
               try {
-                const moved = await apiPost<number>(LOAD_RELEASE_PATH, undefined, { params: { id: String(row.id) } });
+                const moved = await release(String(row.id));
                 void message.success(`${text.release}: ${moved}`);
                 ctx.reload();
               } catch {
@@ -212,7 +217,7 @@ export default function LoadScreen() {
         ) : null}
       </>
     ),
-    [text, message],
+    [text, message, release],
   );
   return (
     <div data-testid="load-screen">
