@@ -81,7 +81,7 @@ function HistoryDialog({ row, onClose }: { row: Row | null; onClose(): void }) {
   const history = useApiRead<PackMoveRow[]>(
     PACK_HISTORY_PATH,
     { id: row ? String(row.id) : undefined },
-    { enabled: !!row },
+    { enabled: !!row, staleTime: 0 },
   );
   const moves = history.isError ? [] : (history.data ?? null);
   return (

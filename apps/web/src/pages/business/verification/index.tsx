@@ -81,7 +81,11 @@ function RecallDialog({ row, mayHandle, onClose }: { row: Row | null; mayHandle:
   const lang = useLang();
   const text = TEXT[lang];
   const { message } = App.useApp();
-  const recalls = useApiRead<RecalledLoad[]>(VERIFICATION_RECALLS_PATH, { id: row?.id }, { enabled: !!row });
+  const recalls = useApiRead<RecalledLoad[]>(
+    VERIFICATION_RECALLS_PATH,
+    { id: row?.id },
+    { enabled: !!row, staleTime: 0 },
+  );
   const loads = recalls.isError ? [] : (recalls.data ?? null);
   const [selected, setSelected] = useState<string[]>([]);
   const [result, setResult] = useState('');

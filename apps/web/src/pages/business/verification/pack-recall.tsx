@@ -98,7 +98,7 @@ export function PackRecall({
   const text = TEXT[lang];
   const paths = RECALL_PATHS[source];
   const { message } = App.useApp();
-  const detail = useApiRead<RecallView | null>(paths.detail, { id: recordId });
+  const detail = useApiRead<RecallView | null>(paths.detail, { id: recordId }, { staleTime: 0 });
   // A failed read is toasted and shows as no recall.
   const view: RecallView | null | undefined = detail.isError ? null : detail.isPending ? undefined : detail.data;
   const [selected, setSelected] = useState<string[]>([]);
