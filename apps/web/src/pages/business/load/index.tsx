@@ -12,8 +12,9 @@ import {
   packResource,
   ParametricResult,
 } from '@mes/contracts';
-import { apiPost } from '../../../api/server-state';
-import { useApiWrite, useResourceRead } from '../../../api/use-api';
+import { useQueryClient } from '@tanstack/react-query';
+import { apiPost, invalidateRoutes } from '../../../api/server-state';
+import { useResourceRead } from '../../../api/use-api';
 import { ResourcePage } from '../../../engine/resource-page';
 import type {
   CustomInputProps,
@@ -118,7 +119,7 @@ function PacksDialog({ row, onClose }: { row: Row | null; onClose(): void }) {
     packResource,
     'page',
     { loadId: row ? String(row.id) : undefined, size: 500 },
-    { enabled: !!row, staleTime: 0, select: (page) => page.records },
+    { enabled: !!row, select: (page) => page.records },
   );
   // A failed read is toasted and shows no packs.
   const packs = read.isError ? [] : (read.data ?? null);
@@ -187,10 +188,7 @@ export default function LoadScreen() {
     [text],
   );
   // A release moves the load's packs (to 无菌): their reads reload with the loads'.
-  const release = useApiWrite(
-    (id: string) => apiPost<number>(LOAD_RELEASE_PATH, undefined, { params: { id } }),
-    [loadResource, packResource],
-  );
+  const client = useQueryClient();
   const rowActions = useCallback(
     (row: Row, ctx: ResourcePageContext) => (
       <>
@@ -202,9 +200,10 @@ export default function LoadScreen() {
             title={text.releaseConfirm}
             onConfirm={async () => {
               try {
-                const moved = await release(String(row.id));
+                const moved = await apiPost<number>(LOAD_RELEASE_PATH, undefined, { params: { id: String(row.id) } });
                 void message.success(`${text.release}: ${moved}`);
                 ctx.reload();
+                void invalidateRoutes(client, packResource);
               } catch {
                 // The request has shown the server's reason.
               }
@@ -217,7 +216,7 @@ export default function LoadScreen() {
         ) : null}
       </>
     ),
-    [text, message, release],
+    [text, message, client],
   );
   return (
     <div data-testid="load-screen">
