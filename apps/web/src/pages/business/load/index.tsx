@@ -115,11 +115,14 @@ const INPUTS = { cycleId: CycleInput };
 function PacksDialog({ row, onClose }: { row: Row | null; onClose(): void }) {
   const lang = useLang();
   const text = TEXT[lang];
+  // Read once the dialog has opened (its animation done), afresh each time, as the table
+  // arriving during the opening kept the dialog from taking the keyboard (Escape).
+  const [opened, setOpened] = useState<Row | null>(null);
   const read = useResourceRead<{ records: Row[] }, Row[]>(
     packResource,
     'page',
-    { loadId: row ? String(row.id) : undefined, size: 500 },
-    { enabled: !!row, select: (page) => page.records },
+    { loadId: opened ? String(opened.id) : undefined, size: 500 },
+    { enabled: !!opened, staleTime: 0, select: (page) => page.records },
   );
   // A failed read is toasted and shows no packs.
   const packs = read.isError ? [] : (read.data ?? null);
@@ -129,6 +132,7 @@ function PacksDialog({ row, onClose }: { row: Row | null; onClose(): void }) {
       title={text.packsTitle.replace('{no}', String(row?.loadNo ?? ''))}
       width={820}
       destroyOnHidden
+      afterOpenChange={(open) => setOpened(open ? row : null)}
       onCancel={onClose}
       footer={<Button onClick={onClose}>{text.close}</Button>}
     >
