@@ -1,5 +1,6 @@
 import { QueryCache, QueryClient, queryOptions, type Query } from '@tanstack/react-query';
-import { ApiError, NetworkError, requestData, toastRequestError } from './http';
+import type { ApiResult } from '@mes/contracts';
+import { ApiError, NetworkError, request, requestData, toastRequestError, type RequestOptions } from './http';
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -57,11 +58,17 @@ export function apiKey(url: string, params?: ApiParams): ApiKey {
   return normal ? [url, normal] : [url];
 }
 
+export interface ApiQueryOptions {
+  /** The screen shows the failure itself (or has a fallback): no toast. */
+  silent?: boolean;
+  staleTime?: number;
+}
+
 /**
  * A GET of an enveloped route as a query. The call itself is silent: the query cache toasts a
  * failure once, after the retries, unless `silent` (the screen shows the failure itself).
  */
-export function apiQuery<T>(url: string, params?: ApiParams, options: { silent?: boolean; staleTime?: number } = {}) {
+export function apiQuery<T>(url: string, params?: ApiParams, options: ApiQueryOptions = {}) {
   const normal = normalParams(params);
   return queryOptions({
     queryKey: apiKey(url, params),
@@ -69,6 +76,50 @@ export function apiQuery<T>(url: string, params?: ApiParams, options: { silent?:
     meta: { silent: options.silent ?? false },
     ...(options.staleTime !== undefined ? { staleTime: options.staleTime } : {}),
   });
+}
+
+/**
+ * What a definition's keys need of it: its `api` (contracts' `ResourceDef` has one). A
+ * definition's route is its api and an action (`page`, `detail`, `tree`, …), so its keys are
+ * route keys too: one cache entry whether a screen names the definition or the route.
+ */
+export interface ResourceRef {
+  readonly api: string;
+}
+
+/** The route of one action of a definition: `${api}/${action}`. */
+export const resourceRoute = (def: ResourceRef, action: string): string => `${def.api}/${action}`;
+
+/** The cache key of a definition's action (refine-style: definition, action, parameters). */
+export const resourceKey = (def: ResourceRef, action: string, params?: ApiParams): ApiKey =>
+  apiKey(resourceRoute(def, action), params);
+
+/** A GET of a definition's action as a query (see {@link apiQuery}). */
+export const resourceQuery = <T>(def: ResourceRef, action: string, params?: ApiParams, options: ApiQueryOptions = {}) =>
+  apiQuery<T>(resourceRoute(def, action), params, options);
+
+/** What a write may say besides its body (a form-encoded body, query parameters, a longer wait). */
+export type WriteOptions = Pick<RequestOptions, 'form' | 'params' | 'timeoutMs' | 'silent'>;
+
+/**
+ * A GET inside a query's own function, when one query is several calls (every page of a
+ * printout, a fallback route): the query keys and caches the whole, this only makes the call.
+ */
+export function apiGet<T>(url: string, params?: ApiParams, options: Pick<RequestOptions, 'signal' | 'silent'> = {}) {
+  return requestData<T>(url, { ...options, params: normalParams(params) });
+}
+
+/**
+ * A POST to an enveloped route, for a write's `mutationFn` (see `useApiWrite`): screens write
+ * through this and read through queries, never through the HTTP client itself.
+ */
+export function apiPost<R = unknown>(url: string, data?: unknown, options: WriteOptions = {}): Promise<R> {
+  return requestData<R>(url, { ...options, method: 'POST', data });
+}
+
+/** A POST whose whole reply the screen needs (the server's `msg` is what it shows). */
+export function apiPostReply<R = unknown>(url: string, data?: unknown, options: WriteOptions = {}) {
+  return request<ApiResult<R>>(url, { ...options, method: 'POST', data });
 }
 
 /** Whether `url` is one of the routes of `api` (`/blade-system/dict` holds `/blade-system/dict/dictionary`, not `/blade-system/dict-biz/…`). */
@@ -87,7 +138,8 @@ const routeOf = (query: Pick<Query, 'queryKey'>): string | undefined =>
  * as a picker, a dictionary's entries): what is on screen reloads now, hidden tabs and other
  * screens reload when they are shown again.
  */
-export function invalidateRoutes(client: QueryClient, api: string): Promise<void> {
+export function invalidateRoutes(client: QueryClient, target: string | ResourceRef): Promise<void> {
+  const api = typeof target === 'string' ? target : target.api;
   return client.invalidateQueries({
     predicate: (query) => {
       const route = routeOf(query);

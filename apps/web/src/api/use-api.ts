@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
-import { apiQuery, invalidateRoutes, type ApiParams } from './server-state';
+import { useCallback, useEffect, useRef } from 'react';
+import { apiQuery, invalidateRoutes, resourceRoute, type ApiParams, type ResourceRef } from './server-state';
 
 interface ApiReadOptions<T, S> {
   /** Asked only while true (a dialog's data while it is open). */
@@ -23,6 +23,30 @@ export function useApiRead<T, S = T>(url: string, params?: ApiParams, options: A
     enabled,
     select,
   });
+}
+
+/** A screen's read of one action of a definition (`useResourceRead(def, 'page', params)`). */
+export function useResourceRead<T, S = T>(
+  def: ResourceRef,
+  action: string,
+  params?: ApiParams,
+  options: ApiReadOptions<T, S> = {},
+) {
+  return useApiRead<T, S>(resourceRoute(def, action), params, options);
+}
+
+/**
+ * A read the user asks for at a moment (a scan, a search, a button): fetched now whatever the
+ * cache holds, not retried, kept under its key for the screens reading the same route, and its
+ * failure left to the caller (no toast).
+ */
+export function useFetchNow() {
+  const client = useQueryClient();
+  return useCallback(
+    <T>(url: string, params?: ApiParams): Promise<T> =>
+      client.fetchQuery({ ...apiQuery<T>(url, params, { silent: true }), staleTime: 0, retry: false }),
+    [client],
+  );
 }
 
 /**
@@ -48,10 +72,13 @@ export function useSeedOnce<S>(value: S | undefined, apply: (value: S) => void):
 
 /**
  * A screen's write: never retried, toasted by the HTTP client when it fails, and on success the
- * given routes (a resource's api, or one route) are invalidated so every screen reading them
+ * given resources (a definition, or a route of its own) are invalidated so every screen reading them
  * reloads.
  */
-export function useApiWrite<V, R = unknown>(write: (variables: V) => Promise<R>, invalidates: readonly string[]) {
+export function useApiWrite<V, R = unknown>(
+  write: (variables: V) => Promise<R>,
+  invalidates: readonly (string | ResourceRef)[],
+) {
   const client = useQueryClient();
   const mutation = useMutation({
     mutationFn: write,

@@ -1,4 +1,5 @@
 import { App, Button, Col, Form, Modal, Row as GridRow, Spin } from 'antd';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -15,7 +16,9 @@ import {
   type ResourceDef,
   validateChildren,
 } from '@mes/contracts';
-import { request, requestData } from '../api/http';
+import { request } from '../api/http';
+import { resourceQuery } from '../api/server-state';
+import { settled } from '../api/use-api';
 import { useDialogSize } from './action-dialog';
 import { FieldInput } from './field-input';
 import { ChildTable } from './child-table';
@@ -68,44 +71,44 @@ export function ResourceForm(props: ResourceFormProps) {
   const { t } = useTranslation('crud');
   const { message } = App.useApp();
   const [form] = Form.useForm<Record<string, unknown>>();
-  const [values, setValues] = useState<Record<string, unknown> | undefined>();
   // What the form holds now, in wire form: the conditions of dependent fields read it.
   const [row, setRow] = useState<Record<string, unknown>>({});
   const [saving, setSaving] = useState(false);
   const mode = target?.mode;
   const { phone, width: dialogWidth, style: dialogStyle } = useDialogSize(width);
 
-  // Edit and view show the stored row (detail), add shows the defaults and pre-filled values.
+  // Edit and view show the stored row (its detail, read afresh for each opening), add shows the
+  // defaults and pre-filled values.
+  const stored = target && target.mode !== 'add' ? target.row : undefined;
+  const needsDetail = !!stored?.id && operationsOf(def).includes('detail');
+  const detail = useQuery({
+    ...resourceQuery<Row>(def, 'detail', { id: needsDetail ? String(stored?.id) : undefined }),
+    enabled: needsDetail,
+    staleTime: 0,
+  });
+  const detailRow = settled(detail);
+  const detailFailed = needsDetail && detail.isError && !detail.isFetching;
+  // The form is seeded once per opening (set while rendering, when the opening changes): a later
+  // answer (another screen's write reloads the resource) must not overwrite what is being typed.
+  const [seed, setSeed] = useState<{ target: FormTarget; values: Record<string, unknown> }>();
+  const values = target && seed?.target === target ? seed.values : undefined;
+  if (target && seed?.target !== target && !detailFailed && (!needsDetail || detailRow !== undefined)) {
+    // Child collections (sub-tables) travel beside the fields, as arrays under their names.
+    let v: Record<string, unknown>;
+    if (target.mode === 'add') {
+      // addValues is read when a dialog opens, not followed.
+      const initial = { ...addValues?.(), ...target.initial };
+      v = { ...addFormValues(fields, initial), ...childFormValues(def, initial) };
+    } else {
+      const shown = detailRow ?? target.row ?? ({} as Row);
+      v = { ...rowFormValues(fields, shown), ...childFormValues(def, shown) };
+    }
+    setSeed({ target, values: v });
+    setRow(wireRow(fields, v));
+  }
   useEffect(() => {
-    if (!target) return;
-    let live = true;
-    const load = async (): Promise<Record<string, unknown>> => {
-      // Child collections (sub-tables) travel beside the fields, as arrays under their names.
-      if (target.mode === 'add') {
-        const initial = { ...addValues?.(), ...target.initial };
-        return { ...addFormValues(fields, initial), ...childFormValues(def, initial) };
-      }
-      const row = target.row ?? ({} as Row);
-      if (!row.id || !operationsOf(def).includes('detail'))
-        return { ...rowFormValues(fields, row), ...childFormValues(def, row) };
-      const detail = await requestData<Row>(`${def.api}/detail`, { params: { id: row.id } });
-      return { ...rowFormValues(fields, detail ?? row), ...childFormValues(def, detail ?? row) };
-    };
-    load().then(
-      (v) => {
-        if (!live) return;
-        setValues(v);
-        setRow(wireRow(fields, v));
-      },
-      () => live && onClose(),
-    );
-    return () => {
-      live = false;
-      setValues(undefined);
-    };
-    // addValues is read when a dialog opens, not followed: a new function must not reload the form.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [target, def, fields, onClose]);
+    if (detailFailed) onClose();
+  }, [detailFailed, onClose]);
 
   const save = async () => {
     if (!target || target.mode === 'view') return;

@@ -67,6 +67,11 @@ export interface ResourcePageProps {
   listUrl?: string;
   /** Extra query parameters for list and export (e.g. `deptId` from a side tree); a change reloads page 1. */
   params?: Record<string, string | undefined>;
+  /**
+   * How often (ms) the list reads itself again given the rows it shows, or `false`: a screen
+   * whose rows are work under way (a report being made) follows it until it is done.
+   */
+  refreshEvery?: (rows: Row[]) => number | false;
   /** Buttons after add / delete / export in the toolbar. */
   toolbar?: (ctx: ResourcePageContext) => ReactNode;
   /** Buttons after view / edit / delete in each row. */

@@ -87,7 +87,7 @@ export function ResourcePage(props: ResourcePageProps) {
   const query = useMemo(() => listParams(state, extraParams, !tree), [state, extraParams, tree]);
   // What export sends (no paging); a screen's own view of the same rows reads it too (listQuery).
   const exportQuery = useMemo(() => listParams(state, extraParams, false), [state, extraParams]);
-  const list = useResourceList(def.api, listUrl, query);
+  const list = useResourceList(def.api, listUrl, query, props.refreshEvery);
   const { reload } = list;
   // Removing the last rows of the last page: show the last page that still has rows.
   const lastPage = Math.max(1, Math.ceil(list.total / state.size));

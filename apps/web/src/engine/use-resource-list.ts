@@ -42,12 +42,18 @@ export function listOf(answer: ListAnswer): { rows: Row[]; total: number } {
  * older call is never shown over it); a kept-alive tab shown again keeps its rows — and its
  * ticked rows — unless the resource was changed meanwhile or the list is stale.
  */
-export function useResourceList(api: string, url: string, params: Record<string, string | number>): ListResult {
+export function useResourceList(
+  api: string,
+  url: string,
+  params: Record<string, string | number>,
+  refreshEvery?: (rows: Row[]) => number | false,
+): ListResult {
   const client = useQueryClient();
   const query = useQuery({
     ...apiQuery<ListAnswer>(url, params),
     select: listOf,
     placeholderData: keepPreviousData,
+    refetchInterval: refreshEvery ? (current) => refreshEvery(listOf(current.state.data ?? null).rows) : undefined,
   });
   const reload = useCallback(() => {
     void invalidateRoutes(client, api);

@@ -1,6 +1,12 @@
 import { and, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { DEFAULT_TENANT_ID, SignInResult, type LoginDayCount, type LoginLogCount } from '@mes/contracts';
+import {
+  DEFAULT_TENANT_ID,
+  LOGIN_LOG_COUNT_PATH,
+  SignInResult,
+  type LoginDayCount,
+  type LoginLogCount,
+} from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { isAdministrator, requireAuth } from '../../platform/auth/request-auth';
 import { loginLog } from '../../platform/db/schema';
@@ -147,7 +153,7 @@ export async function loginCounts(ctx: AppContext, tenantId: string | undefined)
 
 /** `GET /api/blade-desk/loginLog/count`: the welcome page's sign-in figures. */
 export function registerLoginCountRoute(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/blade-desk/loginLog/count', { config: { anyUser: true } }, async (request) => {
+  app.get(`/api${LOGIN_LOG_COUNT_PATH}`, { config: { anyUser: true } }, async (request) => {
     const auth = requireAuth(request);
     return ok(await loginCounts(ctx, isAdministrator(auth) ? undefined : auth.tenantId));
   });

@@ -1,6 +1,6 @@
 import { md5 } from 'js-md5';
-import type { ApiResult } from '@mes/contracts';
-import { request, requestData } from '../../api/http';
+import { userResource } from '@mes/contracts';
+import { apiPost, resourceRoute } from '../../api/server-state';
 
 /** What the personal-info tab edits (spec section 3 "User profile"). */
 export interface UserProfile {
@@ -12,15 +12,15 @@ export interface UserProfile {
 }
 
 /** The signed-in user's own profile. */
-export const PROFILE_ROUTE = '/blade-user/info';
+export const PROFILE_ROUTE = resourceRoute(userResource, 'info');
 
 export const updateProfile = (profile: UserProfile) =>
-  requestData<null>('/blade-user/update-info', { method: 'POST', data: profile });
+  apiPost<null>(resourceRoute(userResource, 'update-info'), profile);
 
 /** Each of the three is sent as the md5 of what was typed, like the sign-in password. */
 export const updatePassword = (oldPassword: string, newPassword: string, newPassword1: string) =>
-  request<ApiResult<null>>('/blade-user/update-password', {
-    method: 'POST',
-    form: true,
-    data: { oldPassword: md5(oldPassword), newPassword: md5(newPassword), newPassword1: md5(newPassword1) },
-  });
+  apiPost<null>(
+    resourceRoute(userResource, 'update-password'),
+    { oldPassword: md5(oldPassword), newPassword: md5(newPassword), newPassword1: md5(newPassword1) },
+    { form: true },
+  );

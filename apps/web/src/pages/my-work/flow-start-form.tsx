@@ -2,7 +2,7 @@ import { Alert, Button, Card, Form, message } from 'antd';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { formValuesProblem, LEAVE_PROCESS_KEY, type FlowStartForm } from '@mes/contracts';
-import { requestData } from '../../api/http';
+import { apiPost } from '../../api/server-state';
 import { useApiRead } from '../../api/use-api';
 import { draftValues, FormFallback, FormFields, initialDraft } from './flow-form-fields';
 import { FlowPaths, useWorkWrite } from './work-api';
@@ -23,10 +23,7 @@ export default function FlowStartFormPage() {
     { enabled: /^\d{1,19}$/.test(processDefinitionId), silent: true },
   );
   const submit = useWorkWrite((variables: Record<string, unknown>) =>
-    requestData<{ processInstanceId: string }>(FlowPaths.workStart, {
-      method: 'POST',
-      data: { processDefinitionId, variables },
-    }),
+    apiPost<{ processInstanceId: string }>(FlowPaths.workStart, { processDefinitionId, variables }),
   );
   const def = query.data;
   if (!def) return <FormFallback loading={query.isPending && query.fetchStatus !== 'idle'} error={query.error} />;

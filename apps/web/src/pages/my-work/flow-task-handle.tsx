@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { formValuesProblem, type FlowCompleteBody, type FlowTaskForm } from '@mes/contracts';
-import { requestData } from '../../api/http';
+import { apiPost } from '../../api/server-state';
 import { useApiRead } from '../../api/use-api';
 import { useTabs } from '../../shell/tabs/tabs-store';
 import { FlowHistory } from './flow-history';
@@ -29,7 +29,7 @@ export default function FlowTaskHandle() {
     { enabled: /^\d{1,19}$/.test(taskId), silent: true, staleTime: 0 },
   );
   const complete = useWorkWrite((body: FlowCompleteBody) =>
-    requestData<{ finished: boolean }>(FlowPaths.workComplete, { method: 'POST', data: body }),
+    apiPost<{ finished: boolean }>(FlowPaths.workComplete, body),
   );
   const task = query.data;
   if (!task) return <FormFallback loading={query.isPending && query.fetchStatus !== 'idle'} error={query.error} />;

@@ -3,7 +3,7 @@ import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { leaveDays, leaveProblem, type LeaveStartBody } from '@mes/contracts';
-import { requestData } from '../../api/http';
+import { apiPost } from '../../api/server-state';
 import { useApiRead } from '../../api/use-api';
 import { useLeaveTypes } from './leave-view';
 import { FlowPaths, useWorkWrite, type UserChoice } from './work-api';
@@ -33,10 +33,7 @@ export default function LeaveForm() {
   const start = Form.useWatch('startTime', form);
   const end = Form.useWatch('endTime', form);
   const submit = useWorkWrite((body: LeaveStartBody) =>
-    requestData<{ businessId: string; processInstanceId: string }>(FlowPaths.leaveStart, {
-      method: 'POST',
-      data: body,
-    }),
+    apiPost<{ businessId: string; processInstanceId: string }>(FlowPaths.leaveStart, body),
   );
   const onFinish = (draft: Draft) => {
     const body: LeaveStartBody = {

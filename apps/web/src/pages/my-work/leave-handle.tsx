@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import type { FlowCompleteBody } from '@mes/contracts';
-import { requestData } from '../../api/http';
+import { apiPost } from '../../api/server-state';
 import { useTabs } from '../../shell/tabs/tabs-store';
 import { FlowHistory } from './flow-history';
 import { LeaveCard, LeaveFallback, useLeave } from './leave-view';
@@ -26,7 +26,7 @@ export default function LeaveHandle() {
   const query = useLeave(businessId);
   const [comment, setComment] = useState('');
   const complete = useWorkWrite((body: FlowCompleteBody) =>
-    requestData<{ finished: boolean }>(FlowPaths.workComplete, { method: 'POST', data: body }),
+    apiPost<{ finished: boolean }>(FlowPaths.workComplete, body),
   );
   const leave = query.data;
   if (!leave) return <LeaveFallback loading={query.isPending && query.fetchStatus !== 'idle'} error={query.error} />;

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { FlowInstanceStatus, type FlowTaskRecord } from '@mes/contracts';
-import { requestData } from '../../api/http';
+import { apiPost } from '../../api/server-state';
 import { invalidateRoutes } from '../../api/server-state';
 import { useApiRead } from '../../api/use-api';
 import { dictText } from '../../engine/dict-text';
@@ -58,7 +58,7 @@ function WorkList({ tab }: { tab: WorkTab }) {
     { staleTime: 0 },
   );
   const claim = useWorkWrite((taskId: string) =>
-    requestData<boolean>(FlowPaths.workClaim, { method: 'POST', params: { taskId } }),
+    apiPost<boolean>(FlowPaths.workClaim, undefined, { params: { taskId } }),
   );
   const category = (row: { category: number | null; categoryName: string }) =>
     row.category === null ? '' : dictText('flow', row.category, row.categoryName, lang);

@@ -1,4 +1,5 @@
 import { Button, Card, Descriptions, Result, Space, Spin } from 'antd';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -27,22 +28,29 @@ export default function QrConfirmPage() {
   const [params] = useSearchParams();
   const code = params.get('code') ?? '';
   const user = useSession((s) => s.userInfo);
-  const [step, setStep] = useState<Step>(() =>
-    code ? { kind: 'loading' } : { kind: 'failed', message: t('confirmNoCode') },
-  );
+  // Opening marks the code scanned: asked once for this code, never again on its own.
+  const scan = useQuery({
+    queryKey: ['qr-scan', code],
+    queryFn: async () => ({ view: await scanQr(code), receivedAt: Date.now() }),
+    enabled: !!code,
+    retry: false,
+    staleTime: Infinity,
+    gcTime: 0,
+    meta: { silent: true },
+  });
+  // What confirming or cancelling led to; until then the step is the scan's.
+  const [acted, setStep] = useState<Step>();
+  const step: Step =
+    acted ??
+    (!code
+      ? { kind: 'failed', message: t('confirmNoCode') }
+      : scan.isError
+        ? { kind: 'failed', message: messageOf(scan.error) }
+        : scan.data
+          ? { kind: 'ask', ...scan.data }
+          : { kind: 'loading' });
   const [busy, setBusy] = useState<'confirm' | 'cancel'>();
   const [now, setNow] = useState(() => Date.now());
-
-  useEffect(() => {
-    if (!code) return;
-    let live = true;
-    scanQr(code)
-      .then((view) => live && setStep({ kind: 'ask', view, receivedAt: Date.now() }))
-      .catch((e: unknown) => live && setStep({ kind: 'failed', message: messageOf(e) }));
-    return () => {
-      live = false;
-    };
-  }, [code]);
 
   const asking = step.kind === 'ask';
   useEffect(() => {

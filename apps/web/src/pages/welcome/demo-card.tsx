@@ -11,8 +11,7 @@ import {
   type DemoSeedReply,
   type DemoTenantStatus,
 } from '@mes/contracts';
-import { requestData } from '../../api/http';
-import { apiKey, apiQuery } from '../../api/server-state';
+import { apiKey, apiPost, apiQuery } from '../../api/server-state';
 import { useSession } from '../../session/session-store';
 
 const POLL_MS = 1_000;
@@ -55,10 +54,7 @@ export function DemoTenantCard() {
   const confirm = async () => {
     setBusy(true);
     try {
-      const reply = await requestData<DemoSeedReply>(DEMO_TENANT_SEED_PATH, {
-        method: 'POST',
-        data: { confirm: true },
-      });
+      const reply = await apiPost<DemoSeedReply>(DEMO_TENANT_SEED_PATH, { confirm: true });
       setStarted(reply);
     } finally {
       setBusy(false);
@@ -68,7 +64,7 @@ export function DemoTenantCard() {
   const dismiss = async () => {
     setBusy(true);
     try {
-      await requestData(DEMO_TENANT_DISMISS_PATH, { method: 'POST', data: {} });
+      await apiPost(DEMO_TENANT_DISMISS_PATH, {});
     } finally {
       setBusy(false);
       await reload();

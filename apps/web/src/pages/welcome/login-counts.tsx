@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Row, Statistic, theme, Tooltip, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, type LoginLogCount } from '@mes/contracts';
+import { formatDateTime, LOGIN_LOG_COUNT_PATH, type LoginLogCount } from '@mes/contracts';
 import { apiQuery } from '../../api/server-state';
 import './wel.css';
 
@@ -14,7 +14,7 @@ import './wel.css';
 const SETTLE_MS = 2500;
 
 /**
- * Today's sign-ins and a bar per day of the last 7 (`/blade-desk/loginLog/count`); no chart library.
+ * Today's sign-ins and a bar per day of the last 7 (`LOGIN_LOG_COUNT_PATH`); no chart library.
  * The card says when the figures were taken, and reads them again shortly after the first load,
  * whenever the window regains focus or the tab is shown again, and on the refresh button.
  */
@@ -22,7 +22,7 @@ export function LoginCounts() {
   const { t } = useTranslation('log');
   // Figures this user may not read (or a failed first load) leave no card behind: no toast.
   const query = useQuery({
-    ...apiQuery<LoginLogCount>('/blade-desk/loginLog/count', undefined, { silent: true }),
+    ...apiQuery<LoginLogCount>(LOGIN_LOG_COUNT_PATH, undefined, { silent: true }),
     // Live figures: always stale, and unlike the lists they follow the window's focus.
     staleTime: 0,
     refetchOnWindowFocus: true,

@@ -1,5 +1,6 @@
 import { message } from 'antd';
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { fetchMenuRoutes, fetchTopMenus, type TopMenuItem } from '../../api/auth';
@@ -7,6 +8,7 @@ import { website } from '../../config/website';
 import { useSession } from '../../session/session-store';
 
 const HOME = 'home';
+const NO_ITEMS: TopMenuItem[] = [];
 
 /**
  * "Home" plus the caller's top menus. Choosing one narrows the side menu to that top menu's
@@ -16,19 +18,17 @@ export function TopMenu() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const token = useSession((s) => s.token);
-  const [items, setItems] = useState<TopMenuItem[]>([]);
+  // Read once per sign-in; without an answer only "Home" shows.
+  const items =
+    useQuery({
+      queryKey: ['session', 'top-menus', token],
+      queryFn: fetchTopMenus,
+      enabled: !!token,
+      staleTime: Infinity,
+      retry: false,
+      meta: { silent: true },
+    }).data ?? NO_ITEMS;
   const [active, setActive] = useState(HOME);
-
-  useEffect(() => {
-    if (!token) return;
-    let live = true;
-    fetchTopMenus()
-      .then((rows) => live && setItems(rows))
-      .catch(() => live && setItems([]));
-    return () => {
-      live = false;
-    };
-  }, [token]);
 
   const choose = async (key: string) => {
     const previous = active;

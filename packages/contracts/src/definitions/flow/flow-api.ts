@@ -6,6 +6,12 @@ import { parseDateTime } from '../../format/date-time';
  * Paths are under `/api`.
  */
 export const FlowPaths = {
+  /** Every work list, claim and completion is under this route (the web invalidates them as one). */
+  work: '/blade-flow/work',
+  /** The process viewers and forms. */
+  process: '/blade-flow/process',
+  /** The leave process's own routes. */
+  leave: '/blade-desk/process/leave',
   modelDeploy: '/blade-flow/model/deploy',
   managerChangeState: '/blade-flow/manager/change-state',
   managerDeleteDeployment: '/blade-flow/manager/delete-deployment',

@@ -67,6 +67,9 @@ export const loginLogResource = defineResource({
   series: logSeries('week'),
 });
 
+/** `GET /api/blade-desk/loginLog/count`: the welcome page's sign-in figures ({@link LoginLogCount}). */
+export const LOGIN_LOG_COUNT_PATH = '/blade-desk/loginLog/count';
+
 /** Sign-ins of one day (`GET /api/blade-desk/loginLog/count`). */
 export interface LoginDayCount {
   /** `yyyy-MM-dd`, the server's local day. */

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ResourceDef } from '@mes/contracts';
+import { menuResource, type ResourceDef } from '@mes/contracts';
+import { resourceRoute } from '../../../api/server-state';
 import { ResourcePage } from '../../../engine/resource-page';
 import { TreeAside } from '../../../engine/tree-aside';
 import { useSession } from '../../../session/session-store';
@@ -33,7 +34,7 @@ export function ScopeScreen({ resource, settingCode }: ScopeScreenProps) {
         maySet ? (
           <TreeAside
             title={menuLabel}
-            url="/blade-system/menu/tree"
+            url={resourceRoute(menuResource, 'tree')}
             selected={menuId}
             onSelect={setMenuId}
             testId="scope-menu"

@@ -1,4 +1,5 @@
-import { requestData } from '../../../api/http';
+import { menuResource, roleResource } from '@mes/contracts';
+import { apiPost, resourceRoute } from '../../../api/server-state';
 import type { TreeNode } from './tree-data';
 
 export type GrantTab = 'menu' | 'dataScope' | 'apiScope';
@@ -8,9 +9,9 @@ export type GrantTrees = Record<GrantTab, TreeNode[]>;
 export type GrantKeys = Record<GrantTab, string[]>;
 
 /** The three trees of the dialog in one call: `grant-tree` answers `{menu, dataScope, apiScope}`. */
-export const GRANT_TREE_ROUTE = '/blade-system/menu/grant-tree';
+export const GRANT_TREE_ROUTE = resourceRoute(menuResource, 'grant-tree');
 /** What the roles hold now: `{menu, dataScope, apiScope}` id lists. */
-export const ROLE_KEYS_ROUTE = '/blade-system/menu/role-tree-keys';
+export const ROLE_KEYS_ROUTE = resourceRoute(menuResource, 'role-tree-keys');
 
 export type GrantTreesAnswer = Partial<Record<GrantTab, TreeNode[] | null>> | null;
 export type RoleKeysAnswer = Partial<Record<GrantTab, unknown[]>> | null;
@@ -26,13 +27,13 @@ export function roleKeysOf(keys: RoleKeysAnswer): GrantKeys {
 }
 
 export const saveGrant = (roleIds: readonly string[], keys: GrantKeys) =>
-  requestData<unknown>('/blade-system/role/grant', {
-    method: 'POST',
-    form: true,
-    data: {
+  apiPost(
+    resourceRoute(roleResource, 'grant'),
+    {
       roleIds: roleIds.join(','),
       menuIds: keys.menu.join(','),
       dataScopeIds: keys.dataScope.join(','),
       apiScopeIds: keys.apiScope.join(','),
     },
-  });
+    { form: true },
+  );

@@ -1,5 +1,4 @@
 import type { TreeDataNode } from 'antd';
-import { requestData } from '../../../api/http';
 
 /** A node of the picker and grant trees (CONTRACT.md "Trees"). */
 export interface TreeNode {
@@ -13,9 +12,6 @@ export interface TreeNode {
 }
 
 export const keyOf = (node: TreeNode) => String(node.key ?? node.id);
-
-export const fetchTree = (url: string, params?: Record<string, string | undefined>) =>
-  requestData<TreeNode[] | null>(url, { params }).then((nodes) => nodes ?? []);
 
 /** antd's tree nodes; an empty `children` is dropped so the node reads as a leaf. */
 export function toDataNodes(nodes: readonly TreeNode[]): TreeDataNode[] {

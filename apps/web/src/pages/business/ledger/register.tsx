@@ -13,7 +13,7 @@ import {
   type LedgerRow,
   type PageResult,
 } from '@mes/contracts';
-import { requestData } from '../../../api/http';
+import { apiGet } from '../../../api/server-state';
 import { lastVerificationText, ledgerTotals, periodText } from './ledger-figures';
 import './register.css';
 
@@ -47,8 +47,10 @@ const printRules = (pageOf: string) => `
 async function allRows(query: Query): Promise<LedgerRow[]> {
   const rows: LedgerRow[] = [];
   for (let current = 1; ; current++) {
-    const page = await requestData<PageResult<LedgerRow>>(DISINFECTION_LEDGER_ROUTE, {
-      params: { ...query, current, size: MAX_PAGE_SIZE },
+    const page = await apiGet<PageResult<LedgerRow>>(DISINFECTION_LEDGER_ROUTE, {
+      ...query,
+      current,
+      size: MAX_PAGE_SIZE,
     });
     rows.push(...page.records);
     if (current >= page.pages || !page.records.length) return rows;

@@ -1,16 +1,20 @@
 import { App, Button, Form, Modal, Popconfirm, Select, Table, Tag } from 'antd';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   buttonCodes,
+  deviceCycleResource,
   isPackState,
   LOAD_RELEASE_PATH,
   loadResource,
   LoadStatus,
   PACK_STATE_LABELS,
+  packResource,
   ParametricResult,
 } from '@mes/contracts';
-import { requestData } from '../../../api/http';
+import { useQueryClient } from '@tanstack/react-query';
+import { apiPost, invalidateRoutes } from '../../../api/server-state';
+import { useResourceRead } from '../../../api/use-api';
 import { ResourcePage } from '../../../engine/resource-page';
 import type {
   CustomInputProps,
@@ -43,18 +47,14 @@ function CycleInput({ value, onChange, disabled }: CustomInputProps) {
   const lang = useLang();
   const text = TEXT[lang];
   const deviceId = Form.useWatch('deviceId', Form.useFormInstance()) as string | undefined;
-  const [fetched, setCycles] = useState<CycleRow[]>([]);
+  const fetched = useResourceRead<{ records: CycleRow[] }, CycleRow[]>(
+    deviceCycleResource,
+    'page',
+    { deviceId, size: 50, descs: 'endTime' },
+    { silent: true, enabled: !!deviceId, select: (page) => page.records },
+  ).data;
   // No steriliser chosen: no cycles to offer (the last list is not shown).
-  const cycles = deviceId ? fetched : [];
-  useEffect(() => {
-    if (!deviceId) return;
-    void requestData<{ records: CycleRow[] }>('/basic/device-cycle/page', {
-      params: { deviceId, size: 50, descs: 'endTime' },
-      silent: true,
-    })
-      .then((page) => setCycles(page.records))
-      .catch(() => setCycles([]));
-  }, [deviceId]);
+  const cycles = deviceId ? (fetched ?? []) : [];
   const judged = (r: number | null) =>
     r === ParametricResult.pass ? text.pass : r === ParametricResult.fail ? text.fail : text.none;
   return (
@@ -79,22 +79,24 @@ const INPUTS = { cycleId: CycleInput };
 function PacksDialog({ row, onClose }: { row: Row | null; onClose(): void }) {
   const lang = useLang();
   const text = TEXT[lang];
-  const [packs, setPacks] = useState<Row[] | null>(null);
+  // Read once the dialog has opened (its animation done), afresh each time, as the table
+  // arriving during the opening kept the dialog from taking the keyboard (Escape).
+  const [opened, setOpened] = useState<Row | null>(null);
+  const read = useResourceRead<{ records: Row[] }, Row[]>(
+    packResource,
+    'page',
+    { loadId: opened ? String(opened.id) : undefined, size: 500 },
+    { enabled: !!opened, staleTime: 0, select: (page) => page.records },
+  );
+  // A failed read is toasted and shows no packs.
+  const packs = read.isError ? [] : (read.data ?? null);
   return (
     <Modal
       open={!!row}
       title={text.packsTitle.replace('{no}', String(row?.loadNo ?? ''))}
       width={820}
       destroyOnHidden
-      afterOpenChange={(open) => {
-        if (open && row)
-          void requestData<{ records: Row[] }>('/blade-business/pack/page', {
-            params: { loadId: row.id, size: 500 },
-          })
-            .then((page) => setPacks(page.records))
-            .catch(() => setPacks([]));
-        if (!open) setPacks(null);
-      }}
+      afterOpenChange={(open) => setOpened(open ? row : null)}
       onCancel={onClose}
       footer={<Button onClick={onClose}>{text.close}</Button>}
     >
@@ -153,6 +155,8 @@ export default function LoadScreen() {
     ],
     [text],
   );
+  // A release moves the load's packs (to 无菌): their reads reload with the loads'.
+  const client = useQueryClient();
   const rowActions = useCallback(
     (row: Row, ctx: ResourcePageContext) => (
       <>
@@ -164,12 +168,10 @@ export default function LoadScreen() {
             title={text.releaseConfirm}
             onConfirm={async () => {
               try {
-                const moved = await requestData<number>(LOAD_RELEASE_PATH, {
-                  method: 'POST',
-                  params: { id: row.id },
-                });
+                const moved = await apiPost<number>(LOAD_RELEASE_PATH, undefined, { params: { id: String(row.id) } });
                 void message.success(`${text.release}: ${moved}`);
                 ctx.reload();
+                void invalidateRoutes(client, packResource);
               } catch {
                 // The request has shown the server's reason.
               }
@@ -182,7 +184,7 @@ export default function LoadScreen() {
         ) : null}
       </>
     ),
-    [text, message],
+    [text, message, client],
   );
   return (
     <div data-testid="load-screen">

@@ -5,8 +5,9 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { noticeResource, permissionCodes } from '@mes/contracts';
-import { ApiError, requestData } from '../../../api/http';
-import { invalidateRoutes } from '../../../api/server-state';
+import { ApiError } from '../../../api/http';
+import { invalidateRoutes, resourceRoute } from '../../../api/server-state';
+import { useFetchNow } from '../../../api/use-api';
 import { dictText } from '../../../engine/dict-text';
 import { useSession } from '../../../session/session-store';
 import './notice.css';
@@ -27,12 +28,16 @@ interface NoticeView {
  * The notice as its audience reads it (`view`, which also marks it read). Someone who manages
  * notices may open one not addressed to them, or not yet released, through the screen's detail.
  */
-async function readNotice(id: string, mayManage: boolean): Promise<NoticeView> {
+async function readNotice(
+  fetchNow: ReturnType<typeof useFetchNow>,
+  id: string,
+  mayManage: boolean,
+): Promise<NoticeView> {
   try {
-    return await requestData<NoticeView>(`${noticeResource.api}/view`, { params: { id }, silent: true });
+    return await fetchNow<NoticeView>(resourceRoute(noticeResource, 'view'), { id });
   } catch (error) {
     if (!mayManage || !(error instanceof ApiError) || error.status !== 404) throw error;
-    return requestData<NoticeView>(`${noticeResource.api}/detail`, { params: { id }, silent: true });
+    return fetchNow<NoticeView>(resourceRoute(noticeResource, 'detail'), { id });
   }
 }
 
@@ -44,9 +49,10 @@ export default function NoticeDetail() {
   const navigate = useNavigate();
   const client = useQueryClient();
   const mayManage = useSession((s) => s.permission[VIEW_CODE] === true);
+  const fetchNow = useFetchNow();
   const query = useQuery({
     queryKey: ['notice-view', id],
-    queryFn: () => readNotice(id, mayManage),
+    queryFn: () => readNotice(fetchNow, id, mayManage),
     retry: false,
     enabled: /^\d{1,19}$/.test(id),
   });

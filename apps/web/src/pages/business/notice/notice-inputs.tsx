@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Form, Typography } from 'antd';
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FlowPaths, NoticeAudience, type FieldDef } from '@mes/contracts';
-import { apiQuery, OPTIONS_STALE_MS } from '../../../api/server-state';
+import { deptResource, FlowPaths, NoticeAudience, roleResource, type FieldDef } from '@mes/contracts';
+import { apiQuery, OPTIONS_STALE_MS, resourceRoute } from '../../../api/server-state';
 import { FieldInput } from '../../../engine/field-input';
 import { optionsFromUrl } from '../../../engine/options';
 import type { CustomInputProps } from '../../../engine/resource-page-types';
@@ -32,8 +32,8 @@ export function NoticeContentInput({ id, value, onChange, onBlur, disabled }: Cu
  * from the tenant's users (the list the workflow's pickers read).
  */
 const AUDIENCE_SOURCES: Partial<Record<number, string>> = {
-  [NoticeAudience.roles]: '/blade-system/role/tree',
-  [NoticeAudience.depts]: '/blade-system/dept/tree',
+  [NoticeAudience.roles]: resourceRoute(roleResource, 'tree'),
+  [NoticeAudience.depts]: resourceRoute(deptResource, 'tree'),
   [NoticeAudience.users]: FlowPaths.workUserSelect,
 };
 const PICK_TEXT: Partial<Record<number, string>> = {

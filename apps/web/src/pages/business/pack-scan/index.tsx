@@ -1,7 +1,12 @@
 import { Alert, App, Button, Card, Flex, Form, Input, Select, Tag, theme, TreeSelect, Typography } from 'antd';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
+  carResource,
+  deptResource,
+  lineResource,
+  loadResource,
   LoadStatus,
+  packResource,
   PACK_BY_CODES_PATH,
   PACK_CODE_PATTERN,
   PACK_MOVE_PATH,
@@ -11,7 +16,9 @@ import {
   type PackBrief,
   type PackByCodes,
 } from '@mes/contracts';
-import { ApiError, requestData } from '../../../api/http';
+import { ApiError } from '../../../api/http';
+import { apiPost } from '../../../api/server-state';
+import { useApiWrite, useFetchNow, useResourceRead } from '../../../api/use-api';
 import { stateTag, useLang, type Lang } from '../pack/pack-tags';
 import { pageTexts } from '../../../i18n/page-texts';
 
@@ -106,10 +113,11 @@ const FIT = { alignSelf: 'flex-start' } as const;
 const fill = (text: string, values: Record<string, string | number>) =>
   Object.entries(values).reduce((s, [k, v]) => s.replace(`{${k}}`, String(v)), text);
 
-const pageRecords = (url: string, params: Record<string, unknown> = {}) =>
-  requestData<{ records: Record<string, unknown>[] }>(url, { params: { size: 200, ...params }, silent: true })
-    .then((page) => page.records)
-    .catch(() => []);
+type Page = { records: Record<string, unknown>[] };
+type Choice = { value: string; label: string };
+const NO_DEPTS: TreeNode[] = [];
+/** A picker's first 200 rows (read silently: without an answer the picker is empty). */
+const PICKER_PAGE = { size: 200 };
 
 /** The message of a failed request, as the server wrote it in the user's language. */
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -164,30 +172,36 @@ export default function PackScanScreen() {
   const [code, setCode] = useState('');
   const [camera, setCamera] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [depts, setDepts] = useState<TreeNode[]>([]);
-  const [lines, setLines] = useState<{ value: string; label: string }[]>([]);
-  const [cars, setCars] = useState<{ value: string; label: string }[]>([]);
-  const [loads, setLoads] = useState<{ value: string; label: string }[]>([]);
+  const depts = useResourceRead<TreeNode[]>(deptResource, 'tree', undefined, { silent: true }).data ?? NO_DEPTS;
+  const lines =
+    useResourceRead<Page, Choice[]>(lineResource, 'page', PICKER_PAGE, {
+      silent: true,
+      select: (page) => page.records.map((r) => ({ value: String(r.id), label: String(r.name ?? '') })),
+    }).data ?? [];
+  const cars =
+    useResourceRead<Page, Choice[]>(carResource, 'page', PICKER_PAGE, {
+      silent: true,
+      select: (page) =>
+        page.records.map((r) => ({ value: String(r.id), label: `${String(r.name ?? '')} ${String(r.plate ?? '')}` })),
+    }).data ?? [];
+  const loads =
+    useResourceRead<Page, Choice[]>(
+      loadResource,
+      'page',
+      { ...PICKER_PAGE, state: LoadStatus.open, descs: 'loadNo' },
+      {
+        silent: true,
+        enabled: !!station.load,
+        select: (page) => page.records.map((r) => ({ value: String(r.id), label: String(r.loadNo ?? '') })),
+      },
+    ).data ?? [];
+  const fetchNow = useFetchNow();
+  const move = useApiWrite(
+    (body: Record<string, unknown>) => apiPost<number>(PACK_MOVE_PATH, body, { silent: true }),
+    [packResource],
+  );
   const input = useRef<HTMLInputElement>(null);
   const { token } = theme.useToken();
-
-  useEffect(() => {
-    void requestData<TreeNode[]>('/blade-system/dept/tree', { silent: true })
-      .then(setDepts)
-      .catch(() => setDepts([]));
-    void pageRecords('/blade-business/line/page').then((rows) =>
-      setLines(rows.map((r) => ({ value: String(r.id), label: String(r.name ?? '') }))),
-    );
-    void pageRecords('/blade-business/car/page').then((rows) =>
-      setCars(rows.map((r) => ({ value: String(r.id), label: `${String(r.name ?? '')} ${String(r.plate ?? '')}` }))),
-    );
-  }, []);
-  useEffect(() => {
-    if (!station.load) return;
-    void pageRecords('/blade-business/load/page', { state: LoadStatus.open, descs: 'loadNo' }).then((rows) =>
-      setLoads(rows.map((r) => ({ value: String(r.id), label: String(r.loadNo ?? '') }))),
-    );
-  }, [station.load]);
 
   /** Looks the codes up and adds (or refreshes) their rows; a code already listed stays once. */
   const look = async (codes: string[]) => {
@@ -196,7 +210,7 @@ export default function PackScanScreen() {
     let found: PackByCodes = { packs: [], unknown: good };
     if (good.length) {
       try {
-        found = await requestData<PackByCodes>(PACK_BY_CODES_PATH, { params: { codes: good.join(',') }, silent: true });
+        found = await fetchNow<PackByCodes>(PACK_BY_CODES_PATH, { codes: good.join(',') });
       } catch (error) {
         void message.error(messageOf(error));
         return;
@@ -241,7 +255,7 @@ export default function PackScanScreen() {
     const refusals = new Map<string, string>();
     let moved = 0;
     try {
-      moved = await requestData<number>(PACK_MOVE_PATH, { method: 'POST', data: payload(ids), silent: true });
+      moved = await move(payload(ids));
     } catch (error) {
       if (!(error instanceof ApiError)) {
         void message.error(messageOf(error));
@@ -252,11 +266,7 @@ export default function PackScanScreen() {
       // refused one shows the server's own reason.
       for (const row of movable) {
         try {
-          moved += await requestData<number>(PACK_MOVE_PATH, {
-            method: 'POST',
-            data: payload([(row.pack as PackBrief).id]),
-            silent: true,
-          });
+          moved += await move(payload([(row.pack as PackBrief).id]));
         } catch (one) {
           refusals.set(row.code, messageOf(one));
         }

@@ -1,7 +1,8 @@
 import { Alert, Flex, Grid, Input, Table, Tabs, Tag, TreeSelect, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import {
+  deptResource,
   PACK_CASE_PATH,
   PACK_LOAD_PATH,
   PACK_STOCK_PATH,
@@ -12,7 +13,7 @@ import {
   type PackTrace,
   type PackUseRow,
 } from '@mes/contracts';
-import { requestData } from '../../../api/http';
+import { useFetchNow, useResourceRead } from '../../../api/use-api';
 import { stateTag, useLang, type Lang } from '../pack/pack-tags';
 import { pageTexts } from '../../../i18n/page-texts';
 
@@ -150,11 +151,12 @@ function useLookup<T>(path: string, param: string) {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState('');
   const [loading, setLoading] = useState(false);
+  const fetchNow = useFetchNow();
   const run = (value: string) => {
     if (!value.trim()) return;
     setLoading(true);
     setError('');
-    requestData<T>(path, { params: { [param]: value.trim() }, silent: true })
+    fetchNow<T>(path, { [param]: value.trim() })
       .then(setData)
       .catch((e: unknown) => {
         setData(null);
@@ -179,12 +181,8 @@ export default function PackTraceScreen() {
   const uses = useLookup<PackUseRow[]>(PACK_CASE_PATH, 'patientCase');
   const loadPacks = useLookup<PackLoadPacks>(PACK_LOAD_PATH, 'loadNo');
   const stock = useLookup<PackBrief[]>(PACK_STOCK_PATH, 'deptId');
-  const [depts, setDepts] = useState<{ title: string; value: string }[]>([]);
-  useEffect(() => {
-    void requestData<{ title: string; value: string }[]>('/blade-system/dept/tree', { silent: true })
-      .then(setDepts)
-      .catch(() => setDepts([]));
-  }, []);
+  const depts =
+    useResourceRead<{ title: string; value: string }[]>(deptResource, 'tree', undefined, { silent: true }).data ?? [];
   // Below 768 px (a phone) each table is one column of lines and the tabs are tighter.
   const narrow = Grid.useBreakpoint().md === false;
   const packs = packColumns(text, lang, narrow);

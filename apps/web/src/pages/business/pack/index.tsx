@@ -1,8 +1,10 @@
 import { App, Button, Form, Input, Modal, Select, Table, TreeSelect } from 'antd';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import {
   buttonCodes,
+  deptResource,
   isPackState,
+  loadResource,
   LoadStatus,
   PACK_HISTORY_PATH,
   PACK_LABEL_PATH,
@@ -14,7 +16,8 @@ import {
   RELEASE_ONLY_STATES,
   type PackMoveRow,
 } from '@mes/contracts';
-import { requestData } from '../../../api/http';
+import { apiPost } from '../../../api/server-state';
+import { useApiRead, useApiWrite, useResourceRead } from '../../../api/use-api';
 import { download } from '../../../engine/download';
 import { ResourcePage } from '../../../engine/resource-page';
 import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
@@ -28,20 +31,19 @@ type Text = (typeof TEXT)['zh'];
 function HistoryDialog({ row, onClose }: { row: Row | null; onClose(): void }) {
   const lang = useLang();
   const text: Text = TEXT[lang];
-  const [moves, setMoves] = useState<PackMoveRow[] | null>(null);
+  // A failed read is toasted and shows an empty history.
+  const history = useApiRead<PackMoveRow[]>(
+    PACK_HISTORY_PATH,
+    { id: row ? String(row.id) : undefined },
+    { enabled: !!row, staleTime: 0 },
+  );
+  const moves = history.isError ? [] : (history.data ?? null);
   return (
     <Modal
       open={!!row}
       title={text.historyTitle.replace('{code}', String(row?.code ?? ''))}
       width={960}
       destroyOnHidden
-      afterOpenChange={(open) => {
-        if (open && row)
-          void requestData<PackMoveRow[]>(PACK_HISTORY_PATH, { params: { id: row.id } })
-            .then(setMoves)
-            .catch(() => setMoves([]));
-        if (!open) setMoves(null);
-      }}
       onCancel={onClose}
       footer={<Button onClick={onClose}>{text.close}</Button>}
     >
@@ -107,37 +109,27 @@ function MoveDialog({ rows, onClose, onMoved }: { rows: Row[] | null; onClose():
   const [form] = Form.useForm<MoveValues>();
   const state = Form.useWatch('state', form);
   const [busy, setBusy] = useState(false);
-  const [depts, setDepts] = useState<TreeNode[]>([]);
-  const [loads, setLoads] = useState<{ id: string; loadNo: string }[]>([]);
+  const depts =
+    useResourceRead<TreeNode[]>(deptResource, 'tree', undefined, { silent: true, enabled: !!rows }).data ?? [];
+  const loads =
+    useResourceRead<{ records: { id: string; loadNo: string }[] }, { id: string; loadNo: string }[]>(
+      loadResource,
+      'page',
+      { state: LoadStatus.open, size: 100, descs: 'loadNo' },
+      { silent: true, enabled: state === PackState.sterilising, select: (page) => page.records },
+    ).data ?? [];
+  const move = useApiWrite((body: Record<string, unknown>) => apiPost<number>(PACK_MOVE_PATH, body), [packResource]);
   const targets = useMemo(() => {
     if (!rows?.length) return [];
     const sets = rows.map((r) => (isPackState(r.state) ? PACK_MOVES[r.state] : []));
     return (sets[0] ?? []).filter((s) => !RELEASE_ONLY_STATES.includes(s) && sets.every((set) => set.includes(s)));
   }, [rows]);
-  useEffect(() => {
-    if (!rows) return;
-    void requestData<TreeNode[]>('/blade-system/dept/tree', { silent: true })
-      .then(setDepts)
-      .catch(() => setDepts([]));
-  }, [rows]);
-  useEffect(() => {
-    if (state !== PackState.sterilising) return;
-    void requestData<{ records: { id: string; loadNo: string }[] }>('/blade-business/load/page', {
-      params: { state: LoadStatus.open, size: 100, descs: 'loadNo' },
-      silent: true,
-    })
-      .then((page) => setLoads(page.records))
-      .catch(() => setLoads([]));
-  }, [state]);
   const submit = async () => {
     if (!rows) return;
     const values = await form.validateFields();
     setBusy(true);
     try {
-      const moved = await requestData<number>(PACK_MOVE_PATH, {
-        method: 'POST',
-        data: { ids: rows.map((r) => r.id).join(','), ...values },
-      });
+      const moved = await move({ ids: rows.map((r) => r.id).join(','), ...values });
       void message.success(text.moved.replace('{n}', String(moved)));
       form.resetFields();
       onMoved();

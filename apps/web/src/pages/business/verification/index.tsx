@@ -11,7 +11,8 @@ import {
   verificationRecordResource,
   type RecalledLoad,
 } from '@mes/contracts';
-import { requestData } from '../../../api/http';
+import { apiPost } from '../../../api/server-state';
+import { useApiRead } from '../../../api/use-api';
 import { ResourcePage } from '../../../engine/resource-page';
 import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
 import { PackRecall } from './pack-recall';
@@ -42,22 +43,24 @@ function RecallDialog({ row, mayHandle, onClose }: { row: Row | null; mayHandle:
   const lang = useLang();
   const text = TEXT[lang];
   const { message } = App.useApp();
-  const [loads, setLoads] = useState<RecalledLoad[] | null>(null);
+  const recalls = useApiRead<RecalledLoad[]>(
+    VERIFICATION_RECALLS_PATH,
+    { id: row?.id },
+    { enabled: !!row, staleTime: 0 },
+  );
+  const loads = recalls.isError ? [] : (recalls.data ?? null);
   const [selected, setSelected] = useState<string[]>([]);
   const [result, setResult] = useState('');
   const [busy, setBusy] = useState(false);
-  const load = useCallback(async (id: string) => {
-    setLoads(await requestData<RecalledLoad[]>(VERIFICATION_RECALLS_PATH, { params: { id } }));
-  }, []);
   const handle = async () => {
     if (!row) return;
     setBusy(true);
     try {
-      await requestData(VERIFICATION_HANDLE_RECALL_PATH, { method: 'POST', data: { ids: selected.join(','), result } });
+      await apiPost(VERIFICATION_HANDLE_RECALL_PATH, { ids: selected.join(','), result });
       void message.success(text.handled);
       setSelected([]);
       setResult('');
-      await load(row.id);
+      await recalls.refetch();
     } catch {
       // The request has shown its message.
     } finally {
@@ -70,10 +73,6 @@ function RecallDialog({ row, mayHandle, onClose }: { row: Row | null; mayHandle:
       title={text.title.replace('{no}', String(row?.recordNo ?? ''))}
       width={1200}
       destroyOnHidden
-      afterOpenChange={(open) => {
-        if (open && row) void load(row.id).catch(() => undefined);
-        if (!open) setLoads(null);
-      }}
       onCancel={onClose}
       footer={<Button onClick={onClose}>{text.close}</Button>}
     >

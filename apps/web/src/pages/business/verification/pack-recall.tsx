@@ -1,5 +1,5 @@
 import { App, Button, Input, Modal, Progress, Select, Space, Table, Tag, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import {
   PACK_STATE_LABELS,
   RECALL_ACTION_LABELS,
@@ -12,7 +12,8 @@ import {
   type RecallSource,
   type RecallView,
 } from '@mes/contracts';
-import { requestData } from '../../../api/http';
+import { apiPost } from '../../../api/server-state';
+import { useApiRead } from '../../../api/use-api';
 import { download } from '../../../engine/download';
 import { pageTexts } from '../../../i18n/page-texts';
 
@@ -41,26 +42,20 @@ export function PackRecall({
   const text = TEXT[lang];
   const paths = RECALL_PATHS[source];
   const { message } = App.useApp();
-  const [view, setView] = useState<RecallView | null | undefined>(undefined);
+  const detail = useApiRead<RecallView | null>(paths.detail, { id: recordId }, { staleTime: 0 });
+  // A failed read is toasted and shows as no recall.
+  const view: RecallView | null | undefined = detail.isError ? null : detail.isPending ? undefined : detail.data;
   const [selected, setSelected] = useState<string[]>([]);
   const [action, setAction] = useState<RecallAction | undefined>(undefined);
   const [remark, setRemark] = useState('');
   const [busy, setBusy] = useState(false);
-  const read = useCallback(
-    () => requestData<RecallView | null>(paths.detail, { params: { id: recordId } }),
-    [paths, recordId],
-  );
-  const load = useCallback(async () => setView(await read()), [read]);
-  useEffect(() => {
-    read().then(setView, () => setView(null));
-  }, [read]);
 
   const run = async (work: () => Promise<unknown>) => {
     setBusy(true);
     try {
       const done = await work();
       if (typeof done === 'string') void message.success(done);
-      await load();
+      await detail.refetch();
     } catch {
       // The request has shown its message.
     } finally {
@@ -72,10 +67,7 @@ export function PackRecall({
   const open = view.state === RecallState.open;
   const apply = () =>
     run(async () => {
-      await requestData(paths.action, {
-        method: 'POST',
-        data: { ids: selected.join(','), action, remark },
-      });
+      await apiPost(paths.action, { ids: selected.join(','), action, remark });
       setSelected([]);
       setRemark('');
       return RECALL_ACTION_LABELS[action as RecallAction][lang];
@@ -205,7 +197,7 @@ export function PackRecall({
             loading={busy}
             onClick={() =>
               void run(async () => {
-                await requestData(paths.close, { method: 'POST', data: { id: view.id } });
+                await apiPost(paths.close, { id: view.id });
                 return text.closed;
               })
             }

@@ -11,7 +11,7 @@ import {
   type DeviceRelease,
   type DeviceSecretReply,
 } from '@mes/contracts';
-import { requestData } from '../../../api/http';
+import { apiGet, apiPost, resourceRoute } from '../../../api/server-state';
 import { apiQuery } from '../../../api/server-state';
 import { ResourcePage } from '../../../engine/resource-page';
 import type { ExtraColumn, FormMode, ResourcePageContext, Row } from '../../../engine/resource-page-types';
@@ -25,10 +25,10 @@ const TEXT = pageTexts('device');
 type Key = keyof (typeof TEXT)['zh'];
 
 const rotateSecret = (id: string) =>
-  requestData<DeviceSecretReply>(DEVICE_ROTATE_SECRET_PATH, { method: 'POST', params: { id } });
+  apiPost<DeviceSecretReply>(DEVICE_ROTATE_SECRET_PATH, undefined, { params: { id } });
 /** The first secret of a device just added; refused (silently) if the device already has one. */
 const firstSecret = (id: string) =>
-  requestData<DeviceSecretReply>(DEVICE_ROTATE_SECRET_PATH, { method: 'POST', params: { id, first: 1 }, silent: true });
+  apiPost<DeviceSecretReply>(DEVICE_ROTATE_SECRET_PATH, undefined, { params: { id, first: 1 }, silent: true });
 
 function useText() {
   const { i18n } = useTranslation();
@@ -174,8 +174,10 @@ export default function DeviceScreen() {
     adding.current = null;
     if (!code) return;
     void (async () => {
-      const page = await requestData<{ records: Row[] }>(`${deviceResource.api}/list`, {
-        params: { deviceCode_equal: code, current: 1, size: 1 },
+      const page = await apiGet<{ records: Row[] }>(resourceRoute(deviceResource, 'list'), {
+        deviceCode_equal: code,
+        current: 1,
+        size: 1,
       });
       const created = page.records.find((r) => r.deviceCode === code);
       if (!created) return;

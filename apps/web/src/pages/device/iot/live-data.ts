@@ -12,9 +12,8 @@ import {
   type PageResult,
   type TelemetryListRow,
 } from '@mes/contracts';
-import { requestData } from '../../../api/http';
 import { useLiveEvents } from '../../../api/live-events';
-import { apiKey, apiQuery, type ApiParams } from '../../../api/server-state';
+import { apiGet, apiKey, apiQuery, type ApiParams } from '../../../api/server-state';
 import { isChartable } from './format';
 
 /**
@@ -86,7 +85,7 @@ function seriesQuery(deviceCode: string, field: string, range: ChartRange) {
       const to = 'preset' in range ? Date.now() : range.to;
       const from = 'preset' in range ? to - PRESET_MS[range.preset] : range.from;
       const params: ApiParams = { deviceCode, field, startTime: from, endTime: to, maxPoints: MAX_POINTS };
-      return requestData<ModelListReply>(IOT_MODEL_LIST_PATH, { params, signal, silent: true });
+      return apiGet<ModelListReply>(IOT_MODEL_LIST_PATH, params, { signal, silent: true });
     },
     meta: { silent: true },
   });

@@ -1,5 +1,5 @@
-import type { UploadedFile } from '@mes/contracts';
-import { requestData } from '../../../api/http';
+import { ossResource, type UploadedFile } from '@mes/contracts';
+import { apiPost, resourceRoute } from '../../../api/server-state';
 
 /** The server's limit for general files; it refuses larger ones too. */
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
@@ -15,10 +15,8 @@ export function putFile(
 ): Promise<UploadedFile> {
   const body = new FormData();
   body.append('file', file);
-  return requestData<UploadedFile>('/blade-resource/oss/endpoint/put-file', {
-    method: 'POST',
+  return apiPost<UploadedFile>(resourceRoute(ossResource, 'endpoint/put-file'), body, {
     params: { code: options.code, kind: options.kind },
-    data: body,
     silent: options.silent,
   });
 }

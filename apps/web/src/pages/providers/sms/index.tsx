@@ -1,8 +1,8 @@
 import { Button, Form, Input } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type ApiResult, buttonCodes, EnableStatus, smsResource } from '@mes/contracts';
-import { request } from '../../../api/http';
+import { buttonCodes, EnableStatus, smsResource } from '@mes/contracts';
+import { apiPostReply } from '../../../api/server-state';
 import { ActionDialog } from '../../../engine/action-dialog';
 import { ResourcePage } from '../../../engine/resource-page';
 import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
@@ -38,9 +38,10 @@ function SendDialog({ config, onClose }: { config: Row | null; onClose(): void }
   const save = async () => {
     if (!config) return;
     const values = await form.validateFields();
-    await request<ApiResult<boolean>>(`${smsResource.api}/endpoint/send-message`, {
-      method: 'POST',
-      data: { code: config.smsCode, phones: splitPhones(values.phones).join(','), params: values.params?.trim() ?? '' },
+    await apiPostReply<boolean>(`${smsResource.api}/endpoint/send-message`, {
+      code: config.smsCode,
+      phones: splitPhones(values.phones).join(','),
+      params: values.params?.trim() ?? '',
     });
   };
 

@@ -1,5 +1,5 @@
 import { App, Button, DatePicker, Form, Modal, Progress, Radio, Select, Tag, Tooltip } from 'antd';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
 import {
@@ -8,9 +8,11 @@ import {
   REPORT_GENERATE_PATH,
   ReportFileStatus,
   reportFileResource,
+  reportTemplateResource,
   type PageResult,
 } from '@mes/contracts';
-import { requestData } from '../../../api/http';
+import { apiPost } from '../../../api/server-state';
+import { useResourceRead } from '../../../api/use-api';
 import { download } from '../../../engine/download';
 import { ResourcePage } from '../../../engine/resource-page';
 import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
@@ -39,20 +41,17 @@ function GenerateDialog({ open, onClose }: { open: boolean; onClose(done: boolea
   const text = i18n.language.startsWith('en') ? TEXT.en : TEXT.zh;
   const { message } = App.useApp();
   const [form] = Form.useForm<{ templateId: string; format: string; range?: [Dayjs, Dayjs] }>();
-  const [templates, setTemplates] = useState<{ value: string; label: string }[]>([]);
-  useEffect(() => {
-    if (!open) return;
-    void requestData<PageResult<Row>>('/blade-report/template/list', { params: { size: 200 } }).then((page) =>
-      setTemplates(page.records.map((r) => ({ value: r.id, label: String(r.name) }))),
-    );
-  }, [open]);
+  const templates =
+    useResourceRead<PageResult<Row>, { value: string; label: string }[]>(
+      reportTemplateResource,
+      'list',
+      { size: 200 },
+      { enabled: open, select: (page) => page.records.map((r) => ({ value: r.id, label: String(r.name) })) },
+    ).data ?? [];
   const submit = async () => {
     const v = await form.validateFields();
     const params = v.range ? { from: v.range[0].format('YYYY-MM-DD'), to: v.range[1].format('YYYY-MM-DD') } : {};
-    await requestData(REPORT_GENERATE_PATH, {
-      method: 'POST',
-      data: { templateId: v.templateId, format: v.format, params },
-    });
+    await apiPost(REPORT_GENERATE_PATH, { templateId: v.templateId, format: v.format, params });
     void message.success(text.queued);
     onClose(true);
   };
@@ -85,14 +84,11 @@ function GenerateDialog({ open, onClose }: { open: boolean; onClose(done: boolea
   );
 }
 
-/** Reads the list again every 3 s, so files being made show their progress and outcome. */
-function AutoReload({ reload }: { reload(): void }) {
-  useEffect(() => {
-    const timer = window.setInterval(reload, 3000);
-    return () => window.clearInterval(timer);
-  }, [reload]);
-  return null;
-}
+/**
+ * The list reads itself again every 3 s while a file is being made (its progress and outcome show)
+ * and every 30 s otherwise, so files the schedules make appear without a reload.
+ */
+const refreshEvery = (rows: Row[]) => (rows.some(running) ? 3000 : 30_000);
 
 /**
  * 报表文件: generated reports (docs/reports.md) with their template, parameters, status, size,
@@ -106,6 +102,7 @@ export default function ReportFilesScreen() {
     <ResourcePage
       resource={reportFileResource}
       render={RENDER}
+      refreshEvery={refreshEvery}
       toolbar={(ctx: ResourcePageContext) => (
         <>
           {ctx.can(buttonCodes.reportFile.generate) && (
@@ -113,7 +110,6 @@ export default function ReportFilesScreen() {
               {text.generate}
             </Button>
           )}
-          <AutoReload reload={ctx.reload} />
           <GenerateDialog
             open={open}
             onClose={(done) => {

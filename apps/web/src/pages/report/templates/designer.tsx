@@ -12,7 +12,8 @@ import {
   REPORT_PREVIEW_PATH,
   type ReportData,
 } from '@mes/contracts';
-import { requestData } from '../../../api/http';
+import { useQuery } from '@tanstack/react-query';
+import { apiGet, apiPost } from '../../../api/server-state';
 import './designer.css';
 import { fileRequestHeaders } from '../../../engine/download';
 import type { Row } from '../../../engine/resource-page-types';
@@ -167,43 +168,56 @@ export default function TemplateDesigner({ row, onClose }: { row: Row; onClose(s
   const { message } = App.useApp();
   const host = useRef<HTMLDivElement>(null);
   const designer = useRef<Designer | null>(null);
-  const [data, setData] = useState<ReportData | null>(null);
   const [busy, setBusy] = useState<'save' | 'preview' | null>(null);
   const [previewUrl, setPreviewUrl] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const id = String(row.id);
 
+  // The font and the report's data, read once per opening (gcTime 0): the designer is built on
+  // them, and a later answer would rebuild it over the user's edits.
+  const source = useQuery({
+    queryKey: ['report-designer', id, language],
+    queryFn: ({ signal }) =>
+      Promise.all([
+        fetchBytes(REPORT_FONT_PATH, language, { signal }),
+        apiGet<ReportData>(REPORT_DATA_PATH, { id }, { signal }),
+      ]),
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+    meta: { silent: true },
+  });
+  const data = source.data?.[1] ?? null;
+  const failure = source.error;
   useEffect(() => {
-    let cancelled = false;
-    void (async () => {
-      try {
-        const [font, report] = await Promise.all([
-          fetchBytes(REPORT_FONT_PATH, language),
-          requestData<ReportData>(REPORT_DATA_PATH, { params: { id } }),
-        ]);
-        if (cancelled || !host.current) return;
-        setData(report);
-        const layout = (row.layout as Template | null | undefined) ?? startingLayout(report);
-        designer.current = new Designer({
-          domContainer: host.current,
-          template: withSample(layout, report),
-          options: {
-            font: { [FONT]: { data: font, fallback: true } },
-            lang: language,
-            labels: { editable: TEXT[language].editable },
-          },
-          plugins: pluginsOf(language),
-        });
-      } catch (error) {
-        if (!cancelled) void message.error(error instanceof Error ? error.message : String(error));
-      }
-    })();
+    if (failure) void message.error(failure instanceof Error ? failure.message : String(failure));
+  }, [failure, message]);
+
+  const loaded = source.data;
+  useEffect(() => {
+    const container = host.current;
+    if (!loaded || !container) return;
+    const [font, report] = loaded;
+    try {
+      const layout = (row.layout as Template | null | undefined) ?? startingLayout(report);
+      designer.current = new Designer({
+        domContainer: container,
+        template: withSample(layout, report),
+        options: {
+          font: { [FONT]: { data: font, fallback: true } },
+          lang: language,
+          labels: { editable: TEXT[language].editable },
+        },
+        plugins: pluginsOf(language),
+      });
+    } catch (error) {
+      void message.error(error instanceof Error ? error.message : String(error));
+    }
     return () => {
-      cancelled = true;
       designer.current?.destroy();
       designer.current = null;
     };
-  }, [id, language, message, row.layout]);
+  }, [loaded, language, message, row.layout]);
 
   useEffect(() => () => void (previewUrl && URL.revokeObjectURL(previewUrl)), [previewUrl]);
 
@@ -212,11 +226,7 @@ export default function TemplateDesigner({ row, onClose }: { row: Row; onClose(s
     setBusy('save');
     try {
       // The layout is not a field of the generic submit: it has a route of its own.
-      await requestData(REPORT_LAYOUT_PATH, {
-        method: 'POST',
-        data: { id, layout: designer.current.getTemplate() },
-        timeoutMs: SAVE_TIMEOUT_MS,
-      });
+      await apiPost(REPORT_LAYOUT_PATH, { id, layout: designer.current.getTemplate() }, { timeoutMs: SAVE_TIMEOUT_MS });
       setSaved(true);
       void message.success(t.saved);
     } catch {

@@ -1,7 +1,7 @@
 import { Form, Input, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { WARNING_HANDLE_PATH, type WarningHandleBody } from '@mes/contracts';
-import { requestData } from '../../../api/http';
+import { apiPost } from '../../../api/server-state';
 import { ActionDialog } from '../../../engine/action-dialog';
 
 const MAX_RESULT = 500;
@@ -19,7 +19,7 @@ export function HandleDialog({ ids, onClose }: HandleDialogProps) {
   const save = async () => {
     const { result } = await form.validateFields();
     const body: WarningHandleBody = { ids: ids.join(','), result: result.trim() };
-    await requestData(WARNING_HANDLE_PATH, { method: 'POST', data: body });
+    await apiPost(WARNING_HANDLE_PATH, body);
   };
   return (
     <ActionDialog

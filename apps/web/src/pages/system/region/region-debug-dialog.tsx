@@ -1,7 +1,8 @@
 import { Cascader, Modal, Typography } from 'antd';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { apiQuery, OPTIONS_STALE_MS } from '../../../api/server-state';
+import { regionResource } from '@mes/contracts';
+import { apiQuery, OPTIONS_STALE_MS, resourceRoute } from '../../../api/server-state';
 import { useApiRead } from '../../../api/use-api';
 
 /** A region as `region/select` sends it (the family's Region with `level`). */
@@ -21,7 +22,7 @@ interface Option {
 /** The deepest level (village): its regions have no children to load. */
 const LAST_LEVEL = 5;
 
-const SELECT_ROUTE = '/blade-system/region/select';
+const SELECT_ROUTE = resourceRoute(regionResource, 'select');
 /** The regions of the whole country are under this code. */
 const TOP_CODE = '00';
 

@@ -1,4 +1,5 @@
-import { requestData } from '../../../api/http';
+import { datasourceResource, tenantResource } from '@mes/contracts';
+import { apiPost, resourceRoute } from '../../../api/server-state';
 
 export interface TenantSettings {
   accountNumber: number;
@@ -7,11 +8,11 @@ export interface TenantSettings {
 }
 
 export const saveTenantSettings = (ids: readonly string[], settings: TenantSettings) =>
-  requestData<unknown>('/blade-system/tenant/setting', {
-    method: 'POST',
-    form: true,
-    data: { ids: ids.join(','), accountNumber: String(settings.accountNumber), expireTime: settings.expireTime },
-  });
+  apiPost(
+    resourceRoute(tenantResource, 'setting'),
+    { ids: ids.join(','), accountNumber: String(settings.accountNumber), expireTime: settings.expireTime },
+    { form: true },
+  );
 
 export interface DatasourceOption {
   id: string;
@@ -19,7 +20,7 @@ export interface DatasourceOption {
 }
 
 /** Every datasource, for the picker: the list answers a page, one large page is enough. */
-export const DATASOURCE_LIST_ROUTE = '/blade-develop/datasource/list';
+export const DATASOURCE_LIST_ROUTE = resourceRoute(datasourceResource, 'list');
 export const DATASOURCE_PICKER_PARAMS = { current: 1, size: 1000 } as const;
 export type DatasourceListAnswer = { records?: DatasourceOption[] } | DatasourceOption[] | null;
 
@@ -30,8 +31,4 @@ export function datasourceOptionsOf(data: DatasourceListAnswer): DatasourceOptio
 
 /** Binds a tenant (by its tenant code) to a datasource. */
 export const saveTenantDatasource = (tenantId: string, datasourceId: string) =>
-  requestData<unknown>('/blade-system/tenant/datasource', {
-    method: 'POST',
-    form: true,
-    data: { tenantId, datasourceId },
-  });
+  apiPost(resourceRoute(tenantResource, 'datasource'), { tenantId, datasourceId }, { form: true });

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { requestData } from '../../../api/http';
+import { menuResource, topMenuResource } from '@mes/contracts';
+import { apiPost, resourceRoute } from '../../../api/server-state';
 import { settled, useApiRead, useApiWrite } from '../../../api/use-api';
 import { ActionDialog } from '../../../engine/action-dialog';
 import type { Row } from '../../../engine/resource-page-types';
@@ -8,18 +9,18 @@ import { CheckTree } from '../../authority/role/check-tree';
 import { checkedLeaves, idList, withAncestors } from '../../authority/role/tree-data';
 import { useTree } from '../../authority/role/use-tree';
 
-const TOP_KEYS_ROUTE = '/blade-system/menu/top-tree-keys';
+const TOP_KEYS_ROUTE = resourceRoute(menuResource, 'top-tree-keys');
 
 /** `top-tree-keys` answers `{menu: [...]}` (BladeX's checked-tree shape) or a bare list. */
 type TopKeysAnswer = { menu?: unknown } | unknown[] | null;
 const topKeysOf = (data: TopKeysAnswer) => idList(Array.isArray(data) ? data : data?.menu);
 
 const saveTopGrant = ({ topMenuIds, menuIds }: { topMenuIds: readonly string[]; menuIds: readonly string[] }) =>
-  requestData<unknown>('/blade-system/topmenu/grant', {
-    method: 'POST',
-    form: true,
-    data: { topMenuIds: topMenuIds.join(','), menuIds: menuIds.join(',') },
-  });
+  apiPost(
+    resourceRoute(topMenuResource, 'grant'),
+    { topMenuIds: topMenuIds.join(','), menuIds: menuIds.join(',') },
+    { form: true },
+  );
 
 interface MenuSettingDialogProps {
   topMenu: Row | null;
@@ -29,7 +30,7 @@ interface MenuSettingDialogProps {
 /** 菜单配置: the side menus a top menu shows; parents of a checked menu go with it. */
 export function MenuSettingDialog({ topMenu, onClose }: MenuSettingDialogProps) {
   const { t } = useTranslation('system');
-  const treeRead = useTree('/blade-system/menu/grant-top-tree', !!topMenu);
+  const treeRead = useTree(resourceRoute(menuResource, 'grant-top-tree'), !!topMenu);
   const keysRead = useApiRead(TOP_KEYS_ROUTE, { topMenuIds: topMenu?.id }, { enabled: !!topMenu, select: topKeysOf });
   const save = useApiWrite(saveTopGrant, [TOP_KEYS_ROUTE]);
 

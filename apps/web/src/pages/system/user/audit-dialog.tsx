@@ -1,7 +1,8 @@
 import { Form, TreeSelect } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { userResource } from '@mes/contracts';
+import { deptResource, roleResource, userResource } from '@mes/contracts';
+import { resourceRoute } from '../../../api/server-state';
 import { settled, useApiWrite } from '../../../api/use-api';
 import { ActionDialog } from '../../../engine/action-dialog';
 import type { Row } from '../../../engine/resource-page-types';
@@ -38,8 +39,8 @@ const toPicker = (nodes: readonly TreeNode[]): PickerNode[] =>
  */
 export function AuditDialog({ users, onClose }: AuditDialogProps) {
   const { t } = useTranslation('social');
-  const rolesRead = useTree('/blade-system/role/tree', !!users);
-  const deptsRead = useTree('/blade-system/dept/tree', !!users);
+  const rolesRead = useTree(resourceRoute(roleResource, 'tree'), !!users);
+  const deptsRead = useTree(resourceRoute(deptResource, 'tree'), !!users);
   const approve = useApiWrite(
     ({ ids, roleIds, deptId }: { ids: string[]; roleIds: string[]; deptId?: string }) =>
       approveGuests(ids, roleIds, deptId),

@@ -1,4 +1,6 @@
 import { useTranslation } from 'react-i18next';
+import { deptResource } from '@mes/contracts';
+import { resourceRoute } from '../../../api/server-state';
 import { TreeAside } from '../../../engine/tree-aside';
 
 interface DeptAsideProps {
@@ -12,7 +14,7 @@ export function DeptAside({ selected, onSelect }: DeptAsideProps) {
   return (
     <TreeAside
       title={t('deptTree')}
-      url="/blade-system/dept/tree"
+      url={resourceRoute(deptResource, 'tree')}
       selected={selected}
       onSelect={onSelect}
       testId="user-dept"

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { userResource } from '@mes/contracts';
+import { roleResource, userResource } from '@mes/contracts';
+import { resourceRoute } from '../../../api/server-state';
 import { settled, useApiWrite } from '../../../api/use-api';
 import { ActionDialog } from '../../../engine/action-dialog';
 import type { Row } from '../../../engine/resource-page-types';
@@ -21,7 +22,7 @@ interface RoleGrantDialogProps {
  */
 export function RoleGrantDialog({ users, onClose }: RoleGrantDialogProps) {
   const { t } = useTranslation('system');
-  const roles = useTree('/blade-system/role/tree', !!users);
+  const roles = useTree(resourceRoute(roleResource, 'tree'), !!users);
   const grant = useApiWrite(
     ({ userIds, roleIds }: { userIds: string[]; roleIds: string[] }) => grantRoles(userIds, roleIds),
     [userResource.api],

@@ -1,19 +1,16 @@
-import { requestData } from '../../../api/http';
+import { userResource } from '@mes/contracts';
+import { apiPost, resourceRoute } from '../../../api/server-state';
 
 const joined = (ids: readonly string[]) => ids.join(',');
 
 export const grantRoles = (userIds: readonly string[], roleIds: readonly string[]) =>
-  requestData<unknown>('/blade-user/grant', {
-    method: 'POST',
-    form: true,
-    data: { userIds: joined(userIds), roleIds: joined(roleIds) },
-  });
+  apiPost(resourceRoute(userResource, 'grant'), { userIds: joined(userIds), roleIds: joined(roleIds) }, { form: true });
 
 export const resetPasswords = (userIds: readonly string[]) =>
-  requestData<unknown>('/blade-user/reset-password', { method: 'POST', params: { userIds: joined(userIds) } });
+  apiPost(resourceRoute(userResource, 'reset-password'), undefined, { params: { userIds: joined(userIds) } });
 
 export const unlockUsers = (userIds: readonly string[]) =>
-  requestData<unknown>('/blade-user/unlock', { method: 'POST', params: { userIds: joined(userIds) } });
+  apiPost(resourceRoute(userResource, 'unlock'), undefined, { params: { userIds: joined(userIds) } });
 
 export interface PlatformSettings {
   userType: number;
@@ -21,24 +18,24 @@ export interface PlatformSettings {
 }
 
 /** The user's platform settings (read silently: without an answer the row's values are used). */
-export const PLATFORM_DETAIL_ROUTE = '/blade-user/platform-detail';
+export const PLATFORM_DETAIL_ROUTE = resourceRoute(userResource, 'platform-detail');
 export type PlatformAnswer = Partial<PlatformSettings> | null;
 
 export const updatePlatform = (userId: string, settings: PlatformSettings) =>
-  requestData<unknown>('/blade-user/update-platform', {
-    method: 'POST',
-    form: true,
-    data: { userId, userType: String(settings.userType), userExt: settings.userExt },
-  });
+  apiPost(
+    resourceRoute(userResource, 'update-platform'),
+    { userId, userType: String(settings.userType), userExt: settings.userExt },
+    { form: true },
+  );
 
 /** 审核通过: pending guests become active with these roles (none: the tenant's `user` role). */
 export const approveGuests = (ids: readonly string[], roleIds: readonly string[], deptId?: string) =>
-  requestData<unknown>('/blade-user/audit-pass', {
-    method: 'POST',
-    form: true,
-    data: { ids: joined(ids), roleIds: joined(roleIds), deptId: deptId ?? '' },
-  });
+  apiPost(
+    resourceRoute(userResource, 'audit-pass'),
+    { ids: joined(ids), roleIds: joined(roleIds), deptId: deptId ?? '' },
+    { form: true },
+  );
 
 /** 审核拒绝: pending guests are removed. */
 export const refuseGuests = (ids: readonly string[]) =>
-  requestData<unknown>('/blade-user/audit-refuse', { method: 'POST', form: true, data: { ids: joined(ids) } });
+  apiPost(resourceRoute(userResource, 'audit-refuse'), { ids: joined(ids) }, { form: true });

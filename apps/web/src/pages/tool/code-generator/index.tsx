@@ -1,8 +1,8 @@
 import { App, Button, Spin } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { buttonCodes, codeResource, type ApiResult } from '@mes/contracts';
-import { request } from '../../../api/http';
+import { buttonCodes, codeResource } from '@mes/contracts';
+import { apiPostReply } from '../../../api/server-state';
 import { download } from '../../../engine/download';
 import { ResourcePage } from '../../../engine/resource-page';
 import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
@@ -32,8 +32,7 @@ function useCodeActions() {
   };
   const preview = (ids: string[]) =>
     run(`preview:${ids.join(',')}`, async () => {
-      const answer = await request<ApiResult<GeneratedFile[]>>(`${API}/gen-code`, {
-        method: 'POST',
+      const answer = await apiPostReply<GeneratedFile[]>(`${API}/gen-code`, undefined, {
         params: { ids: ids.join(','), system: 'mes' },
       });
       setFiles(answer.data);
@@ -44,8 +43,7 @@ function useCodeActions() {
     );
   const readColumns = (row: Row, ctx: ResourcePageContext) =>
     run(`columns:${row.id}`, async () => {
-      const answer = await request<ApiResult<{ columns?: unknown[] }>>(`${API}/columns`, {
-        method: 'POST',
+      const answer = await apiPostReply<{ columns?: unknown[] }>(`${API}/columns`, undefined, {
         params: { id: row.id },
       });
       void message.success(t('columnsRead', { count: answer.data.columns?.length ?? 0 }));
@@ -53,7 +51,7 @@ function useCodeActions() {
     });
   const copy = (row: Row, ctx: ResourcePageContext) =>
     run(`copy:${row.id}`, async () => {
-      await request<ApiResult<string>>(`${API}/copy`, { method: 'POST', params: { id: row.id } });
+      await apiPostReply<string>(`${API}/copy`, undefined, { params: { id: row.id } });
       void message.success(t('copied'));
       ctx.reload();
     });

@@ -1,8 +1,8 @@
 import { App, Button } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type ApiResult, buttonCodes, datasourceResource } from '@mes/contracts';
-import { request } from '../../../api/http';
+import { buttonCodes, datasourceResource } from '@mes/contracts';
+import { apiPostReply } from '../../../api/server-state';
 import { ResourcePage } from '../../../engine/resource-page';
 import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
 
@@ -17,10 +17,7 @@ function ConnectionTest({ row, ctx }: { row: Row; ctx: ResourcePageContext }) {
   const test = async () => {
     setTesting(true);
     try {
-      const answer = await request<ApiResult<unknown>>(`${datasourceResource.api}/test`, {
-        method: 'POST',
-        params: { id: row.id },
-      });
+      const answer = await apiPostReply(`${datasourceResource.api}/test`, undefined, { params: { id: row.id } });
       void message.success(answer.msg);
     } catch {
       // A failed connection comes back as a 400 with the reason; the client toasted it.

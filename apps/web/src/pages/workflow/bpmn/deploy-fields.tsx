@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Form, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_TENANT_ID, type LocalText } from '@mes/contracts';
-import { apiQuery } from '../../../api/server-state';
+import { DEFAULT_TENANT_ID, tenantResource, type LocalText } from '@mes/contracts';
+import { apiQuery, resourceRoute } from '../../../api/server-state';
 import { optionQuery } from '../../../engine/use-field-options';
 import { useSession } from '../../../session/session-store';
 import { pageTexts } from '../../../i18n/page-texts';
@@ -27,7 +27,7 @@ function usePlatformAdministrator(): boolean {
   );
 }
 
-const TENANT_SELECT = '/blade-system/tenant/select';
+const TENANT_SELECT = resourceRoute(tenantResource, 'select');
 
 /** What a deploy sends besides the model or files: `category` and `tenantIds` (comma-joined). */
 export interface DeployValues {

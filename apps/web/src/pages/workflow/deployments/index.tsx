@@ -2,8 +2,7 @@ import { Alert, App, Button, Form, Modal, Spin, Upload, type UploadFile } from '
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { buttonCodes, flowDefinitionResource, FlowPaths, FlowSuspension } from '@mes/contracts';
-import { request } from '../../../api/http';
-import { apiQuery } from '../../../api/server-state';
+import { apiPostReply, apiQuery } from '../../../api/server-state';
 import { ActionDialog } from '../../../engine/action-dialog';
 import { ResourcePage } from '../../../engine/resource-page';
 import type { ResourcePageContext, Row } from '../../../engine/resource-page-types';
@@ -42,7 +41,7 @@ function UploadDialog({ text, onClose }: { text: Text; onClose(changed: boolean)
     for (const file of values.files ?? []) if (file.originFileObj) data.append('files', file.originFileObj, file.name);
     setError(null);
     try {
-      await request(`${FlowPaths.managerDeployUpload}`, { method: 'POST', data, silent: true });
+      await apiPostReply(FlowPaths.managerDeployUpload, data, { silent: true });
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));
       throw failure;
@@ -131,7 +130,7 @@ export default function ManagerScreen() {
         cancelText: text.cancel,
         // A refusal: the HTTP client has shown the server's message.
         onOk: () =>
-          request<{ msg: string }>(url, { method: 'POST', params })
+          apiPostReply(url, undefined, { params })
             .then((answer) => {
               void message.success(answer.msg);
               ctx.reload();

@@ -1,7 +1,7 @@
 import { App, Button, Form, Input, Modal, Tag, type ButtonProps } from 'antd';
 import { useCallback, useState } from 'react';
 import { buttonCodes, flowInstanceResource, FlowPaths } from '@mes/contracts';
-import { request } from '../../../api/http';
+import { apiPostReply } from '../../../api/server-state';
 import { ResourcePage } from '../../../engine/resource-page';
 import type { ExtraColumn, ResourcePageContext, Row } from '../../../engine/resource-page-types';
 import { useLang } from '../bpmn/deploy-fields';
@@ -40,8 +40,7 @@ function DeleteDialog({ row, text, onClose }: { row: Row; text: Text; onClose(ch
     const { reason } = await form.validateFields();
     setBusy(true);
     try {
-      const answer = await request<{ msg: string }>(FlowPaths.followDelete, {
-        method: 'POST',
+      const answer = await apiPostReply(FlowPaths.followDelete, undefined, {
         params: { processInstanceId: row.id, deleteReason: reason.trim() },
       });
       void message.success(answer.msg);

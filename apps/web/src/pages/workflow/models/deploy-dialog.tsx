@@ -1,7 +1,7 @@
 import { Alert, Form } from 'antd';
 import { useState } from 'react';
 import { FlowPaths } from '@mes/contracts';
-import { requestData } from '../../../api/http';
+import { apiPost } from '../../../api/server-state';
 import { ActionDialog } from '../../../engine/action-dialog';
 import { DeployFields, deployParams, useLang, type DeployValues } from '../bpmn/deploy-fields';
 import { modelProblems } from '../bpmn/problems';
@@ -26,8 +26,7 @@ export function DeployDialog({
     const values = await form.validateFields();
     setError(null);
     try {
-      await requestData(FlowPaths.modelDeploy, {
-        method: 'POST',
+      await apiPost(FlowPaths.modelDeploy, undefined, {
         params: { modelId: model.id, ...deployParams(values) },
         silent: true,
       });

@@ -2,8 +2,8 @@ import { Alert, App, Button, Input, Modal, Space, Spin, type ButtonProps } from 
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { flowModelResource } from '@mes/contracts';
-import { ApiError, requestData } from '../../../api/http';
-import { apiQuery } from '../../../api/server-state';
+import { ApiError } from '../../../api/http';
+import { apiPost, apiQuery } from '../../../api/server-state';
 import type { ModelerHandle } from '../bpmn/modeler-canvas';
 import { useLang } from '../bpmn/deploy-fields';
 import { modelProblems, newModelXml } from '../bpmn/problems';
@@ -61,11 +61,11 @@ export function ModelDesigner({ modelId, onClose }: ModelDesignerProps) {
     setError(null);
     try {
       const xml = await handle.current.saveXml();
-      await requestData<string>(`${MODEL_API}/submit`, {
-        method: 'POST',
-        data: { ...(loaded?.id ? { id: loaded.id } : {}), xml, description: description || null },
-        silent: true,
-      });
+      await apiPost<string>(
+        `${MODEL_API}/submit`,
+        { ...(loaded?.id ? { id: loaded.id } : {}), xml, description: description || null },
+        { silent: true },
+      );
       void message.success(text.saved);
       onClose(true);
     } catch (failure) {
