@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { invalidateRoutes } from '../../api/server-state';
-import { FlowPaths, LEAVE_BUSINESS_TABLE, type FlowTaskRecord } from '@mes/contracts';
+import { FlowPaths, FlowRouteBases, LEAVE_BUSINESS_TABLE, type FlowTaskRecord } from '@mes/contracts';
 
 /** Every work list, claim and completion is under this route: one invalidation reloads them all. */
-export const WORK_ROUTE = FlowPaths.work;
-export const LEAVE_ROUTE = FlowPaths.leave;
+export const WORK_ROUTE = FlowRouteBases.work;
+export const LEAVE_ROUTE = FlowRouteBases.leave;
 
 export interface Page<T> {
   records: T[];
@@ -88,7 +88,7 @@ export function useWorkWrite<V, R>(write: (variables: V) => Promise<R>) {
   return useMutation({
     mutationFn: write,
     onSuccess: () => {
-      for (const route of [WORK_ROUTE, LEAVE_ROUTE, FlowPaths.process]) void invalidateRoutes(client, route);
+      for (const route of [WORK_ROUTE, LEAVE_ROUTE, FlowRouteBases.process]) void invalidateRoutes(client, route);
     },
   });
 }

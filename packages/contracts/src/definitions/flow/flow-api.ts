@@ -5,13 +5,20 @@ import { parseDateTime } from '../../format/date-time';
  * The workflow API beyond the generic lists (docs/workflow.md lists every call and reply).
  * Paths are under `/api`.
  */
-export const FlowPaths = {
-  /** Every work list, claim and completion is under this route (the web invalidates them as one). */
+/**
+ * The prefixes under which the workflow's routes live (not routes themselves): the web app
+ * invalidates every cached read under one of them as one.
+ */
+export const FlowRouteBases = {
+  /** Every work list, claim and completion. */
   work: '/blade-flow/work',
   /** The process viewers and forms. */
   process: '/blade-flow/process',
   /** The leave process's own routes. */
   leave: '/blade-desk/process/leave',
+} as const;
+
+export const FlowPaths = {
   modelDeploy: '/blade-flow/model/deploy',
   managerChangeState: '/blade-flow/manager/change-state',
   managerDeleteDeployment: '/blade-flow/manager/delete-deployment',
