@@ -16,14 +16,14 @@ import {
 } from '@mes/contracts';
 import type { AppContext } from '../app-context';
 import { describeChildChanges, type ChildRowChange } from '../platform/audit/operation-audit';
-import { splitIds, type AuthContext } from '../platform/auth/request-auth';
+import type { AuthContext } from '../platform/auth/request-auth';
 import type { Db } from '../platform/db/database';
-import { nextId } from '../platform/db/ids';
 import { badRequest } from '../platform/http/errors';
 import { throwFirstFault } from './validation-fault';
-import { liveRows, tenantRow, tenantRows, type TenantOwnedTable } from '../platform/tenancy/tenant-scope';
+import { liveRows, tenantRows, type TenantOwnedTable } from '../platform/tenancy/tenant-scope';
 import { DisplayNames, referenceJoins, type ReferenceJoin } from './display-names';
 import { tableFor } from './definition-tables';
+import { newRow } from './new-row';
 import { rowScope, type AnyResourceTable } from './resource-access';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -254,21 +254,11 @@ export class ChildRows {
         .where(and(rowScope(child, table, auth), eq(table.id, u.id)));
     }
     if (inserts.length)
-      await tx.insert(table).values(
-        inserts.map(({ values }) => {
-          let row: Row = { ...values, id: nextId(), [collection.parentField]: parentId };
-          if (child.owner === 'tenant') row = tenantRow(auth.tenantId, row);
-          if (audit)
-            Object.assign(row, {
-              createUser: auth.userId,
-              createDept: splitIds(auth.deptId)[0] ?? null,
-              createTime: now,
-              updateUser: auth.userId,
-              updateTime: now,
-            });
-          return row;
-        }),
-      );
+      await tx
+        .insert(table)
+        .values(
+          inserts.map(({ values }) => newRow(child, { ...values, [collection.parentField]: parentId }, auth, now)),
+        );
 
     const described: ChildRowChange[] = [
       ...removals.map((r) => ({ row: r.position, before: r.row })),

@@ -15,12 +15,13 @@ import {
   type StoredValue,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { splitIds, type AuthContext } from '../../platform/auth/request-auth';
-import { isId, nextId } from '../../platform/db/ids';
+import type { AuthContext } from '../../platform/auth/request-auth';
+import { isId } from '../../platform/db/ids';
 import { selectNamed, selectNamedPages } from '../../platform/db/named-statements';
 import { pageOf } from '../../platform/http/envelope';
 import { badRequest, notFound } from '../../platform/http/errors';
 import { throwFirstFault } from '../validation-fault';
+import { newRow } from '../new-row';
 import { idsValue } from '../../platform/http/request-params';
 import { SecretBox, secretBoxFor } from '../../platform/crypto/secret-box';
 import { parseListQuery, type ListFields } from '../../platform/http/list-query';
@@ -36,7 +37,7 @@ import {
   rowScope,
   type AnyResourceTable,
 } from '../resource-access';
-import { tenantRow, tenantRows, type TenantOwnedTable } from '../../platform/tenancy/tenant-scope';
+import { tenantRows, type TenantOwnedTable } from '../../platform/tenancy/tenant-scope';
 import { ALL_TENANTS } from '../page-totals';
 import { seriesPage } from '../series/series-page';
 import { isQueryAggregate } from '../aggregate/aggregate-source';
@@ -458,17 +459,8 @@ export class ResourceService {
         const audit = this.def.audit !== false;
         let id: string;
         if (adding) {
-          id = nextId();
-          let row: Row = { ...stored, id };
-          if (this.def.owner === 'tenant') row = tenantRow(auth.tenantId, row);
-          if (audit)
-            Object.assign(row, {
-              createUser: auth.userId,
-              createDept: splitIds(auth.deptId)[0] ?? null,
-              createTime: now,
-              updateUser: auth.userId,
-              updateTime: now,
-            });
+          const row = newRow(this.def, stored, auth, now);
+          id = row.id as string;
           await tx.insert(this.table).values(row);
         } else {
           id = rawId as string;
