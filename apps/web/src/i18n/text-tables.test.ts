@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../test-support/source-files';
 
 /**
  * The web app's texts are in i18next namespaces (i18n/locales/{zh,en}); a `{ zh, en }` LocalText
@@ -16,14 +17,6 @@ import { describe, expect, it } from 'vitest';
  */
 
 const SRC = join(__dirname, '..');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return path === join(SRC, 'i18n', 'locales') ? [] : sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
-  });
-}
 
 const nameOf = (property: ts.ObjectLiteralElementLike) =>
   ts.isPropertyAssignment(property) && (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name))
@@ -81,7 +74,9 @@ export function textTablesIn(path: string, text: string): string[] {
 
 describe('texts of the web app', () => {
   it('are in i18next namespaces, not in { zh, en } tables of the files', () => {
-    const found = sourceFiles(SRC).flatMap((path) => textTablesIn(relative(SRC, path), readFileSync(path, 'utf8')));
+    const found = sourceFiles(SRC, [join(SRC, 'i18n', 'locales')]).flatMap((path) =>
+      textTablesIn(relative(SRC, path), readFileSync(path, 'utf8')),
+    );
     expect(found).toEqual([]);
   });
 

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../test-support/source-files';
 
 /**
  * Screens read through queries and write through the data layer (`api/server-state.ts`,
@@ -10,14 +11,6 @@ import { describe, expect, it } from 'vitest';
  * share, key or invalidate by resource.
  */
 const PAGES = fileURLToPath(new URL('.', import.meta.url));
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
-  });
-}
 
 /** Each offending line of `source` as `file:line: text`. */
 export function offences(file: string, source: string): string[] {
