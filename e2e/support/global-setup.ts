@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { freePorts } from '../../apps/server/test/support/free-ports';
 
 /** One server of the browser tests, as a spec file sees it (support/server.ts picks the file's own). */
 export interface E2eServer {
@@ -28,37 +28,6 @@ declare module 'vitest' {
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const ADMIN_PASSWORD = 'E2e#Admin123';
-
-/**
- * `count` distinct free ports for the servers (HTTP and MQTT of each), taken below the kernel's
- * ephemeral range (32768–60999 here): a port asked of the kernel with listen(0) and closed again
- * was handed out again at once, so a server got the same port for HTTP and its broker (seen in a
- * full run: "MQTT port … is in use", and every device spec of that server skipped); the embedded
- * PostgreSQL also picks its port by listen(0) while the servers start. A port below the range is
- * never handed out that way; each is checked free on every interface and held until all are chosen.
- */
-async function freePorts(count: number): Promise<number[]> {
-  const held: net.Server[] = [];
-  const ports: number[] = [];
-  try {
-    for (let tries = 0; ports.length < count; tries++) {
-      if (tries > 500) throw new Error('no free port between 20000 and 32767');
-      const port = 20_000 + Math.floor(Math.random() * 12_768);
-      if (ports.includes(port)) continue;
-      const server = net.createServer();
-      const listening = await new Promise<boolean>((resolve) => {
-        server.once('error', () => resolve(false));
-        server.listen(port, '0.0.0.0', () => resolve(true));
-      });
-      if (!listening) continue;
-      held.push(server);
-      ports.push(port);
-    }
-    return ports;
-  } finally {
-    await Promise.all(held.map((s) => new Promise((resolve) => s.close(resolve))));
-  }
-}
 
 /**
  * The browser tests' servers, one per worker (vitest.config.ts `E2E_WORKERS`, default 2): each a

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { isProcessAlive } from '../src/platform/data-dir';
+import { freePort } from './support/free-ports';
 import { basic, md5 } from './support/test-app';
 import { createTestDatabase } from './support/test-database';
 
@@ -19,15 +19,6 @@ interface Running {
   port: number;
   output: () => string;
   exited: Promise<number | null>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 async function start(env: Record<string, string>): Promise<Running> {

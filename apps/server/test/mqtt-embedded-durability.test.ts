@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from './support/free-ports';
 import { useMigratedDatabase, waitFor } from './support/mqtt-kit';
 import { bundleIngestProcess, IngestChild } from './support/ingest-child';
 import { RawDevice } from './support/raw-device';
@@ -24,14 +24,6 @@ beforeAll(async () => {
 afterAll(() => {
   fs.rmSync(entry, { force: true });
 });
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 const device = (port: number, code: string, options: mqtt.IClientOptions = {}) =>
   mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {

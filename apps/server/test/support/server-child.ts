@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
+import { freePort } from './free-ports';
+
+export { freePort };
 
 /**
  * The server as a real process (`src/main.ts` bundled as `npm start` builds it: support/server-bundle.ts),
@@ -20,15 +22,6 @@ export interface ServerChild {
   exited: Promise<number | string | null>;
   alive(): boolean;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -1,16 +1,4 @@
-import net from 'node:net';
-
-/** A port free on 127.0.0.1 right now (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../support/free-ports';
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
