@@ -35,7 +35,14 @@ interface Logger {
 
 const READY = 'database system is ready to accept connections';
 
-export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedPostgres> {
+/** Attempts at binding a port before the start gives up (another process may take the one chosen). */
+const PORT_ATTEMPTS = 4;
+
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: Logger,
+  choosePort: () => Promise<number> = freePort,
+): Promise<EmbeddedPostgres> {
   const password = readOrCreateSecret(dataDir, 'pg-password', 24);
   const owner = serviceAccount();
   const bins = reachableBinaries(await loadBinaries(), owner, log);
@@ -46,17 +53,30 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
     await initialise(bins, pgDir, password, owner, log);
   }
 
-  const port = await freePort();
-  const child = spawn(
-    bins.postgres,
-    ['-D', pgDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    { ...(owner ?? {}), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } },
-  );
-  // A crash of the Node process must not leave the database running (kill -9 cannot be caught;
-  // stopStaleServer handles that case at the next start).
-  const killOnExit = () => child.kill('SIGINT');
-  process.once('exit', killOnExit);
-  await waitUntilReady(child, log);
+  // The port is chosen free and released before PostgreSQL binds it; in between any outgoing
+  // connection of the machine may take it, so a refused bind is retried on another port.
+  let started: { child: ChildProcess; port: number; killOnExit: () => void } | undefined;
+  for (let attempt = 1; !started; attempt++) {
+    const port = await choosePort();
+    const child = spawn(
+      bins.postgres,
+      ['-D', pgDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+      { ...(owner ?? {}), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } },
+    );
+    // A crash of the Node process must not leave the database running (kill -9 cannot be caught;
+    // stopStaleServer handles that case at the next start).
+    const killOnExit = () => child.kill('SIGINT');
+    process.once('exit', killOnExit);
+    try {
+      await waitUntilReady(child, log);
+      started = { child, port, killOnExit };
+    } catch (error) {
+      process.removeListener('exit', killOnExit);
+      if (!(error instanceof PortTaken) || attempt >= PORT_ATTEMPTS) throw error;
+      log.warn(`embedded PostgreSQL could not bind 127.0.0.1:${port} (taken meanwhile); trying another port`);
+    }
+  }
+  const { child, port, killOnExit } = started;
   log.info(`embedded PostgreSQL ready on 127.0.0.1:${port} (${pgDir})`);
 
   const urlFor = (db: string) =>
@@ -236,6 +256,9 @@ function run(cmd: string, args: string[], owner: { uid: number; gid: number } | 
   });
 }
 
+/** PostgreSQL stopped because its port was in use. */
+class PortTaken extends Error {}
+
 function waitUntilReady(child: ChildProcess, log: Logger): Promise<void> {
   return new Promise((resolve, reject) => {
     let tail = '';
@@ -248,7 +271,10 @@ function waitUntilReady(child: ChildProcess, log: Logger): Promise<void> {
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.on('error', reject);
-    child.on('exit', (code) => reject(new Error(`PostgreSQL exited during start (exit ${code}): ${tail.trim()}`)));
+    child.on('exit', (code) => {
+      const message = `PostgreSQL exited during start (exit ${code}): ${tail.trim()}`;
+      reject(/could not bind|Address already in use/i.test(tail) ? new PortTaken(message) : new Error(message));
+    });
   });
 }
 
