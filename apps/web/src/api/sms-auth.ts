@@ -12,7 +12,7 @@ export interface SmsSignIn {
  * phone has an account; the panel shows errors itself, so no toast.
  */
 export function sendSignInCode(tenantId: string, phone: string): Promise<ApiResult<boolean>> {
-  return request<ApiResult<boolean>>('/alisms/send', {
+  return request<ApiResult<boolean>>(AuthPaths.smsCode, {
     method: 'POST',
     noToken: true,
     silent: true,

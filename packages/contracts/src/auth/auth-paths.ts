@@ -22,6 +22,8 @@ export const AuthPaths = {
   qrScan: '/blade-auth/oauth/qrcode/scan',
   qrConfirm: '/blade-auth/oauth/qrcode/confirm',
   qrCancel: '/blade-auth/oauth/qrcode/cancel',
+  /** A sign-in code by SMS for `grant_type=sms`. */
+  smsCode: '/alisms/send',
 } as const;
 
 /** The base of `<base>/:source`, the authorize URL of one third-party provider. */
