@@ -1,4 +1,6 @@
 import {
+  AuthPaths,
+  MenuPaths,
   TokenErrorCode,
   type CaptchaResponse,
   type MenuNode,
@@ -26,7 +28,7 @@ export async function signInWithPassword(form: PasswordSignIn): Promise<TokenRes
     headers['Captcha-Key'] = form.captcha.key;
     headers['Captcha-Code'] = form.captcha.code;
   }
-  return request<TokenResponse>('/blade-auth/oauth/token', {
+  return request<TokenResponse>(AuthPaths.token, {
     method: 'POST',
     noToken: true,
     headers,
@@ -43,7 +45,7 @@ export async function signInWithPassword(form: PasswordSignIn): Promise<TokenRes
 }
 
 export function refreshSession(refreshToken: string, tenantId: string): Promise<TokenResponse> {
-  return request<TokenResponse>('/blade-auth/oauth/token', {
+  return request<TokenResponse>(AuthPaths.token, {
     method: 'POST',
     noToken: true,
     silent: true,
@@ -55,7 +57,7 @@ export function refreshSession(refreshToken: string, tenantId: string): Promise<
 
 /** What the sign-in page must ask for before the first attempt (the server's captcha mode). */
 export const fetchSignInOptions = () =>
-  requestData<SignInOptions>('/blade-auth/oauth/sign-in-options', { noToken: true, silent: true });
+  requestData<SignInOptions>(AuthPaths.signInOptions, { noToken: true, silent: true });
 
 /** The token endpoint's refusal asks for a captcha (captcha mode, or failures past a limit). */
 export const asksForCaptcha = (body: unknown): boolean =>
@@ -63,15 +65,15 @@ export const asksForCaptcha = (body: unknown): boolean =>
   body !== null &&
   (body as { error_code?: unknown }).error_code === TokenErrorCode.captchaRequired;
 
-export const fetchCaptcha = () => request<CaptchaResponse>('/blade-auth/oauth/captcha', { noToken: true });
-export const fetchUserInfo = () => requestData<OAuthUserInfo>('/blade-auth/oauth/user-info');
-export const signOutOnServer = () => requestData<null>('/blade-auth/oauth/logout', { silent: true });
-export const clearServerCache = () => requestData<null>('/blade-auth/oauth/clear-cache');
+export const fetchCaptcha = () => request<CaptchaResponse>(AuthPaths.captcha, { noToken: true });
+export const fetchUserInfo = () => requestData<OAuthUserInfo>(AuthPaths.userInfo);
+export const signOutOnServer = () => requestData<null>(AuthPaths.logout, { silent: true });
+export const clearServerCache = () => requestData<null>(AuthPaths.clearCache);
 export const fetchMenuRoutes = (topMenuId?: string) =>
-  requestData<MenuNode[]>('/blade-system/menu/routes', { params: { topMenuId } });
-export const fetchButtons = () => requestData<MenuNode[]>('/blade-system/menu/buttons');
+  requestData<MenuNode[]>(MenuPaths.routes, { params: { topMenuId } });
+export const fetchButtons = () => requestData<MenuNode[]>(MenuPaths.buttons);
 
-/** A top menu of the header (GET /blade-system/menu/top-menu). */
+/** A top menu of the header (`MenuPaths.topMenu`). */
 export interface TopMenuItem {
   id: string;
   code: string;
@@ -79,4 +81,4 @@ export interface TopMenuItem {
   source: string;
   sort: number;
 }
-export const fetchTopMenus = () => requestData<TopMenuItem[]>('/blade-system/menu/top-menu', { silent: true });
+export const fetchTopMenus = () => requestData<TopMenuItem[]>(MenuPaths.topMenu, { silent: true });

@@ -1,22 +1,22 @@
-import type { QrScanView, QrSession, QrView, TokenResponse } from '@mes/contracts';
+import { AuthPaths, type QrScanView, type QrSession, type QrView, type TokenResponse } from '@mes/contracts';
 import { request, requestData } from './http';
 
 // The pages name the wire shapes through this file, next to the calls that return them.
 export type { QrScanView, QrSession, QrStatus, QrView } from '@mes/contracts';
 
 export const createQrSession = (tenantId: string) =>
-  requestData<QrSession>('/blade-auth/oauth/qrcode', {
+  requestData<QrSession>(AuthPaths.qrCode, {
     params: { tenantId, origin: window.location.origin },
     noToken: true,
     silent: true,
   });
 
 export const fetchQrStatus = (code: string, state: string) =>
-  requestData<QrView>('/blade-auth/oauth/qrcode/status', { params: { code, state }, noToken: true, silent: true });
+  requestData<QrView>(AuthPaths.qrStatus, { params: { code, state }, noToken: true, silent: true });
 
-/** The spec's `POST /blade-auth/oauth/qrlogin` (grant_type qr). */
+/** The spec's `qrlogin` (grant_type qr). */
 export const signInWithQr = (tenantId: string, code: string, state: string) =>
-  request<TokenResponse>('/blade-auth/oauth/qrlogin', {
+  request<TokenResponse>(AuthPaths.qrLogin, {
     method: 'POST',
     noToken: true,
     silent: true,
@@ -25,14 +25,14 @@ export const signInWithQr = (tenantId: string, code: string, state: string) =>
     data: { tenantId, code, state, grant_type: 'qr', scope: 'all' },
   });
 
-const qrAction = (action: 'scan' | 'confirm' | 'cancel') => (code: string) =>
-  requestData<QrScanView>(`/blade-auth/oauth/qrcode/${action}`, {
+const qrAction = (route: string) => (code: string) =>
+  requestData<QrScanView>(route, {
     method: 'POST',
     form: true,
     silent: true,
     data: { code },
   });
 
-export const scanQr = qrAction('scan');
-export const confirmQr = qrAction('confirm');
-export const cancelQr = qrAction('cancel');
+export const scanQr = qrAction(AuthPaths.qrScan);
+export const confirmQr = qrAction(AuthPaths.qrConfirm);
+export const cancelQr = qrAction(AuthPaths.qrCancel);

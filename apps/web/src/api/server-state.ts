@@ -122,7 +122,7 @@ export function apiPostReply<R = unknown>(url: string, data?: unknown, options: 
   return request<ApiResult<R>>(url, { ...options, method: 'POST', data });
 }
 
-/** Whether `url` is one of the routes of `api` (`/blade-system/dict` holds `/blade-system/dict/dictionary`, not `/blade-system/dict-biz/…`). */
+/** Whether `url` is one of the routes of `api` (the system dictionaries' `api` holds `DictPaths.entries`, not `DictPaths.bizEntries`). */
 export function isUnderRoute(url: string, api: string): boolean {
   if (url === api) return true;
   if (!url.startsWith(api)) return false;

@@ -1,4 +1,4 @@
-import type { ApiResult, TokenResponse } from '@mes/contracts';
+import { AuthPaths, type ApiResult, type TokenResponse } from '@mes/contracts';
 import { request } from './http';
 
 export interface SmsSignIn {
@@ -12,7 +12,7 @@ export interface SmsSignIn {
  * phone has an account; the panel shows errors itself, so no toast.
  */
 export function sendSignInCode(tenantId: string, phone: string): Promise<ApiResult<boolean>> {
-  return request<ApiResult<boolean>>('/alisms/send', {
+  return request<ApiResult<boolean>>(AuthPaths.smsCode, {
     method: 'POST',
     noToken: true,
     silent: true,
@@ -24,7 +24,7 @@ export function sendSignInCode(tenantId: string, phone: string): Promise<ApiResu
 
 /** `grant_type=sms` on the token endpoint; a refusal comes back as `error_description`. */
 export function signInWithSms(form: SmsSignIn): Promise<TokenResponse> {
-  return request<TokenResponse>('/blade-auth/oauth/token', {
+  return request<TokenResponse>(AuthPaths.token, {
     method: 'POST',
     noToken: true,
     silent: true,

@@ -1,4 +1,4 @@
-import type { TokenResponse } from '@mes/contracts';
+import { AuthPaths, socialRenderPath, type TokenResponse } from '@mes/contracts';
 import { request, requestData } from './http';
 
 /** A provider offered on the sign-in page. */
@@ -27,21 +27,21 @@ export interface SocialNotLinked {
 }
 
 export const fetchSocialSources = (tenantId: string) =>
-  requestData<SocialSource[]>('/blade-auth/oauth/social/sources', {
+  requestData<SocialSource[]>(AuthPaths.socialSources, {
     params: { tenantId },
     noToken: true,
     silent: true,
   });
 
 export const renderSocial = (source: string, tenantId: string) =>
-  requestData<SocialRender>(`/blade-auth/oauth/render/${encodeURIComponent(source)}`, {
+  requestData<SocialRender>(socialRenderPath(source), {
     params: { tenantId, origin: window.location.origin },
     noToken: true,
     silent: true,
   });
 
 export const signInWithSocial = (args: { tenantId: string; source: string; code: string; state: string }) =>
-  request<TokenResponse>('/blade-auth/oauth/token', {
+  request<TokenResponse>(AuthPaths.token, {
     method: 'POST',
     noToken: true,
     silent: true,
@@ -64,7 +64,7 @@ export async function linkSocialAccount(args: {
   const captchaHeaders: Record<string, string> = args.captcha
     ? { 'Captcha-Key': args.captcha.key, 'Captcha-Code': args.captcha.code }
     : {};
-  return request<TokenResponse>('/blade-auth/oauth/social/link', {
+  return request<TokenResponse>(AuthPaths.socialLink, {
     method: 'POST',
     noToken: true,
     silent: true,

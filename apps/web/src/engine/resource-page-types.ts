@@ -63,7 +63,7 @@ export interface ExtraColumn {
  */
 export interface ResourcePageProps {
   resource: ResourceDef;
-  /** Route that answers the list (default `<api>/<listRoute>`), e.g. `/blade-system/dict/parent-list`. */
+  /** Route that answers the list (default `<api>/<listRoute>`), e.g. a dictionary's `<api>/parent-list`. */
   listUrl?: string;
   /** Extra query parameters for list and export (e.g. `deptId` from a side tree); a change reloads page 1. */
   params?: Record<string, string | undefined>;

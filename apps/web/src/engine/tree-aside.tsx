@@ -26,7 +26,7 @@ const EMPTY: TreeDataNode[] = [];
 
 interface TreeAsideProps {
   title: string;
-  /** A tree route (`/blade-system/dept/tree`) answering `{id, title, children}` nodes. */
+  /** A tree route (`resourceRoute(deptResource, 'tree')`) answering `{id, title, children}` nodes. */
   url: string;
   selected: string | undefined;
   onSelect(id: string | undefined): void;

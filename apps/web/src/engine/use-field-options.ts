@@ -1,6 +1,13 @@
 import { useQueries, type UseQueryOptions } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
-import { optionSourceOf, type DictEntry, type FieldMap, type LocalText, type OptionSource } from '@mes/contracts';
+import {
+  DictPaths,
+  optionSourceOf,
+  type DictEntry,
+  type FieldMap,
+  type LocalText,
+  type OptionSource,
+} from '@mes/contracts';
 import { apiQuery, OPTIONS_STALE_MS, type ApiKey } from '../api/server-state';
 import { DICT_ENGLISH } from './dict-text';
 import { labelMap, optionsFromDict, optionsFromItems, optionsFromUrl, type Option } from './options';
@@ -13,8 +20,8 @@ export interface FieldOptions {
 }
 
 /** The system and business dictionaries' entry routes (spec: `dictionary?code=`). */
-export const DICT_ROUTE = '/blade-system/dict/dictionary';
-export const DICT_BIZ_ROUTE = '/blade-system/dict-biz/dictionary';
+export const DICT_ROUTE = DictPaths.entries;
+export const DICT_BIZ_ROUTE = DictPaths.bizEntries;
 
 type OptionQuery = UseQueryOptions<unknown, Error, Option[], ApiKey>;
 

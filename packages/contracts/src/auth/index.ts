@@ -1,3 +1,4 @@
+export * from './auth-paths';
 export * from './button-codes';
 export * from './oauth';
 export * from './qr';

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  AuthPaths,
   authText,
   DEFAULT_TENANT_ID,
   FAMILY_CLIENT_LOGOUT_PATH,
@@ -174,7 +175,7 @@ async function passwordGrant(
 }
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post('/api/blade-auth/oauth/token', { config: { public: true } }, async (request, reply) => {
+  app.post(`/api${AuthPaths.token}`, { config: { public: true } }, async (request, reply) => {
     const params = tokenParams(request);
     return signInReply(
       ctx,
@@ -249,7 +250,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   });
 
   // The spec's QR sign-in call: the qr grant at its own path (grant_type=qr, tenantId, code, state).
-  app.post('/api/blade-auth/oauth/qrlogin', { config: { public: true } }, async (request, reply) => {
+  app.post(`/api${AuthPaths.qrLogin}`, { config: { public: true } }, async (request, reply) => {
     const params = tokenParams(request);
     return signInReply(
       ctx,
@@ -266,7 +267,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   });
 
   // A first-time social user links an existing account (oauthId, account, md5 password).
-  app.post('/api/blade-auth/oauth/social/link', { config: { public: true } }, async (request, reply) => {
+  app.post(`/api${AuthPaths.socialLink}`, { config: { public: true } }, async (request, reply) => {
     const params = tokenParams(request);
     return signInReply(
       ctx,
@@ -292,17 +293,17 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   registerSocialRoutes(app, ctx);
   registerVisitRoutes(app, ctx);
 
-  app.get('/api/blade-auth/oauth/captcha', { config: { public: true } }, async () => createCaptcha(ctx.store));
+  app.get(`/api${AuthPaths.captcha}`, { config: { public: true } }, async () => createCaptcha(ctx.store));
   // The family's captcha route (Saber 3.7.1 asks it before its captcha grant): the same, in the envelope.
   app.get('/api/blade-auth/captcha', { config: { public: true } }, async () => ok(await createCaptcha(ctx.store)));
 
   // What the sign-in page must ask for before the first attempt (param account.captchaMode).
-  app.get('/api/blade-auth/oauth/sign-in-options', { config: { public: true } }, async () => {
+  app.get(`/api${AuthPaths.signInOptions}`, { config: { public: true } }, async () => {
     const options: SignInOptions = { captchaMode: await readCaptchaMode(ctx.db) };
     return ok(options);
   });
 
-  app.get('/api/blade-auth/oauth/user-info', { config: { anyUser: true } }, async (request) => {
+  app.get(`/api${AuthPaths.userInfo}`, { config: { anyUser: true } }, async (request) => {
     const auth = requireAuth(request);
     const u = await findUserView(ctx.db, auth.tenantId, auth.userId);
     if (!u) throw notFound();
@@ -327,8 +328,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     await ctx.tokens.revoke(requireAuth(request).claims);
     return ok(null);
   };
-  app.get('/api/blade-auth/oauth/logout', { config: { anyUser: true } }, logout);
-  app.post('/api/blade-auth/oauth/logout', { config: { anyUser: true } }, logout);
+  app.get(`/api${AuthPaths.logout}`, { config: { anyUser: true } }, logout);
+  app.post(`/api${AuthPaths.logout}`, { config: { anyUser: true } }, logout);
 
   // The family's sign-out (contracts: FAMILY_LOGOUT_PATH): the same revocation, answered as
   // SpringBlade answers it. Saber 3.7.1 posts the path without `/api`, so a proxy that passes it on
@@ -343,7 +344,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
 
   // Administrators only (API scope role:cache); a tenant's administrator empties only the
   // entries of their own tenant, on every process.
-  app.get('/api/blade-auth/oauth/clear-cache', { config: { apiScope: CLEAR_CACHE_SCOPE } }, async (request) => {
+  app.get(`/api${AuthPaths.clearCache}`, { config: { apiScope: CLEAR_CACHE_SCOPE } }, async (request) => {
     const auth = requireAuth(request);
     if (isPlatformCaller(auth)) {
       await ctx.caches.clearAll();

@@ -1,5 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CLIENT_EXCEPTION_NAME, errorLogResource, formatDateTime, type BilingualText } from '@mes/contracts';
+import {
+  CLIENT_EXCEPTION_NAME,
+  ERROR_LOG_UPLOAD_PATH,
+  errorLogResource,
+  formatDateTime,
+  type BilingualText,
+} from '@mes/contracts';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import { requireAuth } from '../../platform/auth/request-auth';
@@ -86,7 +92,7 @@ const header = (request: FastifyRequest, name: string, max: number): string => {
 
 /** Routes of the error log: storing uploaded local error logs. */
 export function registerErrorLogRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post('/api/blade-log/error/upload', { config: { anyUser: true } }, async (request) => {
+  app.post(`/api${ERROR_LOG_UPLOAD_PATH}`, { config: { anyUser: true } }, async (request) => {
     const auth = requireAuth(request);
     const parsed = uploadSchema.safeParse(request.body);
     if (!parsed.success) throw badRequest(describeIssue(parsed.error.issues[0] as z.core.$ZodIssue, request.body));

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { bilingual, DEFAULT_TENANT_ID, invalidParamText, smsResource } from '@mes/contracts';
+import { AuthPaths, bilingual, DEFAULT_TENANT_ID, invalidParamText, smsResource } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { registerResource, type ChangeArgs } from '../../engine/resource-routes';
 import { requireAuth } from '../../platform/auth/request-auth';
@@ -86,7 +86,7 @@ export function registerSmsRoutes(app: FastifyInstance, ctx: AppContext): void {
   );
 
   // Phone sign-in, step one: a code to the phone (step two is grant_type=sms on the token endpoint).
-  app.post('/api/alisms/send', { config: { public: true } }, async (request) => {
+  app.post(`/api${AuthPaths.smsCode}`, { config: { public: true } }, async (request) => {
     const params = paramsOf(request);
     await sendSignInCode(ctx, {
       tenantId: tenantOf(request, params),

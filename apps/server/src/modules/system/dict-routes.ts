@@ -6,6 +6,7 @@ import {
   dictBizResource,
   type DictEntry,
   dictResource,
+  DictPaths,
   operationsOf,
   type ResourceDef,
 } from '@mes/contracts';
@@ -26,8 +27,8 @@ const queryOf = (request: FastifyRequest) => request.query as Record<string, unk
  * writes) and business dictionaries (`/blade-system/dict-biz`, one set per tenant).
  */
 export function registerDictRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerDictionaryResource(app, ctx, dictResource, dict);
-  registerDictionaryResource(app, ctx, dictBizResource, dictBiz);
+  registerDictionaryResource(app, ctx, dictResource, dict, DictPaths.entries);
+  registerDictionaryResource(app, ctx, dictBizResource, dictBiz, DictPaths.bizEntries);
 }
 
 /**
@@ -35,7 +36,13 @@ export function registerDictRoutes(app: FastifyInstance, ctx: AppContext): void 
  * hooked in, plus `parent-list`, `child-list`, `dictionary` and a `remove` that takes a parent's
  * entries with it.
  */
-function registerDictionaryResource(app: FastifyInstance, ctx: AppContext, def: ResourceDef, table: DictTable): void {
+function registerDictionaryResource(
+  app: FastifyInstance,
+  ctx: AppContext,
+  def: ResourceDef,
+  table: DictTable,
+  entriesPath: string,
+): void {
   // `remove` is registered below: it widens the ids to the entries before the generic removal.
   const operations = operationsOf(def).filter((op) => op !== 'remove');
   const service = registerResource(app, ctx, {
@@ -60,7 +67,7 @@ function registerDictionaryResource(app: FastifyInstance, ctx: AppContext, def: 
   });
 
   /** The entries of one dictionary for selects: any signed-in user of the owning tenant. */
-  app.get(`${base}/dictionary`, { config: { anyUser: true } }, async (request) => {
+  app.get(`/api${entriesPath}`, { config: { anyUser: true } }, async (request) => {
     const code = queryOf(request).code;
     if (typeof code !== 'string' || !code.trim()) throw badRequest(bilingual('missingParam', 'code'));
     const auth = requireAuth(request);

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { invalidParamText, MenuCategory } from '@mes/contracts';
+import { invalidParamText, MenuCategory, MenuPaths } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { isAdministrator, requireAuth, type AuthContext } from '../../platform/auth/request-auth';
 import { menu, roleMenu, topMenu, topMenuSetting } from '../../platform/db/schema';
@@ -62,7 +62,7 @@ async function menuParents(ctx: AppContext): Promise<Set<string>> {
 }
 
 export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/blade-system/menu/routes', { config: { anyUser: true } }, async (request) => {
+  app.get(`/api${MenuPaths.routes}`, { config: { anyUser: true } }, async (request) => {
     const auth = requireAuth(request);
     const scope = await topMenuScope(ctx, auth, (request.query as Record<string, unknown>).topMenuId);
     const rows = (await grantedMenus(ctx, auth)).filter(
@@ -71,7 +71,7 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void 
     return ok(buildMenuForest(withoutEmptyGroups(rows, await menuParents(ctx))));
   });
 
-  app.get('/api/blade-system/menu/buttons', { config: { anyUser: true } }, async (request) => {
+  app.get(`/api${MenuPaths.buttons}`, { config: { anyUser: true } }, async (request) => {
     const auth = requireAuth(request);
     const granted = await grantedMenus(ctx, auth);
     const byId = new Map(granted.map((m) => [m.id, m]));

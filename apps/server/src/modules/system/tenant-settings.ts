@@ -6,6 +6,7 @@ import {
   DEFAULT_TENANT_ID,
   invalidParamText,
   parseDateTime,
+  TENANT_INFO_PATH,
   tenantResource,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
@@ -102,7 +103,7 @@ export function registerTenantSettingRoutes(app: FastifyInstance, ctx: AppContex
 
   // Public: the sign-in page asks which tenant its domain belongs to. Only these three fields,
   // and nothing at all for an unknown domain.
-  app.get(`${base}/info`, { config: { public: true } }, async (request) => {
+  app.get(`/api${TENANT_INFO_PATH}`, { config: { public: true } }, async (request) => {
     const raw = (request.query as Record<string, unknown>).domain;
     const domain = typeof raw === 'string' ? raw.trim().replace(/\/+$/, '') : '';
     if (!domain || domain.length > 255) return ok({});

@@ -1,5 +1,6 @@
 import { asc } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { MenuPaths } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { requireAuth } from '../../platform/auth/request-auth';
 import { topMenu } from '../../platform/db/schema';
@@ -8,7 +9,7 @@ import { tenantScope } from '../../platform/tenancy/tenant-scope';
 
 /** Routes of GET /api/blade-system/menu/top-menu (the caller's top menus). */
 export function registerTopMenuRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/blade-system/menu/top-menu', { config: { anyUser: true } }, async (request) => {
+  app.get(`/api${MenuPaths.topMenu}`, { config: { anyUser: true } }, async (request) => {
     const auth = requireAuth(request);
     const rows = await tenantScope(ctx.db, auth.tenantId)
       .select(topMenu, {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { GuestRegistrationPaths } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
 import { requireAuth } from '../../platform/auth/request-auth';
 import { ok } from '../../platform/http/envelope';
@@ -26,9 +27,9 @@ export function registerGuestRegistrationRoutes(app: FastifyInstance, ctx: AppCo
   const base = '/api/blade-user';
 
   // Whether the sign-in page offers 注册账号 (the platform-wide parameter; nothing per tenant).
-  app.get(`${base}/register-guest/enabled`, { config: { public: true } }, async () => ok(await guests.isOpen()));
+  app.get(`/api${GuestRegistrationPaths.enabled}`, { config: { public: true } }, async () => ok(await guests.isOpen()));
 
-  app.post(`${base}/register-guest`, { config: { public: true } }, async (request) => {
+  app.post(`/api${GuestRegistrationPaths.register}`, { config: { public: true } }, async (request) => {
     await limitAttempts(ctx, 'register-guest', request.ip, REGISTER_PER_WINDOW, WINDOW_MS);
     await guests.register({
       tenantId: paramOf(request, 'tenantId'),

@@ -1,7 +1,6 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Row, Statistic, theme, Tooltip, Typography } from 'antd';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, LOGIN_LOG_COUNT_PATH, type LoginLogCount } from '@mes/contracts';
 import { apiQuery } from '../../api/server-state';
@@ -26,17 +25,14 @@ export function LoginCounts() {
     // Live figures: always stale, and unlike the lists they follow the window's focus.
     staleTime: 0,
     refetchOnWindowFocus: true,
+    // Once more after the first answer of this session's cache, when the sign-in has landed.
+    refetchInterval: (read) => (read.state.dataUpdateCount === 1 ? SETTLE_MS : false),
   });
   const { refetch } = query;
   const counts = query.data;
   const takenAt = query.dataUpdatedAt ? new Date(query.dataUpdatedAt) : undefined;
   // Theme tokens, so the figures stay readable on the dark theme too.
   const { token } = theme.useToken();
-
-  useEffect(() => {
-    const settle = setTimeout(() => void refetch(), SETTLE_MS);
-    return () => clearTimeout(settle);
-  }, [refetch]);
 
   if (!counts) {
     // Holds the card's place while the first figures load, so the page does not jump.

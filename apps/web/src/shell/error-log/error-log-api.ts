@@ -1,3 +1,4 @@
+import { ERROR_LOG_UPLOAD_PATH } from '@mes/contracts';
 import { requestData } from '../../api/http';
 import { batches, type ErrorLogEntry } from './error-entry';
 import { useErrorLog } from './error-log-store';
@@ -9,7 +10,7 @@ import { useErrorLog } from './error-log-store';
  */
 export async function uploadLocalLogs(): Promise<void> {
   for (const batch of batches<ErrorLogEntry>(useErrorLog.getState().logs)) {
-    await requestData<null>('/blade-log/error/upload', { method: 'POST', data: batch });
+    await requestData<null>(ERROR_LOG_UPLOAD_PATH, { method: 'POST', data: batch });
     useErrorLog.getState().remove(batch);
   }
 }

@@ -4,33 +4,12 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { ApiResult } from '@mes/contracts';
-import { ApiError, request } from '../../api/http';
+import { ApiError } from '../../api/http';
+import { fetchHostTenant, registerGuest } from '../../api/register';
 import { website } from '../../config/website';
 import { useSession } from '../../session/session-store';
 import { useTabs } from '../tabs/tabs-store';
 import { registrationProblem, type RegisterForm } from './register-check';
-
-/** What the tenant lookup by domain answers (only `tenantId` matters here). */
-interface TenantInfo {
-  tenantId?: string;
-}
-
-/**
- * The tenant that owns this host, if any. Failures are ignored: the lookup is a convenience and
- * the route may not exist on every server.
- */
-async function tenantOfHost(): Promise<string | undefined> {
-  try {
-    const info = await request<ApiResult<TenantInfo | null>>('/blade-system/tenant/info', {
-      params: { domain: window.location.host },
-      noToken: true,
-      silent: true,
-    });
-    return info.data?.tenantId || undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The reply's `msg` when it says `success: false`, else the generic failure text. */
 function failureText(e: unknown, fallback: string): string {
@@ -65,7 +44,7 @@ export default function RegisterDialog({ onClose, oauthId = '', tenantId: fixedT
 
   useEffect(() => {
     let live = true;
-    void tenantOfHost().then((found) => live && setHostTenant(found));
+    void fetchHostTenant().then((found) => live && setHostTenant(found));
     return () => {
       live = false;
     };
@@ -81,18 +60,12 @@ export default function RegisterDialog({ onClose, oauthId = '', tenantId: fixedT
     setProblem('');
     setBusy(true);
     try {
-      await request<ApiResult<unknown>>('/blade-user/register-guest', {
-        method: 'POST',
-        noToken: true,
-        silent: true,
-        form: true,
-        data: {
-          tenantId: fixedTenant ?? (tenantShown ? values.tenantId?.trim() : hostTenant) ?? website.tenantId,
-          name: values.name ?? '',
-          account: values.account?.trim() ?? '',
-          password: md5(values.password ?? ''),
-          oauthId,
-        },
+      await registerGuest({
+        tenantId: fixedTenant ?? (tenantShown ? values.tenantId?.trim() : hostTenant) ?? website.tenantId,
+        name: values.name ?? '',
+        account: values.account?.trim() ?? '',
+        password: md5(values.password ?? ''),
+        oauthId,
       });
       onClose();
       modal.info({

@@ -1,7 +1,7 @@
 import { Button } from 'antd';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { requestData } from '../../api/http';
+import { fetchRegistrationOpen } from '../../api/register';
 
 // The dialog (antd Form and Modal) loads on the first click, keeping it out of /login's first load.
 const RegisterDialog = lazy(() => import('./register-dialog'));
@@ -18,9 +18,7 @@ export function RegisterLink() {
 
   useEffect(() => {
     let live = true;
-    requestData<boolean>('/blade-user/register-guest/enabled', { noToken: true, silent: true })
-      .then((on) => live && setEnabled(on === true))
-      .catch(() => undefined);
+    void fetchRegistrationOpen().then((on) => live && setEnabled(on));
     return () => {
       live = false;
     };

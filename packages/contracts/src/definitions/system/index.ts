@@ -12,3 +12,4 @@ export * from './scope';
 export * from './tenant';
 export * from './top-menu';
 export * from './user';
+export * from './system-paths';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
-import { authText, DEFAULT_TENANT_ID, type QrScanView, type QrSession, type QrView } from '@mes/contracts';
+import { AuthPaths, authText, DEFAULT_TENANT_ID, type QrScanView, type QrSession, type QrView } from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
 import { requireAuth } from '../../../platform/auth/request-auth';
 import { ok } from '../../../platform/http/envelope';
@@ -54,9 +54,8 @@ async function refusing<T>(work: () => Promise<T>): Promise<T> {
  */
 export function registerQrRoutes(app: FastifyInstance, ctx: AppContext): void {
   const sessions = new QrSessions(ctx);
-  const base = '/api/blade-auth/oauth/qrcode';
 
-  app.get(base, { config: { public: true } }, async (request) => {
+  app.get(`/api${AuthPaths.qrCode}`, { config: { public: true } }, async (request) => {
     await limitAttempts(ctx, 'qr-create', request.ip, CREATE_PER_MINUTE, 60_000);
     const tenantId = await liveTenant(ctx, paramOf(request, 'tenantId'));
     const origin = requestOrigin(request, paramOf(request, 'origin'));
@@ -65,19 +64,19 @@ export function registerQrRoutes(app: FastifyInstance, ctx: AppContext): void {
     return ok<QrSession>({ ...created, tenantId, link, image: await qrImage(link) });
   });
 
-  app.get(`${base}/status`, { config: { public: true } }, async (request) =>
+  app.get(`/api${AuthPaths.qrStatus}`, { config: { public: true } }, async (request) =>
     ok<QrView>(await refusing(() => sessions.status(paramOf(request, 'code'), paramOf(request, 'state')))),
   );
 
-  app.post(`${base}/scan`, { config: { anyUser: true } }, async (request) =>
+  app.post(`/api${AuthPaths.qrScan}`, { config: { anyUser: true } }, async (request) =>
     ok<QrScanView>(await refusing(() => sessions.scan(paramOf(request, 'code'), requireAuth(request)))),
   );
 
-  app.post(`${base}/confirm`, { config: { anyUser: true } }, async (request) =>
+  app.post(`/api${AuthPaths.qrConfirm}`, { config: { anyUser: true } }, async (request) =>
     ok<QrView>(await refusing(() => sessions.confirm(paramOf(request, 'code'), requireAuth(request)))),
   );
 
-  app.post(`${base}/cancel`, { config: { anyUser: true } }, async (request) =>
+  app.post(`/api${AuthPaths.qrCancel}`, { config: { anyUser: true } }, async (request) =>
     ok<QrView>(await refusing(() => sessions.cancel(paramOf(request, 'code'), requireAuth(request)))),
   );
 }

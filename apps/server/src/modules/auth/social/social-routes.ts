@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { DEFAULT_TENANT_ID } from '@mes/contracts';
+import { AuthPaths, DEFAULT_TENANT_ID, SOCIAL_RENDER_BASE } from '@mes/contracts';
 import type { AppContext } from '../../../app-context';
 import { ok } from '../../../platform/http/envelope';
 import { badRequest } from '../../../platform/http/errors';
@@ -23,7 +23,7 @@ const RENDER_PER_MINUTE = 30;
 export function registerSocialRoutes(app: FastifyInstance, ctx: AppContext): void {
   // No enumeration: a tenant that does not exist (or may not sign in) answers exactly as a
   // tenant without providers does, after the same queries.
-  app.get('/api/blade-auth/oauth/social/sources', { config: { public: true } }, async (request) => {
+  app.get(`/api${AuthPaths.socialSources}`, { config: { public: true } }, async (request) => {
     const raw = paramOf(request, 'tenantId');
     const requested = typeof raw === 'string' && raw.trim() ? raw.trim() : DEFAULT_TENANT_ID;
     // A malformed id names no tenant by its form alone, which tells nothing about any tenant.
@@ -39,7 +39,7 @@ export function registerSocialRoutes(app: FastifyInstance, ctx: AppContext): voi
   });
 
   app.get<{ Params: { source: string } }>(
-    '/api/blade-auth/oauth/render/:source',
+    `/api${SOCIAL_RENDER_BASE}/:source`,
     { config: { public: true } },
     async (request) => {
       await limitAttempts(ctx, 'social-render', request.ip, RENDER_PER_MINUTE, 60_000);
