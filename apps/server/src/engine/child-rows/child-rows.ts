@@ -25,8 +25,8 @@ import { DisplayNames, referenceJoins, type ReferenceJoin } from '../display-nam
 import { tableFor } from '../definition-tables';
 import { newRow } from '../new-row';
 import { rowScope, type AnyResourceTable } from '../resource-access';
+import type { Tx } from '../resource-hooks';
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** The database or the transaction a read runs on. */
 type Reader = Pick<Db, 'select'>;
 

@@ -266,7 +266,10 @@ export class ResourceService {
     return { parsed, where: and(await this.readScope(auth, reach), parsed.where, extra, tenant) };
   }
 
-  /** A page of the rows the list shows (every tenant's, for the platform, where declared). */
+  /**
+   * A page of the rows the list shows (every tenant's, for the platform, where declared): by
+   * offset, or through a plug-in's page read (a series' keyset).
+   */
   async page(query: Record<string, unknown>, auth: AuthContext) {
     if (this.pageReader) return this.pageReader(query, auth);
     const { parsed, where } = await this.listWhere(query, auth, 'view');
