@@ -1,49 +1,15 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineResource, REGISTRY, type FieldChange } from '@mes/contracts';
+import { REGISTRY, type FieldChange } from '@mes/contracts';
 import { buildApp } from '../src/app';
 import { tableFor } from '../src/engine/definition-tables';
 import { nextId } from '../src/platform/db/ids';
 import { deptLine, operationLog } from '../src/platform/db/schema';
 import { DEPT_IDS } from '../src/seed/seed-data';
 import { createTablesFor } from './support/fixture-tables';
+import { gadgetResource, partResource } from './support/gadget-resources';
 import { createTestApp, type TestApp } from './support/test-app';
-
-/** A child definition that exists only here: a gadget's parts, kept in the order sent. */
-const partResource = defineResource({
-  code: 'gadget_part',
-  title: { zh: '零件', en: 'Parts' },
-  table: 'mes_test_gadget_part',
-  api: '/mes-test/gadget-part',
-  owner: 'tenant',
-  operations: [],
-  fields: {
-    gadgetId: { kind: 'id', label: { zh: '小工具', en: 'Gadget' }, form: false, list: false },
-    name: { kind: 'string', label: { zh: '零件名称', en: 'Part name' }, max: 32, required: true },
-    qty: { kind: 'int', label: { zh: '数量', en: 'Quantity' }, range: [1, 999], default: 1 },
-    position: { kind: 'int', label: { zh: '顺序', en: 'Order' }, form: false, default: 0 },
-  },
-});
-
-const gadgetResource = defineResource({
-  code: 'gadget',
-  title: { zh: '小工具', en: 'Gadgets' },
-  table: 'mes_test_gadget',
-  api: '/mes-test/gadget',
-  owner: 'tenant',
-  fields: { name: { kind: 'string', label: { zh: '名称', en: 'Name' }, max: 64, required: true } },
-  children: {
-    parts: {
-      resource: () => partResource,
-      parentField: 'gadgetId',
-      orderField: 'position',
-      label: { zh: '零件', en: 'Parts' },
-      max: 5,
-      unique: { fields: ['name'], message: { zh: '零件名称重复', en: 'The part name repeats' } },
-    },
-  },
-});
 
 const parts = tableFor(partResource);
 const gadgets = tableFor(gadgetResource);

@@ -1,5 +1,5 @@
 import type { SQL } from 'drizzle-orm';
-import type { ResourceDef, Row, StoredValue } from '@mes/contracts';
+import type { FieldChange, ResourceDef, Row, StoredValue } from '@mes/contracts';
 import type { AuthContext } from '../platform/auth/request-auth';
 import type { Db } from '../platform/db/database';
 import type { JobDefinition } from '../platform/jobs/job-definition';
@@ -36,6 +36,11 @@ export interface ChangeArgs {
    * For work that must not be lost: outbound calls, stored-file removal, notices to other systems.
    */
   enqueue: EnqueueInChange;
+  /**
+   * Adds entries to the change's operation record, after the row's own (what a hook wrote with
+   * it: a plug-in's child rows). The record is written after `afterChange`, in the same transaction.
+   */
+  logChanges(changes: readonly FieldChange[]): void;
 }
 
 export type EnqueueInChange = <P>(def: JobDefinition<P>, payload: P, options?: EnqueueOptions) => Promise<string>;
@@ -50,7 +55,8 @@ export interface RemoveArgs {
 
 /**
  * Custom behaviour of one resource, hooked into the generic lifecycle:
- * access → validate → beforeChange → write → afterChange (and the same around remove).
+ * access → validate → beforeChange → write → afterChange → operation record (and the same around
+ * remove, whose record precedes `afterRemove`); `decorateDetail` finishes the one row `detail` sends.
  */
 export interface ResourceHooks {
   /** Query parameters the list accepts besides declared filters, and the condition they add. */
@@ -65,12 +71,19 @@ export interface ResourceHooks {
    * in the definition's (the family's names and values for the same thing). Answers the body to check.
    */
   fromWire?(body: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * Checks what the definition's fields do not cover (a plug-in's part of the body: child rows),
+   * after the fields' checks and before the transaction; refuses with `badRequest`.
+   */
+  validate?(body: Record<string, unknown>, adding: boolean): void;
   beforeChange?(args: ChangeArgs): void | Promise<void>;
   afterChange?(args: ChangeArgs & { id: string }): void | Promise<void>;
   beforeRemove?(args: RemoveArgs): void | Promise<void>;
   afterRemove?(args: RemoveArgs): void | Promise<void>;
   /** Adds view fields (names of roles, departments, dictionary labels) to rows being sent. */
   decorate?(rows: Row[], auth: AuthContext): Promise<Row[]>;
+  /** Adds to the one row `detail` sends, after `decorate`, what lists leave out (child rows). */
+  decorateDetail?(row: Row, auth: AuthContext): Promise<Row>;
   /**
    * A series over a view whose rows a set-returning function makes: the factor the planner's row
    * estimate is multiplied by, since PostgreSQL sizes such a function by its declared rows, not by

@@ -2,7 +2,7 @@ import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fast
 import type { AppContext } from '../../app-context';
 import type { openApiSchemas } from '../resource-openapi';
 import type { ResourceBinding, ResourceHooks } from '../resource-hooks';
-import type { ResourceService } from './resource-service';
+import type { PageReader, ResourceService } from './resource-service';
 
 /**
  * What every route of one resource's registration shares: its path, its operations (the
@@ -34,6 +34,11 @@ export interface PluginAttachment {
    * an earlier plug-in made of them). The records feature puts its chain around them here.
    */
   hooks?(own: ResourceHooks | undefined): ResourceHooks;
+  /**
+   * The service's page read in place of the kernel's offset paging (a series' keyset): `page`
+   * answers through it whichever route or module calls it. At most one plug-in of a binding.
+   */
+  page?(service: ResourceService): PageReader;
   /** Generic routes this plug-in serves in place of the kernel's (the tree's forest `list`). */
   claims?: readonly string[];
   /** After the kernel's routes: the plug-in's own. */
@@ -41,7 +46,7 @@ export interface PluginAttachment {
 }
 
 /**
- * A feature a definition opts into (records, tree, select, enable, export …): the kernel lists,
+ * A feature a definition opts into (records, child rows, series, tree, select, enable, export …): the kernel lists,
  * reads and writes rows; a plug-in adds routes or hooks where its definition asks for them.
  * A new feature is a folder under `engine/` with its plug-in, listed in `PLUGINS`.
  */

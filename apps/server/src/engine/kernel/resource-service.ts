@@ -9,7 +9,9 @@ import {
   operationLogResource,
   validateSubmit,
   type BilingualText,
+  type FieldChange,
   type FieldDef,
+  type PageResult,
   type QueryFieldType,
   type ResourceDef,
   type StoredValue,
@@ -26,7 +28,6 @@ import { idsValue } from '../../platform/http/request-params';
 import { SecretBox, secretBoxFor } from '../../platform/crypto/secret-box';
 import { parseListQuery, type ListFields } from '../../platform/http/list-query';
 import { describeChanges, recordOperation } from '../../platform/audit/operation-audit';
-import { ChildRows } from '../child-rows';
 import { checkReferenced, checkReferrersMatch, noteReferrers, releaseReferences } from './references';
 import { indexNameOf } from '../../platform/db/resource-table';
 import { DisplayNames, referenceJoins, type ReferenceJoin } from '../display-names';
@@ -39,7 +40,6 @@ import {
 } from '../resource-access';
 import { tenantRows, type TenantOwnedTable } from '../../platform/tenancy/tenant-scope';
 import { ALL_TENANTS } from '../page-totals';
-import { seriesPage } from '../series/series-page';
 import { isQueryAggregate } from '../aggregate/aggregate-source';
 import type { ChangeArgs, EnqueueInChange, RemoveArgs, ResourceBinding, Row, Tx } from '../resource-hooks';
 
@@ -118,6 +118,12 @@ function uniqueMessage(def: ResourceDef, error: unknown): BilingualText | undefi
   return ix?.message ?? bilingual('duplicate');
 }
 
+/**
+ * Reads a page in place of the kernel's offset paging, given the service it reads through: a
+ * plug-in's (`PluginAttachment.page`: a series' keyset).
+ */
+export type PageReader = (query: Record<string, unknown>, auth: AuthContext) => Promise<PageResult<Row>>;
+
 /** The services `registerResource` built, per app and resource code (report sources find theirs here). */
 const servicesByApp = new WeakMap<AppContext, Map<string, ResourceService>>();
 
@@ -152,22 +158,22 @@ export class ResourceService {
   /** One join per reference field, for its row's label; the reference checks walk them too. */
   readonly references: ReferenceJoin[];
   /** What list, detail and export select: the output columns and the referenced rows' labels. */
-  private readonly selection: Record<string, PgColumn>;
+  readonly selection: Record<string, PgColumn>;
   /**
    * `select <output columns> from <table>`, rendered once, when the rows join nothing: most of
    * the query builder's cost for a wide table (12 % of a page request's CPU in the profile) is
    * the select list, which never changes. Only conditions, order and paging are rendered per call.
    */
   private readonly selectText: string | undefined;
-  /** The definition's child collections (child-rows.ts): read, saved and removed with each row. */
-  readonly children: ChildRows;
+  /** A plug-in's page read, when one provides it; else the kernel's offset paging. */
+  private readonly pageReader: PageReader | undefined;
 
   constructor(
     readonly ctx: AppContext,
     readonly binding: ResourceBinding,
+    pages?: (service: ResourceService) => PageReader,
   ) {
     this.fields = listFields(binding.def, binding.table);
-    this.children = new ChildRows(ctx, binding.def);
     this.columns = outputColumns(binding.def, binding.table);
     const names = (test: (f: FieldDef) => boolean) =>
       Object.entries(binding.def.fields)
@@ -194,6 +200,7 @@ export class ResourceService {
       this.references.length || isQueryAggregate(binding.def) || binding.relationFor
         ? undefined
         : ctx.db.select(this.selection).from(binding.table).toSQL().sql;
+    this.pageReader = pages?.(this);
   }
 
   /** The rows as replies show them: with each referenced row's label, through one join per reference. */
@@ -259,25 +266,12 @@ export class ResourceService {
     return { parsed, where: and(await this.readScope(auth, reach), parsed.where, extra, tenant) };
   }
 
-  /** A page of the rows the list shows (every tenant's, for the platform, where declared). */
+  /**
+   * A page of the rows the list shows (every tenant's, for the platform, where declared): by
+   * offset, or through a plug-in's page read (a series' keyset).
+   */
   async page(query: Record<string, unknown>, auth: AuthContext) {
-    // Append-only series read a bounded time range by keyset, with estimated totals when large.
-    if (this.def.series)
-      return seriesPage(
-        {
-          ctx: this.ctx,
-          def: this.def,
-          table: this.table,
-          selection: this.selection,
-          selectRows: () => this.selectRows(auth),
-          listWhere: (q) => this.listWhere(q, auth, 'view'),
-          decorate: (rows) => this.decorate(rows, auth),
-          estimateScale: this.binding.hooks?.estimateScale,
-          rowsOf: readsAllTenants(this.def, auth) ? ALL_TENANTS : this.tenantOfRows(auth),
-          filterKey: this.filterKey(query, auth),
-        },
-        query,
-      );
+    if (this.pageReader) return this.pageReader(query, auth);
     const { parsed, where } = await this.listWhere(query, auth, 'view');
     const relation = this.binding.relationFor?.(query) ?? this.table;
     const orderBy = [...parsed.orderBy, asc(this.table.id)];
@@ -405,9 +399,9 @@ export class ResourceService {
       this.selectRows(auth).where(where).limit(1),
     );
     if (!row) throw notFound(bilingual('rowNotFound'));
-    const [decorated] = await this.decorate([row], auth);
-    const [withChildren] = await this.children.attach(this.ctx.db, auth, [decorated as Row]);
-    return withChildren as Row;
+    const [decorated] = (await this.decorate([row], auth)) as [Row];
+    const hooks = this.binding.hooks;
+    return hooks?.decorateDetail ? hooks.decorateDetail(decorated, auth) : decorated;
   }
 
   /**
@@ -430,7 +424,7 @@ export class ResourceService {
     // validate
     const checked = validateSubmit(this.def, body, adding);
     throwFirstFault(checked.errors, () => validateSubmit(this.def, body, adding, 'en').errors);
-    const childRows = this.children.check(body, adding);
+    this.binding.hooks?.validate?.(body, adding);
     const scope = await this.readScope(auth);
     const committed: (() => Promise<void>)[] = [];
     const afterCommit = (task: () => Promise<void>) => void committed.push(task);
@@ -450,7 +444,9 @@ export class ResourceService {
         if (existing) await checkReferrersMatch(tx, this.ctx, this.def, existing.id as string, values, auth);
         const enqueue: EnqueueInChange = (def, payload, options) =>
           this.ctx.jobs.enqueueInTransaction(tx, def, payload, options);
-        const args: ChangeArgs = { tx, auth, adding, values, existing, body, afterCommit, enqueue };
+        const logged: FieldChange[] = [];
+        const logChanges = (changes: readonly FieldChange[]) => void logged.push(...changes);
+        const args: ChangeArgs = { tx, auth, adding, values, existing, body, afterCommit, enqueue, logChanges };
         // before-change
         await this.binding.hooks?.beforeChange?.(args);
         // write
@@ -472,15 +468,12 @@ export class ResourceService {
               .set(set)
               .where(and(rowScope(this.def, this.table, auth), eq(this.table.id, id)));
         }
-        // The operation log commits or rolls back with the change it records.
-        const changes = [
-          ...describeChanges(this.def, existing, stored),
-          ...(await this.children.save(tx, auth, id, childRows)),
-        ];
-        const operation = adding ? 'add' : 'update';
-        await recordOperation(tx, { def: this.def, auth, operation, ids: [id], changes, at: now });
         // after-change
         await this.binding.hooks?.afterChange?.({ ...args, id });
+        // The operation log commits or rolls back with the change it records.
+        const changes = [...describeChanges(this.def, existing, stored), ...logged];
+        const operation = adding ? 'add' : 'update';
+        await recordOperation(tx, { def: this.def, auth, operation, ids: [id], changes, at: now });
         return { id, adding };
       });
       afterCommit(() => this.operationLogged());
@@ -543,7 +536,6 @@ export class ResourceService {
         const args: RemoveArgs = { tx, auth, rows, afterCommit, enqueue };
         await this.binding.hooks?.beforeRemove?.(args);
         await releaseReferences(tx, this.ctx, this.def, this.table, ids, auth, afterCommit);
-        await this.children.removeFor(tx, auth, ids);
         if (this.table.isDeleted) {
           const set: Row = { isDeleted: 1 };
           if (this.def.audit !== false) Object.assign(set, { updateUser: auth.userId, updateTime: new Date() });

@@ -19,7 +19,7 @@ import type { AnyResourceTable } from '../resource-access';
 const HOUR_MS = 60 * 60 * 1000;
 
 /**
- * What a series page needs of the resource's service (`ResourceService.page` hands it over):
+ * What a series page needs of the resource's service (`seriesSourceOf`, series-plugin.ts):
  * the parsed list query with its scope, the row selection, and the totals key.
  */
 export interface SeriesSource {

@@ -10,7 +10,7 @@ import {
   operationLogResource,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { ChildRows } from '../../engine/child-rows';
+import { ChildRows } from '../../engine/child-rows/child-rows';
 import { toForest, type ResourceService, type Row } from '../../engine/resource-routes';
 import { recordOperation } from '../../platform/audit/operation-audit';
 import { requireAuth, type AuthContext } from '../../platform/auth/request-auth';

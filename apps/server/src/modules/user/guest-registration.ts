@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
 import { bilingual, checkField, userResource, UserStatus } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
-import { ResourceService, type ChangeArgs } from '../../engine/resource-routes';
+import { buildResourceService, type ChangeArgs, type ResourceService } from '../../engine/resource-routes';
 import { hashPassword } from '../../platform/auth/passwords';
 import type { AuthContext } from '../../platform/auth/request-auth';
 import { nextId } from '../../platform/db/ids';
@@ -60,7 +60,7 @@ export class GuestRegistration {
   private readonly users: ResourceService;
 
   constructor(private readonly ctx: AppContext) {
-    this.users = new ResourceService(ctx, { def: userResource, table: user });
+    this.users = buildResourceService(ctx, { def: userResource, table: user });
   }
 
   /** Whether registration is open: only the parameter's `true` opens it (a missing one keeps it closed). */

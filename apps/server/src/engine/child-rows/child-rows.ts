@@ -14,19 +14,19 @@ import {
   type StoredValue,
   type Row,
 } from '@mes/contracts';
-import type { AppContext } from '../app-context';
-import { describeChildChanges, type ChildRowChange } from '../platform/audit/operation-audit';
-import type { AuthContext } from '../platform/auth/request-auth';
-import type { Db } from '../platform/db/database';
-import { badRequest } from '../platform/http/errors';
-import { throwFirstFault } from './validation-fault';
-import { liveRows, tenantRows, type TenantOwnedTable } from '../platform/tenancy/tenant-scope';
-import { DisplayNames, referenceJoins, type ReferenceJoin } from './display-names';
-import { tableFor } from './definition-tables';
-import { newRow } from './new-row';
-import { rowScope, type AnyResourceTable } from './resource-access';
+import type { AppContext } from '../../app-context';
+import { describeChildChanges, type ChildRowChange } from '../../platform/audit/operation-audit';
+import type { AuthContext } from '../../platform/auth/request-auth';
+import type { Db } from '../../platform/db/database';
+import { badRequest } from '../../platform/http/errors';
+import { throwFirstFault } from '../validation-fault';
+import { liveRows, tenantRows, type TenantOwnedTable } from '../../platform/tenancy/tenant-scope';
+import { DisplayNames, referenceJoins, type ReferenceJoin } from '../display-names';
+import { tableFor } from '../definition-tables';
+import { newRow } from '../new-row';
+import { rowScope, type AnyResourceTable } from '../resource-access';
+import type { Tx } from '../resource-hooks';
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** The database or the transaction a read runs on. */
 type Reader = Pick<Db, 'select'>;
 
