@@ -1,41 +1,12 @@
 import { and, eq, getTableColumns, inArray, type SQL, type Subquery } from 'drizzle-orm';
 import { QueryBuilder, type PgColumn } from 'drizzle-orm/pg-core';
-import {
-  dictionaryFields,
-  displayNameOf,
-  referenceFields,
-  ROOT_PARENT_NAME,
-  toSnake,
-  type ResourceDef,
-  type Row,
-} from '@mes/contracts';
+import { dictionaryFields, displayNameOf, referenceFields, toSnake, type ResourceDef, type Row } from '@mes/contracts';
 import type { AuthContext } from '../platform/auth/request-auth';
 import { resourceTable } from '../platform/db/resource-table';
 import { liveRows, rowsOfSameTenant, tenantRows } from '../platform/tenancy/tenant-scope';
 import type { NamedResource, NameLookups } from './name-lookups';
+import { nameRows, tenantsOf, type NamesPlan, type SharedNames, type TenantNames } from './row-names';
 import type { AnyResourceTable } from './resource-access';
-
-type Names = ReadonlyMap<string, string>;
-
-const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
-
-/** Labels of a value, or of each id of a comma-joined list; unknown values give nothing. */
-const labelOf = (names: Names, value: unknown) => {
-  const raw = text(value);
-  if (raw === '') return '';
-  const whole = names.get(raw);
-  if (whole !== undefined) return whole;
-  return raw
-    .split(',')
-    .map((part) => names.get(part.trim()))
-    .filter((label): label is string => label !== undefined)
-    .join(',');
-};
-
-const isRoot = (parentId: unknown) => {
-  const raw = text(parentId);
-  return raw === '' || raw === '0';
-};
 
 /**
  * The display names BladeX's wrappers add to the rows they send, derived from the definition:
@@ -49,6 +20,8 @@ export class DisplayNames {
   /** `<field>Name` of each dictionary field, in the same order. */
   private readonly nameKeys: string[];
   private readonly parents: NamedResource | undefined;
+  /** What `nameRows` adds, as plain data (the export thread names the rows it reads). */
+  readonly plan: NamesPlan;
 
   constructor(
     private readonly def: ResourceDef,
@@ -65,6 +38,11 @@ export class DisplayNames {
       name: title,
       perTenant: def.owner === 'tenant',
     };
+    this.plan = {
+      dictFields: this.dictFields.map((f, n) => ({ name: f.name, nameKey: this.nameKeys[n] as string })),
+      treeParent: this.parents ? def.tree?.parent : undefined,
+      tenantName: def.platformSeesAllTenants === true,
+    };
   }
 
   /** Whether this resource's rows get any name at all. */
@@ -75,35 +53,25 @@ export class DisplayNames {
   /** Adds the names to `rows` themselves (and returns them). */
   async add(rows: Row[]): Promise<Row[]> {
     if (!rows.length || !this.any) return rows;
-    const tenants = [...new Set(rows.map((r) => text(r.tenantId)))];
+    const tenants = tenantsOf(rows);
     const perTenant = new Map(await Promise.all(tenants.map(async (t) => [t, await this.tenantNames(t)] as const)));
-    const shared = await Promise.all(
-      this.dictFields.map((f) => ('dict' in f.source ? this.lookups.dictLabels(f.source.dict) : undefined)),
-    );
-    const tenantNames = this.def.platformSeesAllTenants ? await this.lookups.tenantNames() : undefined;
-    // In place: the rows are the caller's own fresh query results (decorate fills the reference
-    // labels in place too). A copy per row and layer (`{ ...row, ...names }`, then the hook's)
-    // was 15 % of the user page's CPU and much of its garbage. Adding keys one by one does turn
-    // a wide row into a dictionary-mode object, but names, hook fields and the reply's JSON cost
-    // 40 µs per 10-row page that way against 110 µs with the copies (docs/api.md).
-    for (const row of rows) {
-      const own = perTenant.get(text(row.tenantId));
-      for (let i = 0; i < this.dictFields.length; i++) {
-        const f = this.dictFields[i] as (typeof this.dictFields)[number];
-        const labels = shared[i] ?? own?.biz[i];
-        row[this.nameKeys[i] as string] = labels ? labelOf(labels, row[f.name]) : '';
-      }
-      if (this.def.tree && own?.parents) {
-        const parentId = row[this.def.tree.parent];
-        row.parentName = isRoot(parentId) ? ROOT_PARENT_NAME : (own.parents.get(text(parentId)) ?? '');
-      }
-      if (tenantNames) row.tenantName = tenantNames.get(text(row.tenantId)) ?? '';
-    }
+    nameRows(this.plan, await this.sharedNames(), perTenant, rows);
     return rows;
   }
 
+  /** The maps every tenant shares: system dictionaries' labels, tenant names. */
+  async sharedNames(): Promise<SharedNames> {
+    const [dict, tenants] = await Promise.all([
+      Promise.all(
+        this.dictFields.map((f) => ('dict' in f.source ? this.lookups.dictLabels(f.source.dict) : undefined)),
+      ),
+      this.def.platformSeesAllTenants ? this.lookups.tenantNames() : undefined,
+    ]);
+    return { dict, tenants };
+  }
+
   /** The per-tenant maps: the tenant's business-dictionary labels and its tree rows' names. */
-  private async tenantNames(tenantId: string) {
+  async tenantNames(tenantId: string): Promise<TenantNames> {
     const [biz, parents] = await Promise.all([
       Promise.all(
         this.dictFields.map((f) =>

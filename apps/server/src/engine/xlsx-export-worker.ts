@@ -1,29 +1,56 @@
 import { parentPort } from 'node:worker_threads';
 import type { XlsxSheetRequest } from './xlsx-sheet';
 import type { Row } from './resource-hooks';
+import type { TenantNames } from './row-names';
+import { exportRows } from './export/export-reader';
 import { SheetWriter } from './xlsx-sheet';
 
-type Part = XlsxSheetRequest | { rows: Row[] } | { end: true };
+type Part = XlsxSheetRequest | { rows: Row[] } | { end: true } | { answer: TenantNames };
 
 const answerError = (error: unknown) =>
   parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) });
 
+const send = (writer: SheetWriter) =>
+  writer
+    .finish()
+    .then((bytes) => parentPort?.postMessage({ bytes }, [bytes.buffer as ArrayBuffer]))
+    .catch(answerError);
+
+/** The question this thread waits on (a tenant's names), answered by the main thread's `{ answer }`. */
+let waiting: ((names: TenantNames) => void) | undefined;
+const tenantNames = (tenantId: string) =>
+  new Promise<TenantNames>((resolve) => {
+    waiting = resolve;
+    parentPort?.postMessage({ ask: tenantId });
+  });
+
+/** An export whose request carries its source: this thread reads and names the rows itself. */
+async function readAndWrite(writer: SheetWriter, source: NonNullable<XlsxSheetRequest['source']>) {
+  for await (const rows of exportRows(source, tenantNames)) writer.add(rows);
+  await send(writer);
+}
+
 /**
- * The xlsx export thread (xlsx-export.ts): a request, its rows in parts, then `{ end: true }`; answers
- * the workbook's bytes or an error. A failed export ignores the rest of its parts.
+ * The xlsx export thread (xlsx-export.ts): a request, then either its rows in parts and
+ * `{ end: true }`, or nothing more when the request names the rows' source (the thread reads them,
+ * asking for a tenant's names as it meets the tenant); answers the workbook's bytes or an error.
+ * A failed export ignores the rest of its parts.
  */
 let current: SheetWriter | undefined;
 parentPort?.on('message', (part: Part) => {
   try {
-    if ('sheetName' in part) current = new SheetWriter(part);
-    else if ('rows' in part) current?.add(part.rows);
+    if ('answer' in part) {
+      const resolve = waiting;
+      waiting = undefined;
+      resolve?.(part.answer);
+    } else if ('sheetName' in part) {
+      if (part.source) readAndWrite(new SheetWriter(part), part.source).catch(answerError);
+      else current = new SheetWriter(part);
+    } else if ('rows' in part) current?.add(part.rows);
     else if (current) {
       const writer = current;
       current = undefined;
-      writer
-        .finish()
-        .then((bytes) => parentPort?.postMessage({ bytes }, [bytes.buffer as ArrayBuffer]))
-        .catch(answerError);
+      void send(writer);
     }
   } catch (error) {
     current = undefined;

@@ -5,9 +5,11 @@ import type { AppContext } from '../app-context';
 import type { AuthContext } from '../platform/auth/request-auth';
 import { dict, dictBiz } from '../platform/db/schema';
 import { tenantRows } from '../platform/tenancy/tenant-scope';
+import { slots } from '../platform/workers/slots';
 import { threadPool } from '../platform/workers/thread-pool';
 import { SheetWriter, type XlsxSheetRequest } from './xlsx-sheet';
 import type { Row } from './resource-hooks';
+import type { ThreadSource } from './export/export-source';
 
 async function optionLabels(ctx: AppContext, def: ResourceDef, auth: AuthContext, lang: Lang) {
   const labels = new Map<string, Map<string, string>>();
@@ -37,10 +39,14 @@ async function optionLabels(ctx: AppContext, def: ResourceDef, auth: AuthContext
 /** Up to this many rows, the sheet is written on the main thread (a few milliseconds). */
 const IN_PROCESS_ROWS = 500;
 
-/** Rows counted, then read in pages as they are written (resource-routes.ts `exportPages`). */
+/**
+ * Rows counted, then read in pages as they are written (`ResourceService.exportPages`); with a
+ * `source`, the export thread reads and names them itself and `pages` is left unread.
+ */
 export interface RowPages {
   count: number;
   pages: AsyncIterable<Row[]>;
+  source?: ThreadSource;
 }
 
 /** Rows already read are handed on in parts of this many. */
@@ -64,6 +70,14 @@ async function* rowParts(pages: AsyncIterable<Row[]>): AsyncGenerator<{ rows: Ro
 }
 
 const exportPool = threadPool<XlsxSheetRequest>({ name: 'xlsx-export-worker', from: import.meta.url });
+
+/**
+ * Exports whose thread reads the rows, each on a database connection of its own, at once in this
+ * process; the next waits for one to finish. Bounds the connections exports add beside the pool
+ * (docs/deploy.md: up to 3 per process), whatever the number of tenants exporting.
+ */
+const EXPORT_READERS = 3;
+const readers = slots(EXPORT_READERS);
 
 /**
  * Sends the rows as an xlsx sheet with the list's columns, dictionary values as labels. The rows
@@ -105,7 +119,19 @@ export async function sendXlsx(
     created: created ? (lang === 'zh' ? '创建时间' : 'Created') : undefined,
   };
   let bytes: Uint8Array;
-  if (thread) {
+  if (thread && rows.source) {
+    // Reading the rows (pg's parsing), naming them and copying them to the thread were most of
+    // the main thread's work per row (docs/deploy.md "Exports"): the thread does all three.
+    const { source, tenantNames } = rows.source;
+    const giveBack = await readers.take();
+    try {
+      bytes = await thread.render({ ...request, source }, undefined, undefined, (tenantId) =>
+        tenantNames(String(tenantId)),
+      );
+    } finally {
+      giveBack();
+    }
+  } else if (thread) {
     // Copying tens of thousands of rows to the thread at once would hold this thread for up to a
     // second: they go in parts instead, each as soon as it is read.
     bytes = await thread.render(request, undefined, rowParts(rows.pages));

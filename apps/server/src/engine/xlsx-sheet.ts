@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { displayNameOf, formatDateTime, namedValueText, type FieldDef, type Lang } from '@mes/contracts';
 import type { Row } from './resource-hooks';
+import type { ExportSource } from './export/export-reader';
 
 /** What the export thread needs: plain data only (it crosses to the worker by structured clone). */
 export interface XlsxSheetRequest {
@@ -13,6 +14,8 @@ export interface XlsxSheetRequest {
   labels: Record<string, Record<string, string>>;
   /** The `create_time` column's header, when the sheet has one. */
   created: string | undefined;
+  /** Where the thread reads the rows itself (export-source.ts); without it, the rows follow in parts. */
+  source?: ExportSource;
 }
 
 const YES_NO = { zh: ['是', '否'], en: ['Yes', 'No'] } as const;

@@ -4,6 +4,7 @@ import { HttpError } from '../../platform/http/errors';
 import { queryOf, type ResourcePlugin } from '../kernel/plugin';
 import { MAX_EXPORT_ROWS } from '../kernel/resource-service';
 import { sendXlsx } from '../xlsx-export';
+import { threadSource } from './export-source';
 
 /** `export`: the list's rows (every tenant's where the list shows them) as an xlsx workbook. */
 export const exportPlugin: ResourcePlugin = {
@@ -21,7 +22,16 @@ export const exportPlugin: ResourcePlugin = {
         try {
           const rows = await service.exportPages(query(request), auth);
           if (rows.count > MAX_EXPORT_ROWS) throw new HttpError(400, bilingual('exportTooLarge', MAX_EXPORT_ROWS));
-          return await sendXlsx(reply, ctx, def, rows, auth, request.headers['accept-language'], release);
+          const source = await threadSource(ctx, service, rows.query);
+          return await sendXlsx(
+            reply,
+            ctx,
+            def,
+            { ...rows, source },
+            auth,
+            request.headers['accept-language'],
+            release,
+          );
         } finally {
           await release();
         }

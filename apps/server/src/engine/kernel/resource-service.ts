@@ -149,7 +149,7 @@ export function rememberService(ctx: AppContext, service: ResourceService): void
 export class ResourceService {
   readonly fields: ListFields;
   readonly columns: Record<string, PgColumn>;
-  private readonly maskedFields: string[];
+  readonly maskedFields: string[];
   private readonly sealedFields: string[];
   /** Secret columns a `requiredWhen` may ask about on update (the output columns leave secrets out). */
   private readonly conditionalSecrets: Record<string, PgColumn>;
@@ -339,7 +339,7 @@ export class ResourceService {
     async function* pages(): AsyncGenerator<Row[]> {
       for await (const page of raw) yield await decorate(page);
     }
-    return { count: Math.min(counted?.n ?? 0, limit), pages: pages() };
+    return { count: Math.min(counted?.n ?? 0, limit), pages: pages(), query: rows };
   }
 
   /** Totals depend on the filters, the tenant and whatever decides the caller's data scope. */

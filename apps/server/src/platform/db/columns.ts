@@ -1,5 +1,6 @@
 import { customType, integer, timestamp, varchar } from 'drizzle-orm/pg-core';
 import { DEFAULT_TENANT_ID } from '@mes/contracts';
+import { dayText } from './day-text';
 
 /**
  * A 64-bit id kept as a decimal string in JavaScript: ids travel as strings in the contract,
@@ -30,18 +31,9 @@ export const auditColumns = () => ({
 
 export const timestampColumn = ts;
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/**
- * A calendar day (`date`) kept as `yyyy-MM-dd` text in JavaScript. Drizzle's own reads return
- * the text; a raw pool query (named statements) gets pg's local-midnight `Date`, whose local
- * fields are the stored day, so either way the day is the stored one in every time zone.
- */
+/** A calendar day (`date`) kept as `yyyy-MM-dd` text in JavaScript (day-text.ts). */
 export const calendarDay = customType<{ data: string; driverData: string | Date }>({
   dataType: () => 'date',
-  fromDriver: (value) =>
-    typeof value === 'string'
-      ? value
-      : `${String(value.getFullYear()).padStart(4, '0')}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`,
+  fromDriver: dayText,
   toDriver: (value) => value,
 });

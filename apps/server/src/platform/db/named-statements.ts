@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
+import { cursorPages } from './cursor-pages';
 
 /** Beyond this many distinct query shapes, queries run unnamed (planned on every call). */
 const MAX_SHAPES = 500;
@@ -48,21 +49,11 @@ export async function* selectNamedPages(
 ): AsyncGenerator<Record<string, unknown>[]> {
   const { sql: text, params } = query.toSQL();
   const client = await pool.connect();
-  let done = false;
+  // A connection that cannot even roll back is not handed to the next caller.
+  let broken = false;
   try {
-    await client.query('begin read only');
-    await client.query({ text: `declare named_pages no scroll cursor for ${text}`, values: params });
-    for (;;) {
-      const page = await client.query<unknown[]>({ text: `fetch ${size} from named_pages`, rowMode: 'array' });
-      if (page.rows.length) yield named(page.rows, columns);
-      if (page.rows.length < size) break;
-    }
-    await client.query('commit');
-    done = true;
+    for await (const page of cursorPages(client, text, params, size, () => (broken = true))) yield named(page, columns);
   } finally {
-    // A connection that cannot even roll back is not handed to the next caller.
-    let broken = false;
-    if (!done) await client.query('rollback').catch(() => (broken = true));
     client.release(broken);
   }
 }

@@ -7,7 +7,8 @@ import { Worker } from 'node:worker_threads';
  * server that does no such work holds no renderer in memory.
  *
  * The protocol: the worker answers each request with `{ progress }` messages, then one
- * `{ bytes }` or `{ error }`.
+ * `{ bytes }` or `{ error }`; meanwhile it may `{ ask }` a question, which the job's `answer`
+ * answers with `{ answer }` (the export thread asks for a tenant's names as it meets the tenant).
  */
 export interface ThreadPoolOptions {
   /**
@@ -21,7 +22,7 @@ export interface ThreadPoolOptions {
   maxIdle?: number;
 }
 
-type WorkerAnswer = { progress?: number; bytes?: Uint8Array; error?: string };
+type WorkerAnswer = { progress?: number; bytes?: Uint8Array; error?: string; ask?: unknown };
 
 /** One thread taken for one job: taken early, so it loads while the caller reads its data. */
 export interface PoolThread<Request> {
@@ -30,7 +31,12 @@ export interface PoolThread<Request> {
    * the thread on this one, and the event loop turns between parts, so other requests are answered
    * meanwhile), and answers the bytes the thread makes.
    */
-  render(request: Request, onProgress?: (done: number) => void, more?: AsyncIterable<unknown>): Promise<Uint8Array>;
+  render(
+    request: Request,
+    onProgress?: (done: number) => void,
+    more?: AsyncIterable<unknown>,
+    answer?: (question: unknown) => Promise<unknown>,
+  ): Promise<Uint8Array>;
   /** Hands the thread back (to wait for the next job) when no job is under way; else a no-op. */
   release(): void;
 }
@@ -83,7 +89,7 @@ export function threadPool<Request>(options: ThreadPoolOptions): ThreadPool<Requ
     worker.once('error', onEarlyError);
     let state: 'ready' | 'busy' | 'done' = 'ready';
     return {
-      render(request, onProgress, more) {
+      render(request, onProgress, more, answer) {
         if (state !== 'ready') return Promise.reject(new Error('worker thread already used'));
         state = 'busy';
         worker.off('error', onEarlyError);
@@ -98,7 +104,14 @@ export function threadPool<Request>(options: ThreadPoolOptions): ThreadPool<Requ
           };
           const onMessage = (message: WorkerAnswer) => {
             if (message.progress !== undefined) onProgress?.(message.progress);
-            else if (message.bytes) settle(() => resolve(message.bytes as Uint8Array), true);
+            else if ('ask' in message) {
+              // A question left unanswered would leave the job waiting for ever: its failure fails the job.
+              const asked = answer?.(message.ask) ?? Promise.reject(new Error(`${options.name}: no answer`));
+              void asked.then(
+                (reply) => state === 'busy' && worker.postMessage({ answer: reply }),
+                (error: unknown) => state === 'busy' && settle(() => reject(error as Error), false),
+              );
+            } else if (message.bytes) settle(() => resolve(message.bytes as Uint8Array), true);
             // A job that failed (a layout pdfme cannot print) leaves the thread fit for the next.
             else settle(() => reject(new Error(message.error ?? `${options.name} failed`)), true);
           };
