@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineResource } from '@mes/contracts';
 import { buildApp } from '../src/app';
+import { EXPORT_APPLICATION } from '../src/engine/export/export-reader';
 import { threadSource } from '../src/engine/export/export-source';
 import { resourceServiceOf } from '../src/engine/kernel/resource-service';
 import { registerResource } from '../src/engine/resource-routes';
@@ -72,6 +73,9 @@ let base: string;
 let admin: string;
 let other: string;
 
+/** Posts near the export's 50,000-row cap: seconds of work per export. */
+const ROWS = 49_000;
+
 /** Rows per tenant and side (`L-`, `R-`): a whole export is over the 500 written on the main thread, a side under. */
 const PER_SIDE = { '000000': 200, [OTHER_TENANT]: 60 };
 
@@ -122,6 +126,10 @@ beforeAll(async () => {
         timestamptz '2026-02-01 00:00:00+00' + g * interval '1 second'
       from generate_series(1, ${perSide}) g, generate_series(0, 1) s`);
   }
+  await t.ctx.db.execute(sql`
+      insert into blade_post (id, tenant_id, category, post_code, post_name, sort, remark)
+      select 7300000000000000000 + g, '000000', 1 + g % 4, 'FS' || g, '岗位' || g || ' 负载', g, repeat('备注', 20)
+      from generate_series(1, ${ROWS}) g`);
 }, 120_000);
 
 afterAll(async () => {
@@ -213,14 +221,7 @@ const figures = (xs: number[]) =>
   `n=${xs.length} p50=${quantile(xs, 0.5).toFixed(1)} p95=${quantile(xs, 0.95).toFixed(1)} p99=${quantile(xs, 0.99).toFixed(1)} max=${Math.max(...xs).toFixed(1)} ms`;
 
 describe('/api/health while one tenant exports at its limit', () => {
-  /** Posts near the export's 50,000-row cap: seconds of work per export. */
-  const ROWS = 49_000;
-
   it('answers as it does with no export under way, and the main thread does little of the exports', async () => {
-    await t.ctx.db.execute(sql`
-      insert into blade_post (id, tenant_id, category, post_code, post_name, sort, remark)
-      select 7300000000000000000 + g, '000000', 1 + g % 4, 'FS' || g, '岗位' || g || ' 负载', g, repeat('备注', 20)
-      from generate_series(1, ${ROWS}) g`);
     const health = async () => {
       const started = performance.now();
       const res = await fetch(`${base}/api/health`);
@@ -292,4 +293,22 @@ describe('/api/health while one tenant exports at its limit', () => {
     // Generous: a request caught behind a sheet written on this thread waits seconds.
     expect(quantile(loaded, 0.95)).toBeLessThan(Math.max(8 * quantile(quiet, 0.95), 250));
   }, 180_000);
+
+  it("answers 503 when the database drops the thread's connection mid-export, and exports again after", async () => {
+    const running = exported('/blade-system/post/export');
+    // The thread's read, seen in PostgreSQL under its application name, then ended as an outage ends it.
+    let ended = 0;
+    const end = Date.now() + 30_000;
+    while (!ended && Date.now() < end) {
+      const result = await t.ctx.db.execute<{ ended: boolean }>(
+        sql`select pg_terminate_backend(pid) as ended from pg_stat_activity where application_name = ${EXPORT_APPLICATION}`,
+      );
+      ended = result.rows.filter((r) => r.ended).length;
+      if (!ended) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(ended).toBe(1);
+    const res = await running;
+    expect(res.status).toBe(503);
+    expect((await exported('/blade-system/post/export')).status).toBe(200);
+  }, 60_000);
 });

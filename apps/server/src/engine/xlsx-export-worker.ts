@@ -7,8 +7,14 @@ import { SheetWriter } from './xlsx-sheet';
 
 type Part = XlsxSheetRequest | { rows: Row[] } | { end: true } | { answer: TenantNames };
 
-const answerError = (error: unknown) =>
-  parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) });
+/** The failure's message, and its code when it has one (a database outage's, for a 503). */
+const answerError = (error: unknown) => {
+  const code = (error as { code?: unknown } | null)?.code;
+  parentPort?.postMessage({
+    error: error instanceof Error ? error.message : String(error),
+    code: typeof code === 'string' ? code : undefined,
+  });
+};
 
 const send = (writer: SheetWriter) =>
   writer

@@ -30,6 +30,9 @@ export interface ExportSource {
   names: { plan: NamesPlan; shared: SharedNames } | undefined;
 }
 
+/** The export thread's connections' `application_name`. */
+export const EXPORT_APPLICATION = 'mes-export-thread';
+
 /** Rows read through the cursor this many at a time. */
 const PAGE_ROWS = 1_000;
 
@@ -59,7 +62,8 @@ export async function* exportRows(
   source: ExportSource,
   tenantNames: (tenantId: string) => Promise<TenantNames>,
 ): AsyncGenerator<Row[]> {
-  const client = new pg.Client({ connectionString: source.connection });
+  // Named, so an operator sees in pg_stat_activity which connections are exports' reads.
+  const client = new pg.Client({ connectionString: source.connection, application_name: EXPORT_APPLICATION });
   // A dropped connection fails the pending query; without a listener it would end the thread.
   client.on('error', () => undefined);
   await client.connect();

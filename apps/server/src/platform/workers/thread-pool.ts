@@ -22,7 +22,11 @@ export interface ThreadPoolOptions {
   maxIdle?: number;
 }
 
-type WorkerAnswer = { progress?: number; bytes?: Uint8Array; error?: string; ask?: unknown };
+/** `code`: the failure's own (a database outage's SQLSTATE or socket code, which decides 503 over 500). */
+type WorkerAnswer = { progress?: number; bytes?: Uint8Array; error?: string; code?: string; ask?: unknown };
+
+const failureOf = (name: string, message: WorkerAnswer) =>
+  Object.assign(new Error(message.error ?? `${name} failed`), message.code ? { code: message.code } : {});
 
 /** One thread taken for one job: taken early, so it loads while the caller reads its data. */
 export interface PoolThread<Request> {
@@ -113,7 +117,7 @@ export function threadPool<Request>(options: ThreadPoolOptions): ThreadPool<Requ
               );
             } else if (message.bytes) settle(() => resolve(message.bytes as Uint8Array), true);
             // A job that failed (a layout pdfme cannot print) leaves the thread fit for the next.
-            else settle(() => reject(new Error(message.error ?? `${options.name} failed`)), true);
+            else settle(() => reject(failureOf(options.name, message)), true);
           };
           const onError = (error: Error) => settle(() => reject(error), false);
           const onExit = (code: number) =>
