@@ -80,10 +80,10 @@ const EXPORT_READERS = 3;
 const readers = slots(EXPORT_READERS);
 
 /**
- * Sends the rows as an xlsx sheet with the list's columns, dictionary values as labels. The rows
- * are read here, page by page, and each page goes to a worker thread as it comes
- * (xlsx-export-worker.ts), which writes the workbook: tens of thousands of rows are seconds of CPU
- * that would otherwise hold up every other request.
+ * Sends the rows as an xlsx sheet with the list's columns, dictionary values as labels, written by
+ * a worker thread (xlsx-export-worker.ts): tens of thousands of rows are seconds of CPU that would
+ * otherwise hold up every other request. With a `source` the thread reads the rows too; else they
+ * are read here, page by page, and each page goes to the thread as it comes.
  */
 export async function sendXlsx(
   reply: FastifyReply,
@@ -121,7 +121,7 @@ export async function sendXlsx(
   let bytes: Uint8Array;
   if (thread && rows.source) {
     // Reading the rows (pg's parsing), naming them and copying them to the thread were most of
-    // the main thread's work per row (docs/deploy.md "Exports"): the thread does all three.
+    // the main thread's work per row (docs/operations.md "Fair shares"): the thread does all three.
     const { source, tenantNames } = rows.source;
     const giveBack = await readers.take();
     try {
