@@ -65,6 +65,8 @@ const { work, embedded, databaseUrl, clusterDir } = await startBenchPostgres('me
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
 // The cluster stops at the end (and is paused on purpose): an idle client's error is expected.
 pool.on('error', () => undefined);
+// An experiment on the schema (an index dropped, a setting): run once after the migrations.
+if (env.BENCH_SETUP_SQL) await pool.query(env.BENCH_SETUP_SQL);
 
 const entry = await bundleIngestProcess('bench');
 

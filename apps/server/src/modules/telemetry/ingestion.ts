@@ -30,7 +30,8 @@ export {
 export type { BatchContext, IngestionCounters } from './batch-context';
 import { applyBirthChanges, loadBirths, type StoredBirth } from './sparkplug-births';
 import { writeRollups } from './rollups';
-import { copyAcquisition, messageLogInsert } from './batch-statements';
+import { messageLogInsert } from './batch-statements';
+import { copyAcquisition } from './acquisition-copy';
 import { mergeDeviceLatest } from './device-latest';
 import { ingestSparkplug } from './sparkplug-ingest';
 import { AlarmEngine, type AlarmWork } from './alarm-engine';
