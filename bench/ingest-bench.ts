@@ -73,9 +73,10 @@ const entry = await bundleIngestProcess('bench');
 /** The ingesting process: its reports (every 250 ms) and its CPU time. */
 class Ingester extends IngestChild {
   constructor(name: string, model: BenchModel, extra: Record<string, string>) {
-    const flags = profileDir
-      ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
-      : [];
+    const flags = [
+      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : []),
+      ...(env.BENCH_NODE_FLAGS ? env.BENCH_NODE_FLAGS.split(' ') : []),
+    ];
     super(
       entry,
       {
