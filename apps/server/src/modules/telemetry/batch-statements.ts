@@ -64,7 +64,7 @@ export const telemetryInsert = (rows: readonly TelemetryRow[]) =>
       gateway: '',
       groupId: '',
       collectTime: r.ts,
-      values: { [r.field]: r.num !== null ? { num: r.num } : (r.text ?? '') },
+      values: { [r.field]: r.num !== null ? r.num : { text: r.text ?? '' } },
       errors: null,
       topic: '',
       protocol: 'json',
