@@ -140,7 +140,7 @@ async function copyLines(client: pg.PoolClient, sql: string, lines: (string | nu
 function arrayLiteral(model: BenchModel, values: Readonly<Record<string, StoredValue>>): string {
   const cells = model.fields.map((f) => {
     const v = values[f.field];
-    return v !== undefined && typeof v !== 'string' ? v.num : 'NULL';
+    return typeof v === 'string' ? v : 'NULL';
   });
   return `{${cells.join(',')}}`;
 }

@@ -65,15 +65,18 @@ const { work, embedded, databaseUrl, clusterDir } = await startBenchPostgres('me
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
 // The cluster stops at the end (and is paused on purpose): an idle client's error is expected.
 pool.on('error', () => undefined);
+// An experiment on the schema (an index dropped, a setting): run once after the migrations.
+if (env.BENCH_SETUP_SQL) await pool.query(env.BENCH_SETUP_SQL);
 
 const entry = await bundleIngestProcess('bench');
 
 /** The ingesting process: its reports (every 250 ms) and its CPU time. */
 class Ingester extends IngestChild {
   constructor(name: string, model: BenchModel, extra: Record<string, string>) {
-    const flags = profileDir
-      ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
-      : [];
+    const flags = [
+      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : []),
+      ...(env.BENCH_NODE_FLAGS ? env.BENCH_NODE_FLAGS.split(' ') : []),
+    ];
     super(
       entry,
       {

@@ -187,6 +187,23 @@ describe('values a field cannot keep, through the embedded broker', () => {
     expect(acq?.data_values).toEqual({ label: String.raw`C:\run "7"\n`, level: 12.25 });
   });
 
+  it('stores multi-byte text as sent and the report time to the millisecond (binary COPY: byte lengths, microsecond times)', async () => {
+    const ts = Date.now() - 1234;
+    const { log, acq } = await sendJson(
+      13,
+      `"ts":${ts},"values":{"label":"温度 ℃ 🔥","level":13.25}`,
+      'multi-byte text',
+    );
+    expect(log?.error).toBeNull();
+    expect(acq?.data_values).toEqual({ label: '温度 ℃ 🔥', level: 13.25 });
+    const [stored] = await rows<{ ms: string }>(
+      `select (extract(epoch from collect_time) * 1000)::bigint::text as ms from mes_acqdata
+        where tenant_id = $1 and device_code = 'V-1' and seq = 13`,
+      [tenant],
+    );
+    expect(stored?.ms).toBe(String(ts));
+  });
+
   it('refuses an over-long field name, saying so, and stores the message’s other field', async () => {
     const { log, acq } = await sendJson(3, `"values":{"${'n'.repeat(70)}":1,"level":3.25}`, 'over-long name');
     expect(log?.error).toBe(`field name ${'n'.repeat(64)}… is longer than 64 characters (70)`);

@@ -46,7 +46,7 @@ type BatchReport = Pick<AcquisitionRow, 'tenantId' | 'deviceCode' | 'collectTime
 
 /** Whether a report stored a number (text values are not evaluated). */
 function hasNumber(report: BatchReport): boolean {
-  for (const field in report.values) if (typeof report.values[field] !== 'string') return true;
+  for (const field in report.values) if (typeof report.values[field] === 'string') return true;
   return false;
 }
 
@@ -126,9 +126,9 @@ export class AlarmEngine {
           const ts = report.collectTime.getTime();
           for (const field in report.values) {
             const value = report.values[field]!;
-            if (typeof value === 'string' || (!profile.byField.has(field) && field !== PROGRAM_FIELD)) continue;
+            if (typeof value !== 'string' || (!profile.byField.has(field) && field !== PROGRAM_FIELD)) continue;
             if (sorted && samples.length && samples[samples.length - 1]!.ts > ts) sorted = false;
-            samples.push({ field, ts, value: Number(value.num) });
+            samples.push({ field, ts, value: Number(value) });
           }
         }
         if (!sorted) samples.sort((a, b) => a.ts - b.ts);

@@ -40,4 +40,6 @@ export interface BatchContext {
   sessions: SparkplugSessions;
   now: number;
   find(tenantId: string, deviceCode: string): Promise<KnownDevice | undefined>;
+  /** What `find` answered in this batch's reading so far, by `tenant/device`: read without awaiting it again. */
+  known?: Map<string, KnownDevice | undefined>;
 }

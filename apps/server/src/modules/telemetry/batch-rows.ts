@@ -123,16 +123,16 @@ function numeric(field: ModelField, raw: number): StoredValue | Refusal {
   if (!Number.isFinite(scaled) || Math.abs(scaled) > MAX_EXACT)
     return new Refusal(`${f} is beyond ±${MAX_EXACT} after scaling, the largest magnitude kept exactly`, 'inexact');
   const decimals = Math.max(0, Math.min(COLUMN_SCALE, Math.trunc(field.precision)));
-  return { num: decimalText(scaled, decimals) };
+  return decimalText(scaled, decimals);
 }
 
 function textValue(field: ModelField, raw: string): StoredValue | Refusal {
   const fault = textFault(raw, TEXT_VALUE_MAX, 'text');
-  return fault ? new Refusal(`${field.field} ${fault}`, 'badText') : raw;
+  return fault ? new Refusal(`${field.field} ${fault}`, 'badText') : { text: raw };
 }
 
-const TRUE: StoredValue = Object.freeze({ num: '1' });
-const FALSE: StoredValue = Object.freeze({ num: '0' });
+const TRUE: StoredValue = '1';
+const FALSE: StoredValue = '0';
 
 /**
  * A value checked against its model field: what the report stores (text, or a number as its
@@ -156,7 +156,7 @@ function checkValue(field: ModelField, raw: unknown): StoredValue | Refusal {
       return textValue(field, raw);
     case 'enum':
       if (typeof raw === 'number' && Number.isInteger(raw)) {
-        if (Number.isSafeInteger(raw)) return { num: String(raw) };
+        if (Number.isSafeInteger(raw)) return String(raw);
         return new Refusal(`${field.field} is beyond ±${MAX_EXACT}, the largest integer kept exactly`, 'inexact');
       }
       if (typeof raw === 'string') return textValue(field, raw);
@@ -170,7 +170,7 @@ function checkValue(field: ModelField, raw: unknown): StoredValue | Refusal {
 export function convertValue(field: ModelField, raw: unknown): Stored | string {
   const checked = checkValue(field, raw);
   if (checked instanceof Refusal) return checked.why;
-  return typeof checked === 'string' ? { num: null, text: checked } : { num: checked.num, text: null };
+  return typeof checked === 'string' ? { num: checked, text: null } : { num: null, text: checked.text };
 }
 
 export interface LogRow {
@@ -212,7 +212,7 @@ export interface AcquisitionRow {
   gateway: string;
   groupId: string;
   collectTime: Date;
-  /** Stored values by field: numbers as their exact decimal text, text as text. */
+  /** Stored values by field: numbers as their exact decimal text, text values as `{ text }`. */
   values: Record<string, StoredValue>;
   errors: string | null;
   topic: string;
@@ -263,14 +263,14 @@ export function pointsOf(reports: readonly AcquisitionRow[]): TelemetryRow[] {
   for (const r of reports)
     for (const field in r.values) {
       const value = r.values[field]!;
-      const num = typeof value === 'string' ? null : value.num;
+      const num = typeof value === 'string' ? value : null;
       points.push({
         tenantId: r.tenantId,
         deviceCode: r.deviceCode,
         field,
         ts: r.collectTime,
         num,
-        text: num === null ? (value as string) : null,
+        text: num === null ? (value as { text: string }).text : null,
       });
     }
   return points;
@@ -362,8 +362,8 @@ export class BatchRows {
       counters[value.counter]++;
       return value.why;
     }
-    const num = typeof value === 'string' ? null : value.num;
-    const text = num === null ? (value as string) : null;
+    const num = typeof value === 'string' ? value : null;
+    const text = num === null ? (value as { text: string }).text : null;
     // The reports keep the values; a field's newest point of the batch is one row, updated in place.
     const latest = this.latestOf(device);
     const previous = latest.get(field.field);
@@ -387,8 +387,12 @@ export class BatchRows {
   }
 }
 
-/** A stored value as a report keeps it: text, or a number as its exact decimal text. */
-export type StoredValue = string | { num: string };
+/**
+ * A stored value as a report keeps it: a number as its exact decimal text, or a text value
+ * wrapped. Numbers, by far the most values, are the bare string: no object per numeric value
+ * (a batch's reports live across a commit, and each object of theirs was garbage to collect).
+ */
+export type StoredValue = string | { text: string };
 
 /**
  * A report's values as the jsonb of acquisition data: numbers written as their exact decimal
@@ -399,7 +403,7 @@ export function valuesJson(values: Readonly<Record<string, StoredValue>>): strin
   for (const field in values) {
     const value = values[field]!;
     if (json.length > 1) json += ',';
-    json += `${quotedName(field)}:${typeof value === 'string' ? JSON.stringify(value) : value.num}`;
+    json += `${quotedName(field)}:${typeof value === 'string' ? value : JSON.stringify(value.text)}`;
   }
   return `${json}}`;
 }

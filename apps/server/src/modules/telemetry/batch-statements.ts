@@ -1,7 +1,3 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import { MqttDirection } from '@mes/contracts';
 import { nextId, nextIdBlock } from '../../platform/db/ids';
 import { valuesJson, type AcquisitionRow, type LogRow } from './batch-rows';
@@ -56,44 +52,6 @@ export const acquisitionInsert = (rows: readonly AcquisitionRow[]) =>
     rows,
   );
 
-/** COPY's text format needs backslash, tab and line breaks escaped; most fields have none. */
-const COPY_SPECIAL = /[\\\t\n\r]/;
-const copyEscaped = (c: string) => (c === '\t' ? '\\t' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\\\');
-const copyText = (value: string) => (COPY_SPECIAL.test(value) ? value.replace(/[\\\t\n\r]/g, copyEscaped) : value);
-const copyNullable = (value: string | null | undefined) => (value == null ? '\\N' : copyText(value));
-
-const ACQUISITION_COPY =
-  'copy mes_acqdata (id, tenant_id, device_code, gateway, group_id, collect_time, data_values, errors, topic, protocol, seq, client_id, qos, retain, receive_time) from stdin';
-
-/**
- * The acquisition rows as COPY's text: one line per row, fields as {@link acquisitionInsert}'s
- * columns. Built as one string: pg's parameter serialisation of the unnest INSERT's 15 arrays
- * (every element escaped for the array literal, then its quotes again) was the largest part of
- * the statement's cost in the ingester (docs/ingest-performance.md).
- */
-export function acquisitionCopyText(rows: readonly AcquisitionRow[]): string {
-  let text = '';
-  for (const r of rows) {
-    let count = 0;
-    for (const _field in r.values) count++;
-    const m = r.message;
-    text +=
-      `${nextIdBlock(count)}\t${copyText(r.tenantId)}\t${copyText(r.deviceCode)}\t${copyText(r.gateway)}\t` +
-      `${copyText(r.groupId)}\t${r.collectTime.toISOString()}\t${copyText(valuesJson(r.values))}\t` +
-      `${copyNullable(r.errors)}\t${copyText(r.topic)}\t${copyText(r.protocol)}\t${r.seq ?? '\\N'}\t` +
-      (m
-        ? `${copyText(m.clientId)}\t${m.qos}\t${m.retain ? 't' : 'f'}\t${m.receivedAt.toISOString()}\n`
-        : '\\N\t\\N\t\\N\t\\N\n');
-  }
-  return text;
-}
-
-/** Inside the batch's transaction: its acquisition rows by COPY (one round trip, no parameters to serialise). */
-export async function copyAcquisition(client: pg.PoolClient, rows: readonly AcquisitionRow[]): Promise<void> {
-  if (!rows.length) return;
-  await pipeline(Readable.from([acquisitionCopyText(rows)]), client.query(copyFrom(ACQUISITION_COPY)));
-}
-
 /**
  * Points as acquisition rows of one value each: what a `mes_telemetry` row was before the series
  * became a view (bench/ingest-bench.ts's bare comparison; ingestion writes whole reports).
@@ -106,7 +64,7 @@ export const telemetryInsert = (rows: readonly TelemetryRow[]) =>
       gateway: '',
       groupId: '',
       collectTime: r.ts,
-      values: { [r.field]: r.num !== null ? { num: r.num } : (r.text ?? '') },
+      values: { [r.field]: r.num !== null ? r.num : { text: r.text ?? '' } },
       errors: null,
       topic: '',
       protocol: 'json',

@@ -17,7 +17,8 @@ import {
 } from './batch-rows';
 import { SPARKPLUG_NAMESPACE, SparkplugSessions, parseSparkplugTopic } from '../../platform/mqtt/sparkplug';
 import { textFault } from '../../platform/mqtt/device-text';
-import { parseTopic, type IncomingMessage, type MessageSink, type PresenceEvent } from '../../platform/mqtt/topics';
+import { readTopic, type TopicReading } from './topic-cache';
+import { type IncomingMessage, type MessageSink, type PresenceEvent } from '../../platform/mqtt/topics';
 import type { BatchContext, IngestionCounters } from './batch-context';
 
 export {
@@ -30,7 +31,8 @@ export {
 export type { BatchContext, IngestionCounters } from './batch-context';
 import { applyBirthChanges, loadBirths, type StoredBirth } from './sparkplug-births';
 import { writeRollups } from './rollups';
-import { copyAcquisition, messageLogInsert } from './batch-statements';
+import { messageLogInsert } from './batch-statements';
+import { copyAcquisition } from './acquisition-copy';
 import { mergeDeviceLatest } from './device-latest';
 import { ingestSparkplug } from './sparkplug-ingest';
 import { AlarmEngine, type AlarmWork } from './alarm-engine';
@@ -466,13 +468,29 @@ export class Ingestion implements MessageSink {
     const now = this.options.now();
     const rows = new BatchRows({ now, maxAheadMs: this.options.maxClockSkewMs ?? DEFAULT_MAX_CLOCK_SKEW_MS });
     const messages = batch.flatMap((item) => ('message' in item ? [item.message] : []));
-    const ctx: BatchContext = { rows, counters: this.counters, sessions: this.sparkplug, now, find };
+    const ctx: BatchContext = { rows, counters: this.counters, sessions: this.sparkplug, now, find, known: new Map() };
 
     await this.loadSparkplugBirths(messages);
 
     let stored = 0;
     /** Reports with the device's own `ts` and a `seq`, by key: what the commit checks against stored ones. */
     const keyed = new Map<string, IncomingMessage>();
+    /**
+     * The message being read's log row, one object for the batch: most messages are stored as
+     * their acquisition row and keep no log row, so a row is copied only for a message that keeps one.
+     */
+    const log: LogRow = {
+      tenantId: PLATFORM_TENANT,
+      topic: '',
+      clientId: '',
+      qos: 0,
+      retain: false,
+      payload: '',
+      deviceCode: '',
+      parsedOk: false,
+      error: null,
+      at: new Date(0),
+    };
     for (const item of batch) {
       if ('presence' in item) {
         rows.presence.push(item.presence);
@@ -482,26 +500,25 @@ export class Ingestion implements MessageSink {
       const duplicate = this.duplicates.has(m);
       // A duplicate is read into rows of its own, of which only its log row is kept.
       const target = duplicate ? new BatchRows(rows.clock) : rows;
-      const log: LogRow = {
-        tenantId: PLATFORM_TENANT,
-        topic: clip(printable(m.topic), 255),
-        clientId: clip(printable(m.clientId), 128),
-        qos: m.qos,
-        retain: m.retain,
-        payload: '',
-        deviceCode: '',
-        parsedOk: false,
-        error: null,
-        at: m.receivedAt,
-      };
+      log.tenantId = PLATFORM_TENANT;
+      log.topic = readTopic(m.topic).stored;
+      log.clientId = m.clientId && clip(printable(m.clientId), 128);
+      log.qos = m.qos;
+      log.retain = m.retain;
+      log.payload = '';
+      log.deviceCode = '';
+      log.parsedOk = false;
+      log.error = null;
+      log.at = m.receivedAt;
       const own = duplicate ? { ...ctx, rows: target } : ctx;
       const reports = target.acquisition.length;
       const sparkplug = m.topic.startsWith(`${SPARKPLUG_NAMESPACE}/`);
-      const ok = sparkplug ? await ingestSparkplug(m, log, own) : await this.ingestJson(m, log, own);
+      let ok = sparkplug ? await ingestSparkplug(m, log, own) : this.ingestJson(m, log, own);
+      if (typeof ok !== 'boolean') ok = await ok;
       // A JSON payload is made storable text only for a log row that keeps it (a stored report's is its row).
       const keepLog = () => {
         if (!sparkplug) log.payload = printable(m.payload.toString('utf8'));
-        rows.logs.push(log);
+        rows.logs.push({ ...log });
       };
       if (duplicate) {
         log.error = DUPLICATE_TEXT;
@@ -514,7 +531,11 @@ export class Ingestion implements MessageSink {
       // "Stored once"). Anything else — refused, status, cycle, births, a Sparkplug message split
       // by its metrics' times — keeps a log row of its own.
       if (ok && report && target.acquisition.length === reports + 1 && !isBirth(m.topic))
-        report.message = { clientId: log.clientId, qos: m.qos, retain: m.retain, receivedAt: m.receivedAt };
+        // The message itself when its client id is stored as sent (always, from the external subscriber).
+        report.message =
+          log.clientId === m.clientId
+            ? m
+            : { clientId: log.clientId, qos: m.qos, retain: m.retain, receivedAt: m.receivedAt };
       else keepLog();
       const key = report && reportKey(report, m.receivedAt);
       if (key === undefined) continue;
@@ -550,17 +571,35 @@ export class Ingestion implements MessageSink {
     }
   }
 
-  /** A message on `mes/{tenant}/{device}/{kind}`: true when it was understood (stored or applied). */
-  private async ingestJson(m: IncomingMessage, log: LogRow, ctx: BatchContext): Promise<boolean> {
-    const topic = parseTopic(m.topic);
-    if (topic && TENANT_ID.test(topic.tenantId)) log.tenantId = topic.tenantId;
-    log.deviceCode = clip(printable(topic?.deviceCode ?? ''), 64);
+  /**
+   * A message on `mes/{tenant}/{device}/{kind}`: true when it was understood (stored or applied).
+   * Synchronous once the batch has found the device (no promise and no await per message).
+   */
+  private ingestJson(m: IncomingMessage, log: LogRow, ctx: BatchContext): boolean | Promise<boolean> {
+    const reading = readTopic(m.topic);
+    const topic = reading.parsed;
+    if (reading.tenantShown && topic) log.tenantId = topic.tenantId;
+    log.deviceCode = reading.loggedDevice;
     if (!topic) {
       this.counters.malformed++;
       log.error = 'topic is not mes/{tenantId}/{deviceCode}/{telemetry|status|cycle}';
       return false;
     }
-    const device = await ctx.find(topic.tenantId, topic.deviceCode);
+    const known = ctx.known;
+    if (known?.has(reading.key)) return this.ingestJsonOf(m, log, ctx, topic, known.get(reading.key));
+    return ctx.find(topic.tenantId, topic.deviceCode).then((device) => {
+      known?.set(reading.key, device);
+      return this.ingestJsonOf(m, log, ctx, topic, device);
+    });
+  }
+
+  private ingestJsonOf(
+    m: IncomingMessage,
+    log: LogRow,
+    ctx: BatchContext,
+    topic: NonNullable<TopicReading['parsed']>,
+    device: KnownDevice | undefined,
+  ): boolean {
     if (!device) {
       this.counters.unknownDevice++;
       log.error = 'unknown device';

@@ -27,14 +27,22 @@ export class MinuteBucket {
   constructor(readonly id: string) {}
 
   add(num: string): void {
-    const dot = num.indexOf('.');
-    let whole: number;
+    // The digits read one by one (no substrings per point): the whole part is below 2^53, so
+    // every step is exact; at most 6 decimals, scaled to millionths.
+    const negative = num.charCodeAt(0) === 45; /* - */
+    let i = negative ? 1 : 0;
+    let whole = 0;
     let millionths = 0;
-    if (dot < 0) whole = Number(num);
-    else {
-      whole = Number(num.slice(0, dot));
-      millionths = Number(num.slice(dot + 1).padEnd(6, '0'));
-      if (num.charCodeAt(0) === 45 /* - */) millionths = -millionths;
+    for (; i < num.length; i++) {
+      const c = num.charCodeAt(i);
+      if (c === 46 /* . */) break;
+      whole = whole * 10 + (c - 48);
+    }
+    let step = 100_000;
+    for (i++; i < num.length; i++, step /= 10) millionths += (num.charCodeAt(i) - 48) * step;
+    if (negative) {
+      whole = -whole;
+      millionths = -millionths;
     }
     if (Math.abs(this.wholes) + Math.abs(whole) > Number.MAX_SAFE_INTEGER) {
       this.carried += BigInt(this.wholes);

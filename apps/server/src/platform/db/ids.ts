@@ -17,6 +17,10 @@ export const SEEDED_ID_MS = 1_000_000_000_000_000_000n >> 22n;
 let sequence = 0n;
 
 export function nextId(): string {
+  return nextIdValue().toString();
+}
+
+function nextIdValue(): bigint {
   let now = BigInt(Date.now());
   if (now < lastMs) now = lastMs; // clock moved back: stay monotonic
   if (now - EPOCH === SEEDED_ID_MS) now += 1n;
@@ -27,7 +31,7 @@ export function nextId(): string {
     sequence = 0n;
   }
   lastMs = now;
-  return (((now - EPOCH) << 22n) | (worker << 12n) | sequence).toString();
+  return ((now - EPOCH) << 22n) | (worker << 12n) | sequence;
 }
 
 /**
@@ -36,17 +40,22 @@ export function nextId(): string {
  * takes one block and its points are its id plus their position (the `mes_telemetry` view).
  */
 export function nextIdBlock(count: number): string {
+  return nextIdBlockValue(count).toString();
+}
+
+/** {@link nextIdBlock} as a bigint (a binary COPY writes it as is: no decimal text made and read). */
+export function nextIdBlockValue(count: number): bigint {
   const n = BigInt(Math.max(1, Math.min(4096, Math.trunc(count))));
-  const first = BigInt(nextId());
+  const first = nextIdValue();
   if ((first & 0xfffn) + n - 1n <= 0xfffn) {
     sequence = (first & 0xfffn) + n - 1n;
-    return first.toString();
+    return first;
   }
   // Not enough room in this millisecond: start the block at the next one.
   lastMs += 1n;
   if (lastMs - EPOCH === SEEDED_ID_MS) lastMs += 1n;
   sequence = n - 1n;
-  return (((lastMs - EPOCH) << 22n) | (worker << 12n)).toString();
+  return ((lastMs - EPOCH) << 22n) | (worker << 12n);
 }
 
 /**
