@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { CycleResult, type LiveEvent } from '@mes/contracts';
 import {
   PROGRAM_FIELD,
+  evaluateSample,
   evaluateSamples,
   newDeviceState,
   recoverState,
@@ -120,25 +121,44 @@ export class AlarmEngine {
         if (!work.before.has(key)) work.before.set(key, held && structuredClone(held));
         const state = held ?? newDeviceState();
         this.states.set(key, state);
-        const samples: Sample[] = [];
-        let sorted = true;
-        for (const report of reports) {
-          const ts = report.collectTime.getTime();
-          for (const field in report.values) {
-            const value = report.values[field]!;
-            if (typeof value !== 'string' || (!profile.byField.has(field) && field !== PROGRAM_FIELD)) continue;
-            if (sorted && samples.length && samples[samples.length - 1]!.ts > ts) sorted = false;
-            samples.push({ field, ts, value: Number(value) });
-          }
-        }
-        if (!sorted) samples.sort((a, b) => a.ts - b.ts);
-        for (const transition of evaluateSamples(profile, state, samples))
+        for (const transition of this.evaluateDevice(profile, state, reports))
           work.transitions.push({ profile, transition, program: state.program });
       }
     } catch (error) {
       this.options.warn('MQTT ingestion: alarm rules could not be evaluated for a batch', error);
     }
     return work;
+  }
+
+  /**
+   * A device's samples of the batch in time order (a sort only when its reports are out of order),
+   * the watched numbers only. Reports in order, the usual case, are evaluated as they are read with
+   * one sample object reused: no object per watched value kept until the batch is evaluated.
+   */
+  private evaluateDevice(profile: DeviceProfile, state: DeviceAlarmState, reports: BatchReport[]): Transition[] {
+    let inOrder = true;
+    for (let i = 1; i < reports.length && inOrder; i++)
+      inOrder = reports[i - 1]!.collectTime.getTime() <= reports[i]!.collectTime.getTime();
+    const samples: Sample[] = [];
+    const out: Transition[] = [];
+    const one: Sample = { field: '', ts: 0, value: 0 };
+    for (const report of reports) {
+      const ts = report.collectTime.getTime();
+      for (const field in report.values) {
+        const value = report.values[field]!;
+        if (typeof value !== 'string' || (!profile.byField.has(field) && field !== PROGRAM_FIELD)) continue;
+        if (!inOrder) samples.push({ field, ts, value: Number(value) });
+        else {
+          one.field = field;
+          one.ts = ts;
+          one.value = Number(value);
+          evaluateSample(profile, state, one, out);
+        }
+      }
+    }
+    if (inOrder) return out;
+    samples.sort((a, b) => a.ts - b.ts);
+    return evaluateSamples(profile, state, samples);
   }
 
   /**

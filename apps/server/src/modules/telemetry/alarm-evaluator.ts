@@ -157,39 +157,45 @@ const stateOf = (device: DeviceAlarmState, key: string): RuleState => {
  */
 export function evaluateSamples(rules: RuleSet, state: DeviceAlarmState, samples: readonly Sample[]): Transition[] {
   const out: Transition[] = [];
-  for (const sample of samples) {
-    if (sample.field === PROGRAM_FIELD) state.program = sample.value;
-    const watching = rules.byField.get(sample.field);
-    if (!watching) continue;
-    const previous = state.last.get(sample.field);
-    if (previous && sample.ts < previous.ts) continue;
-    for (const rule of watching) {
-      const ruleState = stateOf(state, rule.key);
-      const verdict = condition(rule, sample, previous, rules, state.program, ruleState.active);
-      if (!verdict) continue;
-      if (verdict.holds) {
-        if (ruleState.active) continue;
-        ruleState.pendingSince ??= sample.ts;
-        if (sample.ts - ruleState.pendingSince >= rule.holdMs) {
-          ruleState.active = true;
-          ruleState.pendingSince = undefined;
-          out.push({ kind: 'raise', rule, at: sample.ts, value: verdict.value, threshold: verdict.threshold });
-        }
-      } else {
+  for (const sample of samples) evaluateSample(rules, state, sample, out);
+  return out;
+}
+
+/**
+ * {@link evaluateSamples} for one sample, its transitions added to `out`. The sample is not kept:
+ * a caller may pass the same object again with other contents.
+ */
+export function evaluateSample(rules: RuleSet, state: DeviceAlarmState, sample: Sample, out: Transition[]): void {
+  if (sample.field === PROGRAM_FIELD) state.program = sample.value;
+  const watching = rules.byField.get(sample.field);
+  if (!watching) return;
+  const previous = state.last.get(sample.field);
+  if (previous && sample.ts < previous.ts) return;
+  for (const rule of watching) {
+    const ruleState = stateOf(state, rule.key);
+    const verdict = condition(rule, sample, previous, rules, state.program, ruleState.active);
+    if (!verdict) continue;
+    if (verdict.holds) {
+      if (ruleState.active) continue;
+      ruleState.pendingSince ??= sample.ts;
+      if (sample.ts - ruleState.pendingSince >= rule.holdMs) {
+        ruleState.active = true;
         ruleState.pendingSince = undefined;
-        if (ruleState.active) {
-          ruleState.active = false;
-          out.push({ kind: 'clear', rule, at: sample.ts, value: verdict.value, threshold: verdict.threshold });
-        }
+        out.push({ kind: 'raise', rule, at: sample.ts, value: verdict.value, threshold: verdict.threshold });
+      }
+    } else {
+      ruleState.pendingSince = undefined;
+      if (ruleState.active) {
+        ruleState.active = false;
+        out.push({ kind: 'clear', rule, at: sample.ts, value: verdict.value, threshold: verdict.threshold });
       }
     }
-    // Updated in place: an object per sample was garbage of every batch (`undo` keeps a deep copy).
-    if (previous) {
-      previous.ts = sample.ts;
-      previous.value = sample.value;
-    } else state.last.set(sample.field, { ts: sample.ts, value: sample.value });
   }
-  return out;
+  // Updated in place: an object per sample was garbage of every batch (`undo` keeps a deep copy).
+  if (previous) {
+    previous.ts = sample.ts;
+    previous.value = sample.value;
+  } else state.last.set(sample.field, { ts: sample.ts, value: sample.value });
 }
 
 /**

@@ -51,9 +51,20 @@ export interface SubscriberOptions {
 
 const RECONNECT_MS = 1000;
 
-/** A PUBACK with reason 0 and no properties (4 bytes in both 3.1.1 and 5: MQTT 5 §3.4.2.1). */
-function puback(messageId: number): Buffer {
-  return Buffer.from([0x40, 0x02, messageId >> 8, messageId & 0xff]);
+/**
+ * The PUBACKs of `messageIds` in one buffer, each with reason 0 and no properties (4 bytes in both
+ * 3.1.1 and 5: MQTT 5 §3.4.2.1); one buffer a write rather than one a message.
+ */
+function pubacks(messageIds: readonly number[]): Buffer {
+  const out = Buffer.allocUnsafe(messageIds.length * 4);
+  let at = 0;
+  for (const id of messageIds) {
+    out[at++] = 0x40;
+    out[at++] = 0x02;
+    out[at++] = id >> 8;
+    out[at++] = id & 0xff;
+  }
+  return out;
 }
 
 export class Subscriber {
@@ -71,7 +82,7 @@ export class Subscriber {
    */
   private session = 0;
   /** PUBACKs of one commit, written together (one syscall per batch, not per message). */
-  private acks: Buffer[] = [];
+  private acks: number[] = [];
   private ackFlush = false;
   private firstConnect: { resolve: () => void; reject: (e: Error) => void } | undefined;
 
@@ -243,7 +254,7 @@ export class Subscriber {
    */
   private queueAck(messageId: number): void {
     if (!this.connected) return;
-    this.acks.push(puback(messageId));
+    this.acks.push(messageId);
     if (this.ackFlush) return;
     this.ackFlush = true;
     process.nextTick(() => {
@@ -251,8 +262,7 @@ export class Subscriber {
       const acks = this.acks;
       this.acks = [];
       const socket = this.socket;
-      if (this.connected && socket && !socket.destroyed)
-        socket.write(acks.length === 1 ? acks[0]! : Buffer.concat(acks));
+      if (this.connected && socket && !socket.destroyed) socket.write(pubacks(acks));
     });
   }
 
