@@ -35,11 +35,6 @@ const acqScans = (all: PlanNode[]) =>
 
 const DAY = 86_400_000;
 let start: Date;
-/** An hour of the `day`-th day of the rows: [from, to]. */
-const hourOf = (day: number): [Date, Date] => {
-  const from = new Date(start.getTime() + day * DAY + 3_600_000);
-  return [from, new Date(from.getTime() + 3_600_000)];
-};
 
 beforeAll(async () => {
   const database = await createSeededTestDatabase();
@@ -77,7 +72,8 @@ describe('mes_acqdata reads without the time-led indexes (migration 0037)', () =
   });
 
   it('reads a page across tenants by collected time from the tenant-led index, within the range', async () => {
-    const [from, to] = hourOf(1);
+    const from = new Date(start.getTime() + DAY + 3_600_000);
+    const to = new Date(from.getTime() + 3_600_000);
     const scans = acqScans(
       await plan(
         `select id from mes_acqdata where collect_time >= $1 and collect_time <= $2
@@ -101,7 +97,8 @@ describe('mes_acqdata reads without the time-led indexes (migration 0037)', () =
   });
 
   it('reads the MQTT message list across tenants by received time from the tenant-led index', async () => {
-    const [from, to] = hourOf(2);
+    const from = new Date(start.getTime() + 2 * DAY + 3_600_000);
+    const to = new Date(from.getTime() + 3_600_000);
     const scans = acqScans(
       await plan(
         `select id from mes_mqtt_message where create_time >= $1 and create_time <= $2
