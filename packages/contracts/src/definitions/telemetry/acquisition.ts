@@ -67,11 +67,10 @@ export const acquisitionResource = defineResource({
   indexes: [
     { name: 'mes_acqdata_device_time_idx', fields: ['tenantId', 'deviceCode', 'collectTime'] },
     { name: 'mes_acqdata_tenant_time_idx', fields: ['tenantId', 'collectTime'] },
-    // The MQTT message list's newest first (the `mes_mqtt_message` view) within a tenant.
+    { name: 'mes_acqdata_time_idx', fields: ['collectTime'] },
+    // The MQTT message list's newest first (the `mes_mqtt_message` view), within a tenant and across.
     { name: 'mes_acqdata_tenant_receive_idx', fields: ['tenantId', 'receiveTime', 'id'] },
-    // No index leads with a time (migration 0037): each costs ingestion ~1 µs a message, and the
-    // platform's lists across tenants, always bounded in time, read the tenant-led ones above by
-    // skip scan (a range per tenant) and sort that range (docs/ingest-performance.md "Indexes").
+    { name: 'mes_acqdata_receive_idx', fields: ['receiveTime', 'id'] },
   ],
   defaultSort: [{ field: 'collectTime', desc: true }],
   series: telemetrySeries('collectTime', 'day'),
