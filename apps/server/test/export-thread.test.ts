@@ -501,10 +501,10 @@ describe('/api/health while one tenant exports decorated rows at its limit', () 
     }
     for (const p of [before, after]) expect([...p.statuses]).toEqual([200]);
     if (after.main !== undefined && before.main !== undefined) {
-      // Read here, the rows made the main thread over 40 % of the process's CPU; what stays is the
-      // module's lookups (three queries a page of 1,000 disinfection records) and the fields' copies.
-      expect(after.main / after.all).toBeLessThan(0.35);
-      expect(after.main).toBeLessThan(0.65 * before.main);
+      // Read here, the rows made the main thread 40 % of the process's CPU and more; what stays is
+      // the module's lookups (three queries a page of 1,000 disinfection records) and the fields' copies.
+      expect(after.main / after.all).toBeLessThan(0.25);
+      expect(after.main).toBeLessThan(0.5 * before.main);
     }
     expect(quantile(after.checks, 0.5)).toBeLessThan(3 * quantile(quiet.checks, 0.5) + 5);
   }, 300_000);
