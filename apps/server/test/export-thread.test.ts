@@ -3,7 +3,14 @@ import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineResource, disinfectionRecordResource, userResource, warningResource } from '@mes/contracts';
+import {
+  defineResource,
+  disinfectionRecordResource,
+  loadResource,
+  regionResource,
+  userResource,
+  warningResource,
+} from '@mes/contracts';
 import { buildApp } from '../src/app';
 import { EXPORT_APPLICATION } from '../src/engine/export/export-reader';
 import { threadSource } from '../src/engine/export/export-source';
@@ -188,6 +195,18 @@ async function seedDecorated() {
       '用户' || g, '姓名' || g, 1, ${someRole!.id}, ${dept!.id}, '',
       timestamptz '2026-03-01 00:00:00+00' + g * interval '1 second'
     from generate_series(1, ${2 * DECORATED_SIDE}) g`);
+  // Loads of the records' cycles (every third record has one), and regions under one parent.
+  await t.ctx.db.execute(sql`
+    insert into mes_load (id, tenant_id, load_no, cycle_id, state, create_time)
+    select 7900000000000000000 + g, '000000', (case when g % 2 = 0 then 'XLL-' else 'XLR-' end) || lpad(g::text, 5, '0'),
+      case when g % 3 = 0 then 7600000000000000000 + g else null end, 1,
+      timestamptz '2026-03-01 00:00:00+00' + g * interval '1 second'
+    from generate_series(1, ${2 * DECORATED_SIDE}) g`);
+  await t.ctx.db.execute(sql`
+    insert into blade_region (id, code, parent_code, name, region_level, sort)
+    select 7950000000000000000 + g, '99' || lpad(g::text, 6, '0'), case when g % 2 = 0 then '11' else '99' end,
+      (case when g % 2 = 0 then 'XRL-' else 'XRR-' end) || lpad(g::text, 5, '0'), 2, g
+    from generate_series(1, ${2 * DECORATED_SIDE}) g`);
 }
 
 afterAll(async () => {
@@ -264,6 +283,8 @@ const DECORATED = [
   { def: disinfectionRecordResource, all: 'recordNo=XD', left: 'recordNo=XDL-', right: 'recordNo=XDR-' },
   { def: warningResource, all: 'warningNo=XW', left: 'warningNo=XWL-', right: 'warningNo=XWR-' },
   { def: userResource, all: 'account=xu', left: 'account=xul', right: 'account=xur' },
+  { def: loadResource, all: 'loadNo=XL', left: 'loadNo=XLL-', right: 'loadNo=XLR-' },
+  { def: regionResource, all: 'name=XR', left: 'name=XRL-', right: 'name=XRR-' },
 ] as const;
 
 describe("a decorated resource's export", () => {
