@@ -82,6 +82,12 @@ export interface ResourceHooks {
   afterRemove?(args: RemoveArgs): void | Promise<void>;
   /** Adds view fields (names of roles, departments, dictionary labels) to rows being sent. */
   decorate?(rows: Row[], auth: AuthContext): Promise<Row[]>;
+  /**
+   * Every field of a row `decorate` reads. With it, an export's rows are read in the export
+   * thread and the hook runs here on these fields alone, page by page (export/export-decoration.ts;
+   * reading any other field fails the export); without it, a decorated export is read here.
+   */
+  decorateReads?: readonly string[];
   /** Adds to the one row `detail` sends, after `decorate`, what lists leave out (child rows). */
   decorateDetail?(row: Row, auth: AuthContext): Promise<Row>;
   /**

@@ -10,6 +10,7 @@ import { threadPool } from '../platform/workers/thread-pool';
 import { SheetWriter, type XlsxSheetRequest } from './xlsx-sheet';
 import type { Row } from './resource-hooks';
 import type { ThreadSource } from './export/export-source';
+import type { ExportQuestion } from './export/export-reader';
 
 async function optionLabels(ctx: AppContext, def: ResourceDef, auth: AuthContext, lang: Lang) {
   const labels = new Map<string, Map<string, string>>();
@@ -122,11 +123,11 @@ export async function sendXlsx(
   if (thread && rows.source) {
     // Reading the rows (pg's parsing), naming them and copying them to the thread were most of
     // the main thread's work per row (docs/operations.md "Fair shares"): the thread does all three.
-    const { source, tenantNames } = rows.source;
+    const { source, answer } = rows.source;
     const giveBack = await readers.take();
     try {
-      bytes = await thread.render({ ...request, source }, undefined, undefined, (tenantId) =>
-        tenantNames(String(tenantId)),
+      bytes = await thread.render({ ...request, source }, undefined, undefined, (question) =>
+        answer(question as ExportQuestion),
       );
     } finally {
       giveBack();

@@ -22,7 +22,7 @@ export const exportPlugin: ResourcePlugin = {
         try {
           const rows = await service.exportPages(query(request), auth);
           if (rows.count > MAX_EXPORT_ROWS) throw new HttpError(400, bilingual('exportTooLarge', MAX_EXPORT_ROWS));
-          const source = await threadSource(ctx, service, rows.query);
+          const source = await threadSource(ctx, service, rows.query, auth);
           return await sendXlsx(
             reply,
             ctx,

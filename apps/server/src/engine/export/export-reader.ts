@@ -4,6 +4,7 @@ import { cursorPages } from '../../platform/db/cursor-pages';
 import { dayText } from '../../platform/db/day-text';
 import type { Row } from '../resource-hooks';
 import { nameRows, tenantsOf, type NamesPlan, type SharedNames, type TenantNames } from '../row-names';
+import { decorationInput, mergeDecoration, type DecorationInput, type DecorationPatch } from './export-decoration';
 
 /**
  * What the export thread needs to read and name an export's rows itself (export-source.ts builds
@@ -28,6 +29,20 @@ export interface ExportSource {
   masked: string[];
   /** The display names, and the maps every tenant shares; a tenant's own maps are asked for. */
   names: { plan: NamesPlan; shared: SharedNames } | undefined;
+  /**
+   * The fields the module's `decorate` reads (`ResourceHooks.decorateReads`), when it has one:
+   * each page's are sent to the main thread, which answers what the hook adds.
+   */
+  decorateReads: string[] | undefined;
+}
+
+/** A question of the export thread, as it crosses to the main thread. */
+export type ExportQuestion = { tenantNames: string } | { decorate: DecorationInput };
+
+/** What the export thread asks the main thread: a tenant's names, or a page's decoration. */
+export interface ExportQuestions {
+  tenantNames(tenantId: string): Promise<TenantNames>;
+  decorate(input: DecorationInput): Promise<DecorationPatch>;
 }
 
 /** The export thread's connections' `application_name`. */
@@ -56,12 +71,10 @@ function rowsOf(raw: unknown[][], source: ExportSource): Row[] {
  * The export's rows as `ResourceService.decorate` shows them (reference labels, masked
  * credentials, display names), read on a connection of the thread's own: no row is parsed,
  * named or copied on the main thread. `tenantNames` asks the main thread for a tenant's maps
- * (its business dictionaries, its tree rows' names), once per tenant the rows hold.
+ * (its business dictionaries, its tree rows' names), once per tenant the rows hold; `decorate`
+ * asks it for a module's decoration of each page, given the fields the hook reads.
  */
-export async function* exportRows(
-  source: ExportSource,
-  tenantNames: (tenantId: string) => Promise<TenantNames>,
-): AsyncGenerator<Row[]> {
+export async function* exportRows(source: ExportSource, ask: ExportQuestions): AsyncGenerator<Row[]> {
   // Named, so an operator sees in pg_stat_activity which connections are exports' reads.
   const client = new pg.Client({ connectionString: source.connection, application_name: EXPORT_APPLICATION });
   // A dropped connection fails the pending query; without a listener it would end the thread.
@@ -77,9 +90,11 @@ export async function* exportRows(
       }
       if (source.names) {
         for (const tenant of tenantsOf(rows))
-          if (!perTenant.has(tenant)) perTenant.set(tenant, await tenantNames(tenant));
+          if (!perTenant.has(tenant)) perTenant.set(tenant, await ask.tenantNames(tenant));
         nameRows(source.names.plan, source.names.shared, perTenant, rows);
       }
+      // After the names, as `ResourceService.decorate` runs the hook on named rows.
+      if (source.decorateReads) mergeDecoration(rows, await ask.decorate(decorationInput(rows, source.decorateReads)));
       yield rows;
     }
   } finally {

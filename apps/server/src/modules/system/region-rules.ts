@@ -131,4 +131,5 @@ export const regionHooks = (db: Db): ResourceHooks => ({
   afterChange,
   beforeRemove,
   decorate: (rows) => decorate(db, rows),
+  decorateReads: ['parentCode', 'regionLevel'],
 });

@@ -19,7 +19,7 @@ import {
   passwordMd5,
   UserAdminMessages,
 } from './user-admin-rules';
-import { decorateUsers } from './user-names';
+import { decorateUsers, USER_DECORATE_READS } from './user-names';
 import { isId } from '../../platform/db/ids';
 import { assertDeptsPickable } from '../system/dept-picks';
 import { tenantScope } from '../../platform/tenancy/tenant-scope';
@@ -62,6 +62,7 @@ export function userHooks(ctx: AppContext): ResourceHooks {
     // Names are looked up in one batch per kind for the page's rows: measured faster here than
     // correlated subqueries in the page query, whose planning cost dominates a 10-row page.
     decorate: (rows) => decorateUsers(ctx.lookups, rows),
+    decorateReads: USER_DECORATE_READS,
     async beforeChange({ tx, auth, adding, values, existing }) {
       const md5 = adding ? passwordMd5(values.password) : undefined;
       if (adding) await assertQuota(tx, auth.tenantId);

@@ -17,6 +17,9 @@ const named = {
   post: { code: 'post', table: post, name: post.postName, perTenant: true },
 } satisfies Record<string, NamedResource>;
 
+/** The fields of a row `decorateUsers` reads. */
+export const USER_DECORATE_READS = ['tenantId', 'userExt', 'roleId', 'deptId', 'postId'] as const;
+
 /**
  * Adds the view fields of the user list (CONTRACT.md: roleName, deptName, postName) to the rows
  * being sent, in the row objects themselves (the request's own query results); the engine adds

@@ -140,6 +140,7 @@ export function registerWarningRoutes(app: FastifyInstance, ctx: AppContext): vo
           value: 'triggerValue',
           label: 'triggerValueLabel',
         }),
+      decorateReads: ['tenantId', 'deviceCode', 'field', 'triggerValue'],
     },
   });
 

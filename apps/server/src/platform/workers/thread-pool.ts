@@ -8,7 +8,8 @@ import { Worker } from 'node:worker_threads';
  *
  * The protocol: the worker answers each request with `{ progress }` messages, then one
  * `{ bytes }` or `{ error }`; meanwhile it may `{ ask }` a question, which the job's `answer`
- * answers with `{ answer }` (the export thread asks for a tenant's names as it meets the tenant).
+ * answers with `{ answer }` (the export thread asks for a tenant's names as it meets the tenant, and
+ * for a module's decoration of each page).
  */
 export interface ThreadPoolOptions {
   /**

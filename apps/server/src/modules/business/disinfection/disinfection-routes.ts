@@ -86,7 +86,7 @@ export function registerDisinfectionRoutes(app: FastifyInstance, ctx: AppContext
   const service = registerResource(app, ctx, {
     def: disinfectionRecordResource,
     table: disinfectionRecord,
-    hooks: { beforeChange, decorate: recallDecoration(ctx) },
+    hooks: { beforeChange, decorate: recallDecoration(ctx), decorateReads: ['recordNo', 'cycleId', 'batchNo', 'load'] },
   });
   const read = { apiScope: apiScopeCodes(disinfectionRecordResource.code).read };
   app.get(`/api${DISINFECTION_CURVE_ROUTE}`, { config: read }, async (request) => {

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { anyOf } from '../../../platform/db/any-of';
 import {
   formatDateTime,
   isPackState,
@@ -289,7 +290,7 @@ export async function loadsOfCycles(
   const scope = tenantScope(db, tenantId);
   const loads = await scope
     .select(load, { id: load.id, loadNo: load.loadNo, state: load.state, cycleId: load.cycleId })
-    .where(inArray(load.cycleId, [...cycleIds]));
+    .where(anyOf(load.cycleId, cycleIds, 'bigint'));
   if (!loads.length) return new Map();
   const loadIds = loads.map((l) => String(l.id));
   const counts = await scope

@@ -180,6 +180,7 @@ export function registerPackRoutes(app: FastifyInstance, ctx: AppContext): void 
       beforeChange: beforeLoadChange,
       beforeRemove: beforeLoadRemove,
       decorate: loadDecoration(ctx),
+      decorateReads: ['id', 'cycleId'],
       // Given a cycle that failed its parametric judgement, the load's packs are recalled.
       async afterChange({ tx, auth, id, values }) {
         if (values.cycleId) await recallIntoFailedLoad(tx, auth, id, personOf(auth), now());

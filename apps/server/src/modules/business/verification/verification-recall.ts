@@ -1,5 +1,6 @@
 import { asc, desc, eq, gt, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { anyOf } from '../../../platform/db/any-of';
 import {
   formatDateTime,
   INDICATOR_WARNING_TYPE,
@@ -463,7 +464,7 @@ export async function recallMarks(
       recordNo: recordRecall.recordNo,
       open: sql<number>`count(*) filter (where not ${recordRecall.handled})`.mapWith(Number),
     })
-    .where(inArray(recordRecall.recordNo, [...recordNos]))
+    .where(anyOf(recordRecall.recordNo, recordNos, 'text'))
     .groupBy(recordRecall.recordNo);
   return new Map(rows.map((r) => [r.recordNo, { handled: r.open === 0 }]));
 }
@@ -478,7 +479,7 @@ export async function recallStates(
   if (!recordNos.length) return new Map();
   const rows = await tenantScope(db, tenantId)
     .select(recall, { sourceNo: recall.sourceNo, state: recall.state })
-    .where(eq(recall.source, source), inArray(recall.sourceNo, [...recordNos]));
+    .where(eq(recall.source, source), anyOf(recall.sourceNo, recordNos, 'text'));
   return new Map(rows.map((r) => [r.sourceNo, r.state]));
 }
 
