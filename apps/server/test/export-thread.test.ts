@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   defineResource,
   disinfectionRecordResource,
+  operationsOf,
   loadResource,
   regionResource,
   userResource,
@@ -14,7 +15,7 @@ import {
 import { buildApp } from '../src/app';
 import { EXPORT_APPLICATION } from '../src/engine/export/export-reader';
 import { threadSource } from '../src/engine/export/export-source';
-import { resourceServiceOf } from '../src/engine/kernel/resource-service';
+import { resourceServiceOf, resourceServicesOf } from '../src/engine/kernel/resource-service';
 import type { ResourceHooks } from '../src/engine/resource-hooks';
 import type { AuthContext } from '../src/platform/auth/request-auth';
 import { DEMO_DEVICES, WATERLINE_PRODUCT } from '../src/seed/demo-devices';
@@ -288,6 +289,19 @@ const DECORATED = [
 ] as const;
 
 describe("a decorated resource's export", () => {
+  it('every resource that exports is read in the export thread, none on the main thread', async () => {
+    const exporting = resourceServicesOf(t.ctx).filter((service) =>
+      operationsOf(service.binding.def).includes('export'),
+    );
+    expect(exporting.length).toBeGreaterThan(30);
+    const onMain: string[] = [];
+    for (const service of exporting) {
+      const source = await threadSource(t.ctx, service, { toSQL: () => ({ sql: 'select 1', params: [] }) }, auth());
+      if (!source) onMain.push(service.binding.def.code);
+    }
+    expect(onMain).toEqual([]);
+  });
+
   it.each(DECORATED)('$def.code: read in the export thread, its module decorating each page here', async ({ def }) => {
     const service = resourceServiceOf(t.ctx, def.code)!;
     const source = await threadSource(t.ctx, service, { toSQL: () => ({ sql: 'select 1', params: [] }) }, auth());

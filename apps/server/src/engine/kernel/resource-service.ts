@@ -135,6 +135,11 @@ export function resourceServiceOf(ctx: AppContext, code: string): ResourceServic
   return servicesByApp.get(ctx)?.get(code);
 }
 
+/** Every registered resource's service (a check that holds for all of them enumerates here). */
+export function resourceServicesOf(ctx: AppContext): ResourceService[] {
+  return [...(servicesByApp.get(ctx)?.values() ?? [])];
+}
+
 /** Remembers the service `registerResource` built, for `resourceServiceOf`. */
 export function rememberService(ctx: AppContext, service: ResourceService): void {
   const services = servicesByApp.get(ctx) ?? new Map<string, ResourceService>();

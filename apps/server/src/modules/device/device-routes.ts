@@ -91,7 +91,7 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: AppContext): voi
   registerResource(app, ctx, {
     def: deviceResource,
     table: device,
-    hooks: { beforeChange, afterChange, afterRemove, decorate },
+    hooks: { beforeChange, afterChange, afterRemove, decorate, decorateReads: ['id'] },
   });
 
   // A new secret for a device, answered once; the old one stops working at once.

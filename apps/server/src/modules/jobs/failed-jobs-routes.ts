@@ -68,6 +68,7 @@ export function registerFailedJobsRoutes(app: FastifyInstance, ctx: AppContext):
   const hooks: ResourceHooks = {
     listParams: { names: ['name'], where: (query) => jobNameFilter(query, nameColumn) },
     decorate: withErrorMessages,
+    decorateReads: ['error'],
   };
   const service = registerResource(app, ctx, { def: failedJobsScreen, table, hooks, omit: ['list'] });
   // No OpenAPI querystring schema: its validation would answer `size=1&size=2` with the schema's
