@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
@@ -26,6 +25,7 @@ import { apiScope, dictBiz, role, roleScope } from '../src/platform/db/schema';
 import { ScopeCategory } from '../src/platform/permissions/grants';
 import { createTablesFor } from './support/fixture-tables';
 import { signInToNewTenant } from './support/scoped-user';
+import { figures, mainThreadCpuMs, quantile } from './support/main-thread-cpu';
 import { createTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -344,25 +344,6 @@ describe("a decorated resource's export", () => {
     expect((await exported(`${disinfectionRecordResource.api}/export?recordNo=XD`)).status).toBe(200);
   });
 });
-
-/** CPU time of this process's main thread (Linux: its task's utime + stime), in ms; undefined elsewhere. */
-function mainThreadCpuMs(): number | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
-}
-
-const quantile = (xs: number[], q: number) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-};
-const figures = (xs: number[]) =>
-  `n=${xs.length} p50=${quantile(xs, 0.5).toFixed(1)} p95=${quantile(xs, 0.95).toFixed(1)} p99=${quantile(xs, 0.99).toFixed(1)} max=${Math.max(...xs).toFixed(1)} ms`;
 
 describe('/api/health while one tenant exports at its limit', () => {
   it('answers as it does with no export under way, and the main thread does little of the exports', async () => {

@@ -1,19 +1,13 @@
 import { parentPort } from 'node:worker_threads';
 import type { XlsxSheetRequest } from './xlsx-sheet';
 import type { Row } from './resource-hooks';
-import { exportRows, type ExportQuestion, type ExportQuestions } from './export/export-reader';
+import { exportRows } from './export/export-reader';
+import { failureMessage, threadQuestions } from './export/thread-questions';
 import { SheetWriter } from './xlsx-sheet';
 
 type Part = XlsxSheetRequest | { rows: Row[] } | { end: true } | { answer: unknown };
 
-/** The failure's message, and its code when it has one (a database outage's, for a 503). */
-const answerError = (error: unknown) => {
-  const code = (error as { code?: unknown } | null)?.code;
-  parentPort?.postMessage({
-    error: error instanceof Error ? error.message : String(error),
-    code: typeof code === 'string' ? code : undefined,
-  });
-};
+const answerError = (error: unknown) => parentPort?.postMessage(failureMessage(error));
 
 const send = (writer: SheetWriter) =>
   writer
@@ -21,20 +15,7 @@ const send = (writer: SheetWriter) =>
     .then((bytes) => parentPort?.postMessage({ bytes }, [bytes.buffer as ArrayBuffer]))
     .catch(answerError);
 
-/**
- * The question this thread waits on (a tenant's names, a page's decoration), answered by the main
- * thread's `{ answer }`; one at a time, as the rows are read.
- */
-let waiting: ((answer: unknown) => void) | undefined;
-const asked = <T>(question: ExportQuestion) =>
-  new Promise<T>((resolve) => {
-    waiting = resolve as (answer: unknown) => void;
-    parentPort?.postMessage({ ask: question });
-  });
-const questions: ExportQuestions = {
-  tenantNames: (tenantId) => asked({ tenantNames: tenantId }),
-  decorate: (input) => asked({ decorate: input }),
-};
+const { questions, answered } = threadQuestions(parentPort);
 
 /** An export whose request carries its source: this thread reads and names the rows itself. */
 async function readAndWrite(writer: SheetWriter, source: NonNullable<XlsxSheetRequest['source']>) {
@@ -51,11 +32,8 @@ async function readAndWrite(writer: SheetWriter, source: NonNullable<XlsxSheetRe
 let current: SheetWriter | undefined;
 parentPort?.on('message', (part: Part) => {
   try {
-    if ('answer' in part) {
-      const resolve = waiting;
-      waiting = undefined;
-      resolve?.(part.answer);
-    } else if ('sheetName' in part) {
+    if ('answer' in part) answered(part.answer);
+    else if ('sheetName' in part) {
       if (part.source) readAndWrite(new SheetWriter(part), part.source).catch(answerError);
       else current = new SheetWriter(part);
     } else if ('rows' in part) current?.add(part.rows);

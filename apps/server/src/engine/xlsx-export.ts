@@ -5,11 +5,11 @@ import type { AppContext } from '../app-context';
 import type { AuthContext } from '../platform/auth/request-auth';
 import { dict, dictBiz } from '../platform/db/schema';
 import { tenantRows } from '../platform/tenancy/tenant-scope';
-import { slots } from '../platform/workers/slots';
 import { threadPool } from '../platform/workers/thread-pool';
 import { SheetWriter, type XlsxSheetRequest } from './xlsx-sheet';
 import type { Row } from './resource-hooks';
 import type { ThreadSource } from './export/export-source';
+import { threadReaders } from './export/thread-readers';
 import type { ExportQuestion } from './export/export-reader';
 
 async function optionLabels(ctx: AppContext, def: ResourceDef, auth: AuthContext, lang: Lang) {
@@ -73,14 +73,6 @@ async function* rowParts(pages: AsyncIterable<Row[]>): AsyncGenerator<{ rows: Ro
 const exportPool = threadPool<XlsxSheetRequest>({ name: 'xlsx-export-worker', from: import.meta.url });
 
 /**
- * Exports whose thread reads the rows, each on a database connection of its own, at once in this
- * process; the next waits for one to finish. Bounds the connections exports add beside the pool
- * (docs/deploy.md: up to 3 per process), whatever the number of tenants exporting.
- */
-const EXPORT_READERS = 3;
-const readers = slots(EXPORT_READERS);
-
-/**
  * Sends the rows as an xlsx sheet with the list's columns, dictionary values as labels, written by
  * a worker thread (xlsx-export-worker.ts): tens of thousands of rows are seconds of CPU that would
  * otherwise hold up every other request. With a `source` the thread reads the rows too; else they
@@ -124,18 +116,16 @@ export async function sendXlsx(
     // Reading the rows (pg's parsing), naming them and copying them to the thread were most of
     // the main thread's work per row (docs/operations.md "Fair shares"): the thread does all three.
     const { source, answer } = rows.source;
-    const giveBack = await readers.take();
+    const giveBack = await threadReaders.take();
     try {
-      bytes = await thread.render({ ...request, source }, undefined, undefined, (question) =>
-        answer(question as ExportQuestion),
-      );
+      bytes = await thread.render({ ...request, source }, { answer: (question) => answer(question as ExportQuestion) });
     } finally {
       giveBack();
     }
   } else if (thread) {
     // Copying tens of thousands of rows to the thread at once would hold this thread for up to a
     // second: they go in parts instead, each as soon as it is read.
-    bytes = await thread.render(request, undefined, rowParts(rows.pages));
+    bytes = await thread.render(request, { more: rowParts(rows.pages) });
   } else {
     const writer = new SheetWriter(request);
     for await (const page of rows.pages) writer.add(page);

@@ -13,6 +13,31 @@ import {
   type SummarySpec,
 } from './summary';
 
+/** The query of a report's rows when nothing groups them, kept unrun: its SQL may be read in a thread of its own. */
+export interface DetailQuery {
+  query: ReturnType<ResourceService['selectRows']>;
+}
+
+/** The rows `summarize` reads when nothing groups them (at most `limit`), as a query not yet run. */
+export async function detailQuery(
+  service: ResourceService,
+  query: Record<string, unknown>,
+  auth: AuthContext,
+  spec: SummarySpec,
+): Promise<DetailQuery> {
+  const { parsed, where } = await service.listWhere(query, auth, 'own');
+  const rangeColumn = spec.range && summaryColumn(service.def, service.columns, spec.range.field, 'date');
+  const scope = and(where, rangeColumn ? rangeCondition(rangeColumn, spec.range) : undefined);
+  // Wrapped: a drizzle query is a thenable, which `await` (or an async function's return) would run.
+  return {
+    query: service
+      .selectRows(auth)
+      .where(scope)
+      .orderBy(...parsed.orderBy, asc(service.table.id))
+      .limit(spec.limit),
+  };
+}
+
 /**
  * The caller's own tenant's rows the list would read (its filters and data scope), within a
  * range of a date field, either as rows (no grouping; at most `limit`) or grouped by a time
@@ -25,21 +50,17 @@ export async function summarize(
   auth: AuthContext,
   spec: SummarySpec,
 ): Promise<{ rows: Row[]; totals: Row | undefined }> {
-  const { parsed, where } = await service.listWhere(query, auth, 'own');
+  if (!spec.period && !spec.groupBy.length) {
+    const rows = await (await detailQuery(service, query, auth, spec)).query;
+    return { rows: await service.decorate(rows, auth), totals: undefined };
+  }
+  const { where } = await service.listWhere(query, auth, 'own');
   const columns = service.columns;
   const rangeColumn = spec.range && summaryColumn(service.def, columns, spec.range.field, 'date');
   const scope = and(where, rangeColumn ? rangeCondition(rangeColumn, spec.range) : undefined);
   const measures = Object.fromEntries(
     spec.measures.map((m) => [m.key, measureExpression(service.def, columns, m)] as const),
   );
-  if (!spec.period && !spec.groupBy.length) {
-    const rows = await service
-      .selectRows(auth)
-      .where(scope)
-      .orderBy(...parsed.orderBy, asc(service.table.id))
-      .limit(spec.limit);
-    return { rows: await service.decorate(rows, auth), totals: undefined };
-  }
   const keys: Record<string, SQL | PgColumn> = {};
   if (spec.period)
     keys[PERIOD_KEY] = periodExpression(

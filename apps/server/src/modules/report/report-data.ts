@@ -11,20 +11,20 @@ import {
   type LocalText,
   type ReportColumn,
   type ReportData,
-  type ReportFigure,
   type ReportMeasure,
-  type ReportSection,
   type ReportPeriod,
   type ReportRunParams,
 } from '@mes/contracts';
 import type { AppContext } from '../../app-context';
+import type { ResourceService } from '../../engine/kernel/resource-service';
 import { resourceServiceOf, type Row } from '../../engine/resource-routes';
 import { PERIOD_KEY, type SummaryMeasure } from '../../engine/summary/summary';
-import { summarize } from '../../engine/summary/summarize';
+import { detailQuery, summarize, type DetailQuery } from '../../engine/summary/summarize';
 import { isAdministrator, type AuthContext } from '../../platform/auth/request-auth';
 import { coversRoute } from '../../platform/permissions/grants';
 import { badRequest, forbidden } from '../../platform/http/errors';
 import { zoneDay } from '../welcome/welcome-days';
+import { cellFieldOf, MEASURE_NAMES, shapeReport, type CellSpec, type ReportShape } from './report-shape';
 
 /** What a report reads, as a template row holds it. */
 export interface ReportTemplateRow {
@@ -71,14 +71,6 @@ export const ReportMessages = {
 /** Both languages in one text, for what is stored rather than answered (a file's error). */
 export const bothOf = (text: BilingualText) => (text.zh === text.en ? text.zh : `${text.zh} (${text.en})`);
 
-const MEASURE_NAMES: Record<ReportMeasure['fn'], LocalText> = {
-  count: { zh: '数量', en: 'Count' },
-  sum: { zh: '合计', en: 'Sum' },
-  avg: { zh: '平均', en: 'Average' },
-  min: { zh: '最小', en: 'Min' },
-  max: { zh: '最大', en: 'Max' },
-  countTrue: { zh: '是', en: 'Yes' },
-};
 const PERIOD_LABEL: Record<ReportPeriod, LocalText> = {
   day: { zh: '日期', en: 'Day' },
   week: { zh: '周(起始日)', en: 'Week of' },
@@ -102,21 +94,6 @@ async function assertMayRead(ctx: AppContext, auth: AuthContext, code: string, a
   if (!coversRoute(grants, apiScopeCodes(code).read, `/api${api}/${listRoute}`)) throw forbidden();
 }
 
-const cellOf = (value: unknown, field: FieldDef | undefined): string | number | null => {
-  if (value === null || value === undefined) return null;
-  // An enumeration reads by its name (the list's label), never its code (`2` was 灭菌).
-  const options = field?.options;
-  if (options && 'items' in options) {
-    const item = options.items.find((i) => String(i.value) === String(value));
-    if (item) return item.label.zh;
-  }
-  if (value instanceof Date) return field?.kind === 'date' ? formatDateTime(value).slice(0, 10) : formatDateTime(value);
-  if (typeof value === 'number') return value;
-  if (typeof value === 'boolean') return value ? '是' : '否';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-};
-
 const typeOf = (field: FieldDef | undefined): ReportColumn['type'] =>
   field?.kind === 'int'
     ? 'int'
@@ -127,18 +104,28 @@ const typeOf = (field: FieldDef | undefined): ReportColumn['type'] =>
         : 'text';
 
 /**
- * A report's data (docs/reports.md): the template's source read through the engine as the
- * caller (their tenant and data scope, the source's list filters), within the day range of its
- * date field, grouped and measured as the template says, with the run's overrides.
+ * What a report reads and how it shows it: the shape (report-shape.ts), and the rows, read already
+ * (a summary: few rows, grouped by the database) or the query that reads them (a list or register:
+ * up to {@link REPORT_MAX_ROWS} rows, which the render thread may read itself).
  */
-export async function reportData(
+export type ReportPlan = { shape: ReportShape } & (
+  { rows: Row[] } | { detail: { service: ResourceService; query: DetailQuery['query'] } }
+);
+
+/**
+ * A report's plan (docs/reports.md): the template's source read through the engine as the caller
+ * (their tenant and data scope, the source's list filters), within the day range of its date
+ * field, grouped and measured as the template says, with the run's overrides. Everything the
+ * caller may be refused is checked here, before any row is read.
+ */
+export async function planReport(
   ctx: AppContext,
   auth: AuthContext,
   template: ReportTemplateRow,
   params: ReportRunParams = {},
   limit = REPORT_MAX_ROWS,
   options: { truncate?: boolean } = {},
-): Promise<ReportData> {
+): Promise<ReportPlan> {
   const service = resourceServiceOf(ctx, template.source);
   if (!service) throw badRequest(ReportMessages.noSource(template.source));
   const def = service.binding.def;
@@ -165,37 +152,26 @@ export async function reportData(
     if (typeof value !== 'string' && typeof value !== 'number') throw badRequest(ReportMessages.badFilter(name));
     if (value !== '') filters[name] = String(value);
   }
-  const { rows, totals } = await summarize(service, filters, auth, {
-    range: dateField && (from || to) ? { field: dateField, from, to: to && nextDay(to) } : undefined,
-    period: grouped && period && dateField ? { field: dateField, unit: period } : undefined,
-    groupBy: grouped ? groupBy : [],
-    measures: summaryMeasures,
-    limit: limit + 1,
-  });
-  if (rows.length > limit) {
-    if (!options.truncate) throw badRequest(ReportMessages.tooMany(limit));
-    rows.length = limit;
-  }
 
   const fieldOf = (name: string) => def.fields[name];
   const labelOf = (name: string): LocalText =>
     fieldOf(name)?.label ?? (name === 'createTime' ? { zh: '创建时间', en: 'Created' } : { zh: name, en: name });
+  // A reference or dictionary field shows its label; the value itself when it has none.
+  const namedCell = (name: string): CellSpec => ({
+    key: name,
+    named: displayNameOf(name),
+    field: cellFieldOf(fieldOf(name)),
+  });
   const columns: ReportColumn[] = [];
-  const keyOf: { key: string; read: (row: Row) => unknown; field?: FieldDef }[] = [];
+  const cells: CellSpec[] = [];
   if (grouped) {
     if (period) {
       columns.push({ key: PERIOD_KEY, label: PERIOD_LABEL[period], type: 'date' });
-      keyOf.push({ key: PERIOD_KEY, read: (r) => r[PERIOD_KEY] });
+      cells.push({ key: PERIOD_KEY });
     }
     for (const name of groupBy) {
-      const named = displayNameOf(name);
       columns.push({ key: name, label: labelOf(name), type: 'text' });
-      // A reference or dictionary field shows its label; the value itself when it has none.
-      keyOf.push({
-        key: name,
-        read: (r) => (r[named] !== undefined && r[named] !== '' ? r[named] : r[name]),
-        field: fieldOf(name),
-      });
+      cells.push(namedCell(name));
     }
     summaryMeasures.forEach((m, i) => {
       const declared = measures[i] as ReportMeasure;
@@ -206,7 +182,7 @@ export async function reportData(
           ? { zh: `${fieldLabel.zh}${MEASURE_NAMES[m.fn].zh}`, en: `${MEASURE_NAMES[m.fn].en} of ${fieldLabel.en}` }
           : MEASURE_NAMES[m.fn]);
       columns.push({ key: m.key, label, type: m.fn === 'avg' ? 'number' : 'int' });
-      keyOf.push({ key: m.key, read: (r) => r[m.key] });
+      cells.push({ key: m.key });
     });
   } else {
     const listed = Object.entries(def.fields)
@@ -215,127 +191,58 @@ export async function reportData(
     for (const name of template.columns?.length ? template.columns : listed) {
       const field = fieldOf(name);
       if (!field && name !== 'createTime') throw badRequest(ReportMessages.noColumn(def.code, name));
-      const named = displayNameOf(name);
       columns.push({ key: name, label: labelOf(name), type: typeOf(field) });
-      keyOf.push({ key: name, read: (r) => (r[named] !== undefined && r[named] !== '' ? r[named] : r[name]), field });
+      cells.push(namedCell(name));
     }
   }
-  const sectioned = register
-    ? sectionsOf(rows, {
-        period,
-        dateField,
-        groupBy: groupBy.map((name) => ({ name, read: (r: Row) => displayOf(r, name, fieldOf(name)) })),
-        measures: template.measures ?? [],
-      })
-    : undefined;
-  const out = (sectioned?.rows ?? rows).map((row) =>
-    Object.fromEntries(keyOf.map((k) => [k.key, cellOf(k.read(row), k.field)])),
-  );
-  const totalsOut = totals
-    ? Object.fromEntries(summaryMeasures.map((m) => [m.key, totals[m.key] === null ? null : Number(totals[m.key])]))
-    : undefined;
   const subtitle = [
     from || to
       ? `${from ? formatDateTime(from).slice(0, 10) : '…'} ~ ${to ? formatDateTime(to).slice(0, 10) : '…'}`
       : '全部日期',
     ...Object.entries(filters).map(([k, v]) => `${labelOf(k).zh}: ${String(v)}`),
   ].join('   ');
-  return {
+  const shape: ReportShape = {
     title: template.name,
     subtitle,
     columns,
-    rows: out,
-    totals: totalsOut,
-    ...(sectioned ? { sections: sectioned.sections, summary: sectioned.summary } : {}),
+    cells,
+    sections: register
+      ? { period, dateField, groupBy: groupBy.map(namedCell), measures: template.measures ?? [] }
+      : undefined,
+    limit,
+    truncate: Boolean(options.truncate),
   };
+  const spec = {
+    range: dateField && (from || to) ? { field: dateField, from, to: to && nextDay(to) } : undefined,
+    period: grouped && period && dateField ? { field: dateField, unit: period } : undefined,
+    groupBy: grouped ? groupBy : [],
+    measures: summaryMeasures,
+    limit: limit + 1,
+  };
+  if (!grouped) return { shape, detail: { service, query: (await detailQuery(service, filters, auth, spec)).query } };
+  const { rows, totals } = await summarize(service, filters, auth, spec);
+  shape.totals = totals
+    ? Object.fromEntries(summaryMeasures.map((m) => [m.key, totals[m.key] === null ? null : Number(totals[m.key])]))
+    : undefined;
+  return { shape, rows };
+}
+
+/** The plan's rows, read on this thread as the resource's list decorates them. */
+export async function planRows(plan: ReportPlan, auth: AuthContext): Promise<Row[]> {
+  if ('rows' in plan) return plan.rows;
+  return plan.detail.service.decorate(await plan.detail.query, auth);
+}
+
+/** A report's data, read and shaped on this thread (previews, trial layouts, checks of a template). */
+export async function reportData(...args: Parameters<typeof planReport>): Promise<ReportData> {
+  const plan = await planReport(...args);
+  const shaped = shapeReport(plan.shape, await planRows(plan, args[1]));
+  if ('tooMany' in shaped) throw badRequest(ReportMessages.tooMany(shaped.tooMany));
+  return shaped.data;
 }
 
 /** The first and last day of the current month in the product's time zone. */
 function currentMonth(now: number): { from: string; to: string } {
   const range = ledgerRange({}, zoneDay(now));
   return 'param' in range ? { from: zoneDay(now), to: zoneDay(now) } : { from: range.startDate, to: range.endDate };
-}
-
-/** A field's value as a reader sees it: the label the engine named, or the value. */
-function displayOf(row: Row, name: string, field: FieldDef | undefined): string {
-  const named = row[displayNameOf(name)];
-  if (named !== undefined && named !== null && named !== '') return String(named);
-  const cell = cellOf(row[name], field);
-  return cell === null ? '' : String(cell);
-}
-
-/** The time bucket of an instant as printed: the day, the week's Monday, or the month. */
-function bucketOf(value: unknown, period: ReportPeriod): string {
-  if (!(value instanceof Date)) return '';
-  if (period === 'month') return formatDateTime(value).slice(0, 7);
-  if (period === 'day') return formatDateTime(value).slice(0, 10);
-  const monday = new Date(value.getFullYear(), value.getMonth(), value.getDate() - ((value.getDay() + 6) % 7));
-  return formatDateTime(monday).slice(0, 10);
-}
-
-/** A measure over a section's rows; its field may be one a module's decorate adds (`loadPacks`). */
-function measureOf(rows: Row[], m: ReportMeasure): number | null {
-  if (m.fn === 'count') return rows.length;
-  const values = rows.map((r) => r[m.field ?? '']);
-  if (m.fn === 'countTrue') return values.filter((v) => v === true).length;
-  const numbers = values
-    .map((v) => (v === null || v === undefined || v === '' ? NaN : Number(v)))
-    .filter(Number.isFinite);
-  if (m.fn === 'sum') return numbers.reduce((a, b) => a + b, 0);
-  if (!numbers.length) return null;
-  if (m.fn === 'min') return Math.min(...numbers);
-  if (m.fn === 'max') return Math.max(...numbers);
-  return Math.round((numbers.reduce((a, b) => a + b, 0) / numbers.length) * 100) / 100;
-}
-
-const figureLabel = (m: ReportMeasure): LocalText => m.label ?? MEASURE_NAMES[m.fn];
-
-/**
- * A register's rows in sections: by the time bucket of the date field, then by the group fields'
- * labels, each in date order; each section with its measures, and the measures over all rows.
- */
-function sectionsOf(
-  rows: Row[],
-  spec: {
-    period: ReportPeriod | undefined;
-    dateField: string | undefined;
-    groupBy: { name: string; read: (row: Row) => string }[];
-    measures: ReportMeasure[];
-  },
-): { rows: Row[]; sections: ReportSection[]; summary: ReportFigure[] } {
-  const measures: ReportMeasure[] = spec.measures.length ? spec.measures : [{ fn: 'count' }];
-  const keyed = rows.map((row) => {
-    const parts = [
-      ...(spec.period && spec.dateField ? [bucketOf(row[spec.dateField], spec.period)] : []),
-      ...spec.groupBy.map((g) => g.read(row) || '—'),
-    ];
-    const at = spec.dateField ? row[spec.dateField] : undefined;
-    return { row, parts, at: at instanceof Date ? at.getTime() : 0 };
-  });
-  const compare = (a: string[], b: string[]) => {
-    for (let i = 0; i < a.length; i++) {
-      const c = (a[i] ?? '').localeCompare(b[i] ?? '', 'zh');
-      if (c) return c;
-    }
-    return 0;
-  };
-  keyed.sort((a, b) => compare(a.parts, b.parts) || a.at - b.at);
-  const sections: ReportSection[] = [];
-  let start = 0;
-  for (let i = 1; i <= keyed.length; i++) {
-    if (i < keyed.length && !compare(keyed[i]!.parts, keyed[start]!.parts)) continue;
-    const members = keyed.slice(start, i).map((k) => k.row);
-    sections.push({
-      label: keyed[start]!.parts.join(' · '),
-      size: members.length,
-      subtotals: measures.map((m) => ({ label: figureLabel(m), value: measureOf(members, m) })),
-    });
-    start = i;
-  }
-  const ordered = keyed.map((k) => k.row);
-  return {
-    rows: ordered,
-    sections,
-    summary: measures.map((m) => ({ label: figureLabel(m), value: measureOf(ordered, m) })),
-  };
 }

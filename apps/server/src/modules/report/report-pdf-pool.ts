@@ -1,6 +1,8 @@
 import type { Template } from '@pdfme/common';
-import type { PackLabel, ReportData } from '@mes/contracts';
+import type { PackLabel, ReportData, ReportFormat } from '@mes/contracts';
+import type { ExportSource } from '../../engine/export/export-reader';
 import { threadPool, type PoolThread } from '../../platform/workers/thread-pool';
+import type { ReportShape } from './report-shape';
 
 /**
  * Report renders (PDF and xlsx) run in worker threads, so the main thread only waits and
@@ -16,7 +18,15 @@ import { threadPool, type PoolThread } from '../../platform/workers/thread-pool'
 export type PdfWorkerRequest =
   | { kind: 'report'; data: ReportData; layout: Template | null }
   | { kind: 'xlsx'; data: ReportData }
+  /**
+   * A report whose rows the thread reads, names and shapes itself (a list or register of up to
+   * 50,000 rows): the main thread only answers its questions (a tenant's names, a module's decoration).
+   */
+  | { kind: 'read'; source: ExportSource; shape: ReportShape; format: ReportFormat; layout: Template | null }
   | { kind: 'labels'; labels: PackLabel[] };
+
+/** The code of a read report's failure for having more rows than a report may (the main thread words it). */
+export const REPORT_TOO_LONG = 'report-too-long';
 
 const pool = threadPool<PdfWorkerRequest>({ name: 'report-pdf-worker', from: import.meta.url });
 
@@ -27,7 +37,7 @@ export const takeRenderThread = (): RenderThread => pool.take();
 
 /** One render on a thread of its own (taken and handed back here). */
 const renderOnce = (request: PdfWorkerRequest, onProgress?: (done: number) => void): Promise<Uint8Array> =>
-  pool.run(request, onProgress);
+  pool.run(request, { onProgress });
 
 /** The report as PDF, made in a worker thread. */
 export const renderPdfInWorker = (

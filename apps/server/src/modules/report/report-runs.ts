@@ -6,6 +6,7 @@ import {
   formatDateTime,
   REPORT_KEEP_DAYS_DEFAULT,
   REPORT_KEEP_DAYS_PARAM,
+  REPORT_MAX_ROWS,
   ReportFileStatus,
   ReportFrequency,
   ReportScheduleStatus,
@@ -26,9 +27,13 @@ import { tenantScope } from '../../platform/tenancy/tenant-scope';
 import { newObjectKey } from '../providers/storage/provider';
 import { storageOf, uploadTarget } from '../providers/storage/tenant-storage';
 import { attachmentDisposition } from '../providers/storage/file-types';
-import { bothOf, reportData, ReportMessages, type ReportTemplateRow } from './report-data';
+import type { ExportQuestion } from '../../engine/export/export-reader';
+import { threadSource } from '../../engine/export/export-source';
+import { threadReaders } from '../../engine/export/thread-readers';
+import { bothOf, planReport, planRows, ReportMessages, type ReportPlan, type ReportTemplateRow } from './report-data';
 import { checkLayout } from './report-layout';
-import { takeRenderThread, type PdfWorkerRequest } from './report-pdf-pool';
+import { REPORT_TOO_LONG, takeRenderThread, type PdfWorkerRequest } from './report-pdf-pool';
+import { shapeReport } from './report-shape';
 
 /**
  * Report runs (docs/reports.md): a file row is written `queued` with its job in one transaction,
@@ -185,22 +190,31 @@ export async function generateReport(ctx: AppContext, tenantId: string, fileId: 
     if (!auth) throw new HttpError(400, ReportMessages.requesterGone);
     // A layout stored before it was checked on save (or by hand) fails here with its problem named.
     if (template.layout) checkLayout(template.layout);
-    const data = await reportData(ctx, auth, template as ReportTemplateRow, (file.params ?? {}) as ReportRunParams);
-    await progress(30);
+    const plan = await planReport(ctx, auth, template as ReportTemplateRow, (file.params ?? {}) as ReportRunParams);
     const format = file.format as ReportFormat;
+    const layout = (template.layout as Template | null) ?? null;
+    const job = await renderJob(ctx, plan, auth, format, layout);
+    let rowCount = job.rows;
+    await progress(30);
     let last = 30;
-    const request: PdfWorkerRequest =
-      format === 'pdf'
-        ? { kind: 'report', data, layout: (template.layout as Template | null) ?? null }
-        : { kind: 'xlsx', data };
-    const bytes = Buffer.from(
-      await thread.render(request, (done) => {
-        const p = 30 + done * 60;
-        // A write per tenth is progress enough, and keeps the row's updates few. Best effort: a
-        // write lost to a database blip must not reject unhandled (the run's own writes decide).
-        if (p - last >= 10) progress((last = p)).catch(() => undefined);
-      }),
-    );
+    let bytes: Buffer;
+    const giveBack = job.answer ? await threadReaders.take() : undefined;
+    try {
+      bytes = Buffer.from(
+        await thread.render(job.request, {
+          onProgress: (done) => {
+            const p = 30 + done * 60;
+            // A write per tenth is progress enough, and keeps the row's updates few. Best effort: a
+            // write lost to a database blip must not reject unhandled (the run's own writes decide).
+            if (p - last >= 10) progress((last = p)).catch(() => undefined);
+          },
+          answer: job.answer,
+          onRows: (rows) => (rowCount = rows),
+        }),
+      );
+    } finally {
+      giveBack?.();
+    }
     await progress(90);
     const storage = await uploadTarget(ctx, tenantId);
     const key = file.objectKey || newObjectKey(ctx.clock.now(), format);
@@ -209,7 +223,7 @@ export async function generateReport(ctx: AppContext, tenantId: string, fileId: 
       state: ReportFileStatus.done,
       progress: 100,
       size: bytes.length,
-      rowCount: data.rows.length,
+      rowCount,
       ossCode: storage.ossCode,
       objectKey: key,
       finishTime: new Date(ctx.clock.now()),
@@ -220,7 +234,9 @@ export async function generateReport(ctx: AppContext, tenantId: string, fileId: 
     const text =
       error instanceof HttpError && error.text
         ? error.text
-        : ReportMessages.failed(error instanceof Error ? error.message : String(error));
+        : (error as { code?: unknown }).code === REPORT_TOO_LONG
+          ? ReportMessages.tooMany(REPORT_MAX_ROWS)
+          : ReportMessages.failed(error instanceof Error ? error.message : String(error));
     const message = bothOf(text).slice(0, 2000);
     await setFile(ctx, tenantId, fileId, {
       state: ReportFileStatus.failed,
@@ -231,6 +247,34 @@ export async function generateReport(ctx: AppContext, tenantId: string, fileId: 
   } finally {
     thread.release();
   }
+}
+
+/**
+ * What the report thread is given: a list or register's query when the thread can read it itself
+ * (export-source.ts: the rows are read, named and shaped there, the main thread answering its
+ * questions), else the report's data read and shaped here (a summary's few grouped rows).
+ */
+async function renderJob(
+  ctx: AppContext,
+  plan: ReportPlan,
+  auth: AuthContext,
+  format: ReportFormat,
+  layout: Template | null,
+): Promise<{ request: PdfWorkerRequest; rows: number; answer?: (question: unknown) => Promise<unknown> }> {
+  const source = 'detail' in plan ? await threadSource(ctx, plan.detail.service, plan.detail.query, auth) : undefined;
+  if (source)
+    return {
+      request: { kind: 'read', source: source.source, shape: plan.shape, format, layout },
+      rows: 0,
+      answer: (question) => source.answer(question as ExportQuestion),
+    };
+  const shaped = shapeReport(plan.shape, await planRows(plan, auth));
+  if ('tooMany' in shaped) throw new HttpError(400, ReportMessages.tooMany(shaped.tooMany));
+  const { data } = shaped;
+  return {
+    request: format === 'pdf' ? { kind: 'report', data, layout } : { kind: 'xlsx', data },
+    rows: data.rows.length,
+  };
 }
 
 /** A run that could not finish (its process died on its last try): failed, with why, unless it finished after all. */

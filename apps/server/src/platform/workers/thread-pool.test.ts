@@ -8,10 +8,15 @@ describe('threadPool', () => {
     const asked: unknown[] = [];
     const failure = await pool
       .take()
-      .render({ ask: 'tenant 1' }, undefined, undefined, async (question) => {
-        asked.push(question);
-        return 'its names';
-      })
+      .render(
+        { ask: 'tenant 1' },
+        {
+          answer: async (question) => {
+            asked.push(question);
+            return 'its names';
+          },
+        },
+      )
       .catch((error: unknown) => error);
     expect(asked).toEqual(['tenant 1']);
     expect((failure as Error).message).toBe('refused after its names');

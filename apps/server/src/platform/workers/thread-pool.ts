@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
  * The protocol: the worker answers each request with `{ progress }` messages, then one
  * `{ bytes }` or `{ error }`; meanwhile it may `{ ask }` a question, which the job's `answer`
  * answers with `{ answer }` (the export thread asks for a tenant's names as it meets the tenant, and
- * for a module's decoration of each page).
+ * for a module's decoration of each page), and tell `{ rows }`, the number of rows it read itself.
  */
 export interface ThreadPoolOptions {
   /**
@@ -24,24 +24,36 @@ export interface ThreadPoolOptions {
 }
 
 /** `code`: the failure's own (a database outage's SQLSTATE or socket code, which decides 503 over 500). */
-type WorkerAnswer = { progress?: number; bytes?: Uint8Array; error?: string; code?: string; ask?: unknown };
+type WorkerAnswer = {
+  progress?: number;
+  rows?: number;
+  bytes?: Uint8Array;
+  error?: string;
+  code?: string;
+  ask?: unknown;
+};
+
+/** What a job may give and hear besides its request and its bytes. */
+export interface RenderOptions {
+  onProgress?: (done: number) => void;
+  /**
+   * Messages posted after the request (a large input in parts: each part is copied to the thread
+   * on this one, and the event loop turns between parts, so other requests are answered meanwhile).
+   */
+  more?: AsyncIterable<unknown>;
+  /** Answers the thread's questions. */
+  answer?: (question: unknown) => Promise<unknown>;
+  /** Hears how many rows a thread that reads its own data read. */
+  onRows?: (rows: number) => void;
+}
 
 const failureOf = (name: string, message: WorkerAnswer) =>
   Object.assign(new Error(message.error ?? `${name} failed`), message.code ? { code: message.code } : {});
 
 /** One thread taken for one job: taken early, so it loads while the caller reads its data. */
 export interface PoolThread<Request> {
-  /**
-   * Posts `request`, then each message of `more` (a large input in parts: each part is copied to
-   * the thread on this one, and the event loop turns between parts, so other requests are answered
-   * meanwhile), and answers the bytes the thread makes.
-   */
-  render(
-    request: Request,
-    onProgress?: (done: number) => void,
-    more?: AsyncIterable<unknown>,
-    answer?: (question: unknown) => Promise<unknown>,
-  ): Promise<Uint8Array>;
+  /** Posts `request`, then each message of `options.more`, and answers the bytes the thread makes. */
+  render(request: Request, options?: RenderOptions): Promise<Uint8Array>;
   /** Hands the thread back (to wait for the next job) when no job is under way; else a no-op. */
   release(): void;
 }
@@ -49,7 +61,7 @@ export interface PoolThread<Request> {
 export interface ThreadPool<Request> {
   take(): PoolThread<Request>;
   /** One job on a thread of its own (taken and handed back here). */
-  run(request: Request, onProgress?: (done: number) => void): Promise<Uint8Array>;
+  run(request: Request, options?: RenderOptions): Promise<Uint8Array>;
 }
 
 export function threadPool<Request>(options: ThreadPoolOptions): ThreadPool<Request> {
@@ -94,7 +106,7 @@ export function threadPool<Request>(options: ThreadPoolOptions): ThreadPool<Requ
     worker.once('error', onEarlyError);
     let state: 'ready' | 'busy' | 'done' = 'ready';
     return {
-      render(request, onProgress, more, answer) {
+      render(request, { onProgress, more, answer, onRows }: RenderOptions = {}) {
         if (state !== 'ready') return Promise.reject(new Error('worker thread already used'));
         state = 'busy';
         worker.off('error', onEarlyError);
@@ -109,6 +121,7 @@ export function threadPool<Request>(options: ThreadPoolOptions): ThreadPool<Requ
           };
           const onMessage = (message: WorkerAnswer) => {
             if (message.progress !== undefined) onProgress?.(message.progress);
+            else if (message.rows !== undefined) onRows?.(message.rows);
             else if ('ask' in message) {
               // A question left unanswered would leave the job waiting for ever: its failure fails the job.
               const asked = answer?.(message.ask) ?? Promise.reject(new Error(`${options.name}: no answer`));
@@ -147,5 +160,5 @@ export function threadPool<Request>(options: ThreadPoolOptions): ThreadPool<Requ
     };
   };
 
-  return { take, run: (request, onProgress) => take().render(request, onProgress) };
+  return { take, run: (request, options) => take().render(request, options) };
 }
