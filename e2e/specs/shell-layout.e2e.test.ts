@@ -80,6 +80,19 @@ describe('phone layout (screen class 0)', () => {
     expect(overflow).toBeLessThanOrEqual(1);
     await screenshot(page, 'shell-phone-home');
 
+    // The notice bell stays on a phone (new warnings reach its badge), and its popover fits the window.
+    const bell = page.getByTestId('notice');
+    expect(await bell.isVisible()).toBe(true);
+    await bell.click();
+    const popover = page.locator('.mes-notice-popover');
+    await popover.waitFor();
+    const shown = await box(page, '.mes-notice-popover');
+    expect(shown.x).toBeGreaterThanOrEqual(0);
+    expect(shown.x + shown.width).toBeLessThanOrEqual(375);
+    await screenshot(page, 'shell-phone-notice');
+    await page.keyboard.press('Escape');
+    await popover.waitFor({ state: 'hidden' });
+
     const drawer = page.locator('.mes-menu-drawer .ant-drawer-content');
     await page.getByTestId('collapse-toggle').click();
     await drawer.waitFor();

@@ -10,7 +10,8 @@ import './header-tools.css';
 
 /**
  * Header tools in the spec's order (section 2): top menu, menu search, error log, lock, theme,
- * colour, notice, full screen. Below 768 px only search, error log and lock stay (mes-hide-xs).
+ * colour, notice, full screen. Below 768 px search, error log, lock and the notice bell stay
+ * (mes-hide-xs hides the rest): a warning must reach the staff member on a phone too.
  */
 export function HeaderTools() {
   return (

@@ -221,7 +221,7 @@ export function NoticePopover() {
       }
     >
       <span
-        className="mes-header-tool mes-hide-xs"
+        className="mes-header-tool"
         data-testid="notice"
         data-unread={unread}
         data-warnings={openWarnings}
