@@ -62,7 +62,12 @@ export { convertValue } from './batch-rows';
  * it committed.
  */
 
-type Item = { message: IncomingMessage; ack: () => void } | { presence: PresenceEvent; ack?: undefined };
+/**
+ * A queued message and what acknowledges it, given the message back: the transport can pass one
+ * function for all its messages instead of a closure per message (start-mqtt.ts).
+ */
+type Item =
+  { message: IncomingMessage; ack: (message: IncomingMessage) => void } | { presence: PresenceEvent; ack?: undefined };
 /** The device look-ups of one batch, shared by its tries and the halves it is split into. */
 type DeviceLookups = Map<string, Promise<KnownDevice | undefined>>;
 /** A batch's rows as `build` answers them. */
@@ -220,8 +225,8 @@ export class Ingestion implements MessageSink {
     return this.queue.length;
   }
 
-  /** A message from the broker; `ack` is called once its batch is committed. */
-  push(message: IncomingMessage, ack: () => void): void {
+  /** A message from the broker; `ack(message)` is called once its batch is committed. */
+  push(message: IncomingMessage, ack: (message: IncomingMessage) => void): void {
     this.counters.received++;
     this.enqueue({ message, ack });
   }
@@ -824,7 +829,7 @@ export class Ingestion implements MessageSink {
 
   private ackOne(item: Item): void {
     try {
-      item.ack?.();
+      if (item.ack) item.ack(item.message);
     } catch (error) {
       this.options.warn('MQTT ingestion: an acknowledgement failed', error);
     }
