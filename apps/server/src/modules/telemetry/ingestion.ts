@@ -498,7 +498,7 @@ export class Ingestion implements MessageSink {
     };
     for (const item of batch) {
       if ('presence' in item) {
-        rows.presence.push(item.presence);
+        rows.addPresence(item.presence);
         continue;
       }
       const m = item.message;
@@ -610,7 +610,8 @@ export class Ingestion implements MessageSink {
       log.error = 'unknown device';
       return false;
     }
-    const errors: string[] = [];
+    // Most reports have no refused value: no array for them.
+    let errors: string[] | undefined;
     const { tenantId, deviceCode } = device;
     if (topic.kind === 'telemetry') {
       const parsed = parseTelemetry(m.payload, m.receivedAt, ctx.now);
@@ -623,7 +624,7 @@ export class Ingestion implements MessageSink {
       // for…in over JSON.parse's plain object: its own keys, without an array of entries per message.
       for (const name in parsed.values) {
         const refused = ctx.rows.putValue(device, name, parsed.values[name], parsed.ts, this.counters, values);
-        if (refused !== undefined) errors.push(refused);
+        if (refused !== undefined) (errors ??= []).push(refused);
       }
       ctx.rows.acquisition.push({
         tenantId,
@@ -632,12 +633,12 @@ export class Ingestion implements MessageSink {
         groupId: '',
         collectTime: parsed.ts,
         values,
-        errors: errorText(errors),
+        errors: errors ? errorText(errors) : null,
         topic: log.topic,
         protocol: AcquisitionProtocol.json,
         seq: parsed.seq ?? null,
       });
-      ctx.rows.presence.push({ tenantId, deviceCode, online: true, at: m.receivedAt, reason: OnOffReason.normal });
+      ctx.rows.addActivity(tenantId, deviceCode, m.receivedAt);
     } else if (topic.kind === 'status') {
       const status = parseStatus(m.payload);
       if (typeof status === 'string') {
@@ -652,7 +653,7 @@ export class Ingestion implements MessageSink {
         : status.reason === OnOffReason.normal
           ? OnOffReason.normal
           : OnOffReason.lastWill;
-      ctx.rows.presence.push({ tenantId, deviceCode, online: status.online, at: m.receivedAt, reason });
+      ctx.rows.addPresence({ tenantId, deviceCode, online: status.online, at: m.receivedAt, reason });
     } else {
       const cycle = parseCycle(m.payload, m.receivedAt, ctx.rows.clock, device);
       if (typeof cycle === 'string') {
@@ -665,11 +666,11 @@ export class Ingestion implements MessageSink {
         return false;
       }
       ctx.rows.cycles.push(cycle);
-      ctx.rows.presence.push({ tenantId, deviceCode, online: true, at: m.receivedAt, reason: OnOffReason.normal });
+      ctx.rows.addActivity(tenantId, deviceCode, m.receivedAt);
     }
     log.tenantId = tenantId;
     log.parsedOk = true;
-    log.error = errorText(errors);
+    log.error = errors ? errorText(errors) : null;
     return true;
   }
 
