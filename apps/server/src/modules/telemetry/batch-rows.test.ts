@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { OnOffReason } from '@mes/contracts';
+import type { PresenceEvent } from '../../platform/mqtt/topics';
 import { BatchRows, clip, convertValue, errorText, parseTs, printable, type ValueCounters } from './batch-rows';
 import type { KnownDevice, ModelField } from './device-directory';
 
@@ -177,7 +179,7 @@ describe('times, and what the log stores', () => {
 });
 
 describe('presence of a batch (BatchRows.addActivity, addPresence)', () => {
-  type Event = { tenantId: string; deviceCode: string; online: boolean; at: Date; reason: string };
+  type Event = PresenceEvent;
 
   /**
    * What applyPresence (device-presence.ts) reads of a batch's events per device: an online-only
@@ -226,14 +228,14 @@ describe('presence of a batch (BatchRows.addActivity, addPresence)', () => {
         const kind = random();
         if (kind < 0.8) {
           rows.addActivity('t', deviceCode, at);
-          all.push({ tenantId: 't', deviceCode, online: true, at, reason: 'normal' });
+          all.push({ tenantId: 't', deviceCode, online: true, at, reason: OnOffReason.normal });
         } else {
           const event = {
             tenantId: 't',
             deviceCode,
             online: kind < 0.85,
             at,
-            reason: kind < 0.9 ? 'normal' : 'lastWill',
+            reason: kind < 0.9 ? OnOffReason.normal : OnOffReason.lastWill,
           };
           rows.addPresence(event);
           all.push(event);
