@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { nextIdBlockValue } from '../../platform/db/ids';
-import { valuesJson, type AcquisitionRow } from './batch-rows';
+import type { AcquisitionRow, StoredValue } from './batch-rows';
 
 /**
  * A batch's acquisition rows by binary COPY (PostgreSQL's "binary" format: a header, then per
@@ -26,6 +26,24 @@ const PG_EPOCH_MS = 946_684_800_000;
 const TWO_32 = 4_294_967_296;
 /** jsonb's binary form: a version byte, then the JSON text. */
 const JSONB_VERSION = 1;
+
+/** Field names as the UTF-8 of their JSON string, kept: a report's names are its model's, the same in every report. */
+const quotedNames = new Map<string, Buffer>();
+const QUOTED_NAMES_MAX = 10_000;
+
+function quotedName(field: string): Buffer {
+  let quoted = quotedNames.get(field);
+  if (quoted === undefined) {
+    if (quotedNames.size >= QUOTED_NAMES_MAX) quotedNames.clear();
+    quotedNames.set(field, (quoted = Buffer.from(JSON.stringify(field))));
+  }
+  return quoted;
+}
+
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN = 0x7b;
+const CLOSE = 0x7d;
 
 /** A growing buffer of one COPY's rows. */
 class CopyBuffer {
@@ -86,16 +104,59 @@ class CopyBuffer {
     this.at = this.buf.writeUInt32BE(micros - high * TWO_32, this.at);
   }
 
-  /** Text as UTF-8 (varchar's binary form), optionally after a leading byte (jsonb's version). */
-  text(value: string, lead?: number): void {
-    const extra = lead === undefined ? 0 : 1;
-    this.room(4 + extra + value.length * 3);
-    const start = this.at + 4;
+  /**
+   * `value` as UTF-8 at `start` (room for `value.length * 3` made), answering where it ends. ASCII,
+   * what codes, names and decimal texts are, is copied by this loop: for texts this short a native
+   * UTF-8 write per field cost more than the bytes (docs/ingest-performance.md).
+   */
+  private put(value: string, start: number): number {
+    const buf = this.buf;
     let at = start;
-    if (lead !== undefined) this.buf[at++] = lead;
-    at += this.buf.write(value, at);
+    for (let i = 0; i < value.length; i++) {
+      const code = value.charCodeAt(i);
+      if (code >= 0x80) return start + buf.write(value, start);
+      buf[at++] = code;
+    }
+    return at;
+  }
+
+  /** Text as UTF-8 (varchar's binary form). */
+  text(value: string): void {
+    this.room(4 + value.length * 3);
+    const start = this.at + 4;
+    const at = this.put(value, start);
     this.buf.writeInt32BE(at - start, this.at);
     this.at = at;
+  }
+
+  /**
+   * A report's values as jsonb: the text `valuesJson` (batch-rows.ts) makes, written here byte by
+   * byte instead (numbers are ASCII decimal text, names' JSON kept as bytes): no string built per
+   * row to be encoded again, which was garbage of its own (docs/ingest-performance.md).
+   */
+  jsonb(values: Readonly<Record<string, StoredValue>>): void {
+    this.room(6);
+    const lengthAt = this.at;
+    this.at += 4;
+    this.buf[this.at++] = JSONB_VERSION;
+    this.buf[this.at++] = OPEN;
+    let first = true;
+    for (const field in values) {
+      const value = values[field]!;
+      const name = quotedName(field);
+      const text = typeof value === 'string' ? value : JSON.stringify(value.text);
+      this.room(2 + name.length + text.length * 3);
+      const buf = this.buf;
+      let at = this.at;
+      if (!first) buf[at++] = COMMA;
+      first = false;
+      for (let i = 0; i < name.length; i++) buf[at++] = name[i]!;
+      buf[at++] = COLON;
+      this.at = this.put(text, at);
+    }
+    this.room(1);
+    this.buf[this.at++] = CLOSE;
+    this.buf.writeInt32BE(this.at - lengthAt - 4, lengthAt);
   }
 
   nullableText(value: string | null | undefined): void {
@@ -122,7 +183,7 @@ export function acquisitionCopyData(rows: readonly AcquisitionRow[]): Buffer {
     out.text(r.gateway);
     out.text(r.groupId);
     out.timestamptz(r.collectTime);
-    out.text(valuesJson(r.values), JSONB_VERSION);
+    out.jsonb(r.values);
     out.nullableText(r.errors);
     out.text(r.topic);
     out.text(r.protocol);

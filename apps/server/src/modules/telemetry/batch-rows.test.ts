@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { OnOffReason } from '@mes/contracts';
+import type { PresenceEvent } from '../../platform/mqtt/topics';
 import { BatchRows, clip, convertValue, errorText, parseTs, printable, type ValueCounters } from './batch-rows';
 import type { KnownDevice, ModelField } from './device-directory';
 
@@ -173,5 +175,83 @@ describe('times, and what the log stores', () => {
     expect(clip('ab😀', 4)).toBe('ab😀');
     expect(errorText([`${'e'.repeat(499)}😀`])).toBe('e'.repeat(499));
     expect(errorText([])).toBeNull();
+  });
+});
+
+describe('presence of a batch (BatchRows.addActivity, addPresence)', () => {
+  type Event = PresenceEvent;
+
+  /**
+   * What applyPresence (device-presence.ts) reads of a batch's events per device: an online-only
+   * device its earliest and latest time; any other its events replayed in order from offline and
+   * from online (each transition, and the last activity).
+   */
+  function readPresence(events: readonly Event[]) {
+    const perDevice = new Map<string, Event[]>();
+    for (const e of events) {
+      const key = `${e.tenantId}/${e.deviceCode}`;
+      perDevice.set(key, [...(perDevice.get(key) ?? []), e]);
+    }
+    const read: Record<string, unknown> = {};
+    for (const [key, list] of perDevice) {
+      if (list.every((e) => e.online)) {
+        const times = list.map((e) => e.at.getTime());
+        read[key] = { first: Math.min(...times), last: Math.max(...times) };
+        continue;
+      }
+      read[key] = [false, true].map((startOnline) => {
+        let online = startOnline;
+        let activity: number | undefined;
+        const transitions: string[] = [];
+        for (const e of list) {
+          if (e.online) activity = e.at.getTime();
+          if (e.online === online) continue;
+          online = e.online;
+          transitions.push(`${e.online ? 'on' : 'off'} ${e.at.getTime()} ${e.reason}`);
+        }
+        return { transitions, activity, online };
+      });
+    }
+    return read;
+  }
+
+  it('keeps what applyPresence reads of every device while holding at most four events per run of reports', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    for (let round = 0; round < 200; round++) {
+      const rows = new BatchRows({ now, maxAheadMs: HOUR });
+      const all: Event[] = [];
+      const length = 1 + Math.floor(random() * 40);
+      for (let i = 0; i < length; i++) {
+        const deviceCode = `d${Math.floor(random() * 3)}`;
+        const at = new Date(now - Math.floor(random() * 20) * 1000);
+        const kind = random();
+        if (kind < 0.8) {
+          rows.addActivity('t', deviceCode, at);
+          all.push({ tenantId: 't', deviceCode, online: true, at, reason: OnOffReason.normal });
+        } else {
+          const event = {
+            tenantId: 't',
+            deviceCode,
+            online: kind < 0.85,
+            at,
+            reason: kind < 0.9 ? OnOffReason.normal : OnOffReason.lastWill,
+          };
+          rows.addPresence(event);
+          all.push(event);
+        }
+      }
+      expect(readPresence(rows.presence)).toEqual(readPresence(all));
+    }
+  });
+
+  it('holds four events for a device’s hundred reports, earliest and latest among them', () => {
+    const rows = new BatchRows({ now, maxAheadMs: HOUR });
+    const times = Array.from({ length: 100 }, (_, i) => now - ((i * 37) % 100) * 1000);
+    for (const t of times) rows.addActivity('t', 'd', new Date(t));
+    const held = rows.presence.map((e) => e.at.getTime());
+    expect(held).toHaveLength(4);
+    expect([held[0], held[3]]).toEqual([times[0], times[99]]);
+    expect([Math.min(...held), Math.max(...held)]).toEqual([Math.min(...times), Math.max(...times)]);
   });
 });

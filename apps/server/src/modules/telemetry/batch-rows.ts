@@ -1,3 +1,4 @@
+import { OnOffReason } from '@mes/contracts';
 import type { KnownDevice, ModelField } from './device-directory';
 import type { PresenceEvent } from '../../platform/mqtt/topics';
 import type { BirthChange } from './sparkplug-births';
@@ -205,6 +206,21 @@ export interface CycleRow {
   figures: Record<string, number>;
 }
 
+/** A device's run of report activity in a batch after its first event: see `BatchRows.addActivity`. */
+interface ActivityRun {
+  earliest?: PresenceEvent;
+  latest?: PresenceEvent;
+  last?: PresenceEvent;
+}
+
+const activityEvent = (tenantId: string, deviceCode: string, at: Date): PresenceEvent => ({
+  tenantId,
+  deviceCode,
+  online: true,
+  at,
+  reason: OnOffReason.normal,
+});
+
 /** One acquisition-data row: a report and what was stored from it. */
 export interface AcquisitionRow {
   tenantId: string;
@@ -285,13 +301,48 @@ export class BatchRows {
   private lastLatest: Map<string, TelemetryRow> | undefined;
   readonly logs: LogRow[] = [];
   readonly acquisition: AcquisitionRow[] = [];
+  /** Presence changes in order (add them with {@link addPresence} or {@link addActivity}). */
   readonly presence: PresenceEvent[] = [];
+  /** Per tenant and device, its reports' run of activity since its last other presence change (`addActivity`). */
+  private readonly activityRuns = new Map<string, Map<string, ActivityRun>>();
   /** Sparkplug births and deaths, for the stored births. */
   readonly births: BirthChange[] = [];
   /** Finished cycles (`cycle` topic). */
   readonly cycles: CycleRow[] = [];
 
   constructor(readonly clock: BatchClock) {}
+
+  /** A presence change other than a report's activity (connect, disconnect, status, will): kept as is, in order. */
+  addPresence(event: PresenceEvent): void {
+    this.activityRuns.get(event.tenantId)?.delete(event.deviceCode);
+    this.presence.push(event);
+  }
+
+  /**
+   * A report's sign of life: the device is online at `at` (reason normal). Of a run of these with
+   * no other change of the device between, `applyPresence` reads the first (the device may come
+   * online with it), the last in order (its activity time) and the earliest and latest times
+   * (the batch's usual, online-only case): so a run keeps at most four events, the last three
+   * updated in place, rather than an object per report living until the commit.
+   */
+  addActivity(tenantId: string, deviceCode: string, at: Date): void {
+    let runs = this.activityRuns.get(tenantId);
+    if (!runs) this.activityRuns.set(tenantId, (runs = new Map()));
+    const run = runs.get(deviceCode);
+    if (!run) {
+      this.presence.push(activityEvent(tenantId, deviceCode, at));
+      runs.set(deviceCode, {});
+    } else if (!run.last || !run.earliest || !run.latest) {
+      run.earliest = activityEvent(tenantId, deviceCode, at);
+      run.latest = activityEvent(tenantId, deviceCode, at);
+      run.last = activityEvent(tenantId, deviceCode, at);
+      this.presence.push(run.earliest, run.latest, run.last);
+    } else {
+      if (at < run.earliest.at) run.earliest.at = at;
+      if (at > run.latest.at) run.latest.at = at;
+      run.last.at = at;
+    }
+  }
 
   get latest(): TelemetryRow[] {
     const rows: TelemetryRow[] = [];

@@ -62,7 +62,12 @@ export { convertValue } from './batch-rows';
  * it committed.
  */
 
-type Item = { message: IncomingMessage; ack: () => void } | { presence: PresenceEvent; ack?: undefined };
+/**
+ * A queued message and what acknowledges it, given the message back: the transport can pass one
+ * function for all its messages instead of a closure per message (start-mqtt.ts).
+ */
+type Item =
+  { message: IncomingMessage; ack: (message: IncomingMessage) => void } | { presence: PresenceEvent; ack?: undefined };
 /** The device look-ups of one batch, shared by its tries and the halves it is split into. */
 type DeviceLookups = Map<string, Promise<KnownDevice | undefined>>;
 /** A batch's rows as `build` answers them. */
@@ -220,8 +225,8 @@ export class Ingestion implements MessageSink {
     return this.queue.length;
   }
 
-  /** A message from the broker; `ack` is called once its batch is committed. */
-  push(message: IncomingMessage, ack: () => void): void {
+  /** A message from the broker; `ack(message)` is called once its batch is committed. */
+  push(message: IncomingMessage, ack: (message: IncomingMessage) => void): void {
     this.counters.received++;
     this.enqueue({ message, ack });
   }
@@ -493,7 +498,7 @@ export class Ingestion implements MessageSink {
     };
     for (const item of batch) {
       if ('presence' in item) {
-        rows.presence.push(item.presence);
+        rows.addPresence(item.presence);
         continue;
       }
       const m = item.message;
@@ -605,7 +610,8 @@ export class Ingestion implements MessageSink {
       log.error = 'unknown device';
       return false;
     }
-    const errors: string[] = [];
+    // Most reports have no refused value: no array for them.
+    let errors: string[] | undefined;
     const { tenantId, deviceCode } = device;
     if (topic.kind === 'telemetry') {
       const parsed = parseTelemetry(m.payload, m.receivedAt, ctx.now);
@@ -618,7 +624,7 @@ export class Ingestion implements MessageSink {
       // for…in over JSON.parse's plain object: its own keys, without an array of entries per message.
       for (const name in parsed.values) {
         const refused = ctx.rows.putValue(device, name, parsed.values[name], parsed.ts, this.counters, values);
-        if (refused !== undefined) errors.push(refused);
+        if (refused !== undefined) (errors ??= []).push(refused);
       }
       ctx.rows.acquisition.push({
         tenantId,
@@ -627,12 +633,12 @@ export class Ingestion implements MessageSink {
         groupId: '',
         collectTime: parsed.ts,
         values,
-        errors: errorText(errors),
+        errors: errors ? errorText(errors) : null,
         topic: log.topic,
         protocol: AcquisitionProtocol.json,
         seq: parsed.seq ?? null,
       });
-      ctx.rows.presence.push({ tenantId, deviceCode, online: true, at: m.receivedAt, reason: OnOffReason.normal });
+      ctx.rows.addActivity(tenantId, deviceCode, m.receivedAt);
     } else if (topic.kind === 'status') {
       const status = parseStatus(m.payload);
       if (typeof status === 'string') {
@@ -647,7 +653,7 @@ export class Ingestion implements MessageSink {
         : status.reason === OnOffReason.normal
           ? OnOffReason.normal
           : OnOffReason.lastWill;
-      ctx.rows.presence.push({ tenantId, deviceCode, online: status.online, at: m.receivedAt, reason });
+      ctx.rows.addPresence({ tenantId, deviceCode, online: status.online, at: m.receivedAt, reason });
     } else {
       const cycle = parseCycle(m.payload, m.receivedAt, ctx.rows.clock, device);
       if (typeof cycle === 'string') {
@@ -660,11 +666,11 @@ export class Ingestion implements MessageSink {
         return false;
       }
       ctx.rows.cycles.push(cycle);
-      ctx.rows.presence.push({ tenantId, deviceCode, online: true, at: m.receivedAt, reason: OnOffReason.normal });
+      ctx.rows.addActivity(tenantId, deviceCode, m.receivedAt);
     }
     log.tenantId = tenantId;
     log.parsedOk = true;
-    log.error = errorText(errors);
+    log.error = errors ? errorText(errors) : null;
     return true;
   }
 
@@ -824,7 +830,7 @@ export class Ingestion implements MessageSink {
 
   private ackOne(item: Item): void {
     try {
-      item.ack?.();
+      if (item.ack) item.ack(item.message);
     } catch (error) {
       this.options.warn('MQTT ingestion: an acknowledgement failed', error);
     }

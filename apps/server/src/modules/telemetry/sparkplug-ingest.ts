@@ -67,7 +67,7 @@ export async function ingestSparkplug(m: IncomingMessage, log: LogRow, ctx: Batc
     });
   };
   const offline = (code: string) =>
-    rows.presence.push({
+    rows.addPresence({
       tenantId: group,
       deviceCode: code,
       online: false,
@@ -209,13 +209,7 @@ export async function ingestSparkplug(m: IncomingMessage, log: LogRow, ctx: Batc
       protocol: AcquisitionProtocol.sparkplug,
       seq: null,
     });
-  rows.presence.push({
-    tenantId: known.tenantId,
-    deviceCode: known.deviceCode,
-    online: true,
-    at: m.receivedAt,
-    reason: OnOffReason.normal,
-  });
+  rows.addActivity(known.tenantId, known.deviceCode, m.receivedAt);
   log.tenantId = known.tenantId;
   log.parsedOk = true;
   log.error = errorText(errors);

@@ -151,6 +151,19 @@ function ledgerDeliveries(messages: readonly IncomingMessage[], epoch: number): 
  * Never rejects for a broker that is unreachable or a port that is busy: the console keeps
  * running and the reason is logged (docs/mqtt.md).
  */
+/**
+ * The clock's time as a Date, one object for the messages of the same millisecond: a message's
+ * `receivedAt` is read, never changed, and lives until its commit (one Date fewer per message).
+ */
+function sharedDates(now: () => number): () => Date {
+  let last = new Date(now());
+  return () => {
+    const at = now();
+    if (at !== last.getTime()) last = new Date(at);
+    return last;
+  };
+}
+
 export async function startMqtt<S extends MessageSink>(
   ctx: MqttContext,
   directory: DeviceAuthenticator,
@@ -216,35 +229,43 @@ export async function startMqtt<S extends MessageSink>(
   };
 
   let ready: Promise<void>;
+  const receivedNow = sharedDates(() => ctx.clock.now());
   if (config.url) {
     const url = config.url;
-    const onMessage = (packet: IPublishPacket, ack: () => void) => {
+    /** One function acknowledges every subscriber message: what it needs is on the message. */
+    const acknowledge = (message: IncomingMessage) => {
+      const delivery = message.delivery;
+      if (!delivery || delivery.acked) return;
+      delivery.acked = true;
+      ledger?.commit(delivery.packetId, delivery.hash, delivery.epoch);
+      subscriber?.ack(delivery.packetId, delivery.session);
+    };
+    const onMessage = (packet: IPublishPacket, session: number) => {
       const message: IncomingMessage = {
         topic: packet.topic,
         payload: Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload),
         qos: packet.qos,
         retain: packet.retain,
         clientId: '',
-        receivedAt: new Date(ctx.clock.now()),
+        receivedAt: receivedNow(),
       };
       const packetId = packet.messageId;
-      if (!ledger || packet.qos === 0 || packetId === undefined) return ingestion.push(message, ack);
+      if (packet.qos === 0 || packetId === undefined) return ingestion.push(message, acknowledge);
+      if (!ledger) {
+        message.delivery = { packetId, hash: 0, epoch: 0, session, acked: false };
+        return ingestion.push(message, acknowledge);
+      }
       const hash = digest(message.topic, message.payload);
       switch (ledger.accept(packetId, hash, packet.dup)) {
         case 'committed':
           redeliveries.duplicates++;
-          return ack();
+          return subscriber?.ack(packetId, session);
         case 'pending':
           redeliveries.pendingAgain++;
           return;
-        case 'new': {
-          const epoch = ledger.epoch;
-          message.delivery = { packetId, hash, epoch };
-          ingestion.push(message, () => {
-            ledger.commit(packetId, hash, epoch);
-            ack();
-          });
-        }
+        case 'new':
+          message.delivery = { packetId, hash, epoch: ledger.epoch, session, acked: false };
+          ingestion.push(message, acknowledge);
       }
     };
     ready = (async () => {
@@ -295,7 +316,7 @@ export async function startMqtt<S extends MessageSink>(
         now: () => ctx.clock.now(),
         onPresence: (event) => ingestion.presence(event),
         onDevicePublish: (message, done, publication) => {
-          const incoming: IncomingMessage = { ...message, receivedAt: new Date(ctx.clock.now()) };
+          const incoming: IncomingMessage = { ...message, receivedAt: receivedNow() };
           if (publication) publications.set(incoming, publication);
           ingestion.push(incoming, done);
         },

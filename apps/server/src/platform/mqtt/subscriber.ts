@@ -41,8 +41,12 @@ export interface SubscriberOptions {
    * connection before it is buffered.
    */
   maxPacketBytes?: number;
-  /** Called for every PUBLISH; `ack()` sends its PUBACK (a no-op for QoS 0). */
-  onMessage(packet: IPublishPacket, ack: () => void): void;
+  /**
+   * Called for every PUBLISH with the subscriber session it arrived in; {@link Subscriber.ack} with
+   * its packet id and that session sends its PUBACK (numbers, not a closure per message: a queued
+   * message's objects live until its commit, and the garbage collector copies each of them).
+   */
+  onMessage(packet: IPublishPacket, session: number): void;
   /** After every CONNACK: whether the broker resumed the session (false: every earlier delivery is void). */
   onSession?(present: boolean): void;
   onConnected?(): void;
@@ -50,6 +54,9 @@ export interface SubscriberOptions {
 }
 
 const RECONNECT_MS = 1000;
+
+/** Session numbers of every subscriber of the process: an ack never matches another subscriber's session. */
+let sessions = 0;
 
 /**
  * The PUBACKs of `messageIds` in one buffer, each with reason 0 and no properties (4 bytes in both
@@ -80,7 +87,7 @@ export class Subscriber {
    * Bumped when the broker starts a new session: an ack for a delivery of an earlier session is
    * not sent (its packet id now means nothing, or another message).
    */
-  private session = 0;
+  private session = ++sessions;
   /** PUBACKs of one commit, written together (one syscall per batch, not per message). */
   private acks: number[] = [];
   private ackFlush = false;
@@ -206,7 +213,7 @@ export class Subscriber {
           return;
         }
         const present = packet.sessionPresent && this.options.cleanStart === false;
-        if (!present) this.session++;
+        if (!present) this.session = ++sessions;
         this.connected = true;
         this.options.onSession?.(present);
         // Subscribing again with a resumed session only replaces the same subscription.
@@ -230,21 +237,21 @@ export class Subscriber {
         this.options.onConnected?.();
         return;
       }
-      case 'publish': {
-        const { messageId, qos } = packet;
-        const session = this.session;
-        let acked = false;
-        const ack = () => {
-          if (acked || qos === 0 || messageId === undefined || session !== this.session) return;
-          acked = true;
-          this.queueAck(messageId);
-        };
-        this.options.onMessage(packet, ack);
+      case 'publish':
+        this.options.onMessage(packet, this.session);
         return;
-      }
       default:
         return;
     }
+  }
+
+  /**
+   * Sends the PUBACK of QoS-1 message `messageId` received in `session`; nothing if the broker has
+   * started a new session since (the packet id now means nothing, or another message). The caller
+   * acknowledges each delivery once.
+   */
+  ack(messageId: number, session: number): void {
+    if (session === this.session) this.queueAck(messageId);
   }
 
   /**

@@ -36,7 +36,21 @@ export interface IncomingMessage {
    * delivery-ledger row (delivery-ledger.ts). On the message rather than in a WeakMap beside it:
    * a weak entry per message was a cost of its own to the garbage collector.
    */
-  delivery?: { packetId: number; hash: number; epoch: number };
+  delivery?: Delivery;
+}
+
+/**
+ * How the external subscriber received a QoS-1 message: its packet id, digest and ledger epoch
+ * (the delivery-ledger row), and the subscriber session its PUBACK belongs to. The message's ack
+ * reads it, so that one function acknowledges every message (no closure kept per queued message).
+ */
+export interface Delivery {
+  packetId: number;
+  hash: number;
+  epoch: number;
+  session: number;
+  /** Acknowledged already: a second call sends nothing (its packet id may be another message's by then). */
+  acked: boolean;
 }
 
 /** A connection event the embedded broker reports (connect, disconnect). */
@@ -51,10 +65,10 @@ export interface PresenceEvent {
 
 /**
  * Where the transport hands messages: the telemetry module's ingestion. `ack` releases the
- * message's PUBACK and must be called only once the message is stored.
+ * message's PUBACK and must be called only once the message is stored, with that message.
  */
 export interface MessageSink {
-  push(message: IncomingMessage, ack: () => void): void;
+  push(message: IncomingMessage, ack: (message: IncomingMessage) => void): void;
   presence(event: PresenceEvent): void;
   /** Messages waiting to be stored. */
   readonly queued: number;
