@@ -1,7 +1,6 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { param } from '../src/platform/db/schema';
 import { pointsEstimateScale } from '../src/modules/device/points-estimate';
+import { signInAsProvisionedTenant } from './support/scoped-user';
 import { createTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -59,19 +58,11 @@ async function page(url: string, token: string, current: number, size: number): 
 beforeAll(async () => {
   t = await createTestApp();
   admin = (await t.signIn()).access_token;
-  for (const tenantId of TENANTS.slice(1)) {
-    const created = await t.as(admin, {
-      method: 'POST',
-      url: '/api/blade-system/tenant/submit',
-      payload: { tenantId, tenantName: `租户${tenantId}`, linkman: 'ops' },
-    });
-    expect(created.statusCode).toBe(200);
-  }
-  const [password] = await t.ctx.db
-    .select({ value: param.paramValue })
-    .from(param)
-    .where(eq(param.paramKey, 'tenant.default.password'));
-  adminA = (await t.signIn('admin', password?.value ?? '', '100001')).access_token;
+  // Provisioned as the platform administrator provisions a tenant; the test signs in as 100001's admin.
+  const tokens = new Map<string, string>();
+  for (const tenantId of TENANTS.slice(1))
+    tokens.set(tenantId, await signInAsProvisionedTenant(t, admin, tenantId, `租户${tenantId}`));
+  adminA = tokens.get('100001')!;
 
   // Rows of the three tenants interleaved in time, three rows sharing each collected time and
   // pairs sharing a received time (so the id decides ties), ids not in time order; 2 values a row.

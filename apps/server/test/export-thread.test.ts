@@ -25,7 +25,7 @@ import { apiScope, dictBiz, role, roleScope } from '../src/platform/db/schema';
 import { ScopeCategory } from '../src/platform/permissions/grants';
 import { createTablesFor } from './support/fixture-tables';
 import { signInToNewTenant } from './support/scoped-user';
-import { figures, mainThreadCpuMs, quantile } from './support/main-thread-cpu';
+import { figures, latenciesWhile, mainThreadShareOf, quantile } from './support/main-thread-cpu';
 import { createTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -387,23 +387,14 @@ describe('/api/health while one tenant exports at its limit', () => {
     await Promise.all(exporters);
 
     // The main thread's share of the process's CPU over exports alone (no request besides them).
-    const cpuBefore = mainThreadCpuMs();
-    const processBefore = process.cpuUsage();
-    for (let i = 0; i < 2; i++) {
-      const pair = await Promise.all([exported('/blade-system/post/export'), exported('/blade-system/post/export')]);
-      expect(pair.map((res) => res.status)).toEqual([200, 200]);
-    }
-    const cpuAfter = mainThreadCpuMs();
-    const processCpu = process.cpuUsage(processBefore);
+    const { main, all } = await mainThreadShare('/blade-system/post/export');
 
     console.log(`/api/health, no export: ${figures(quiet)}`);
     console.log(`/api/health, one tenant exporting at its limit (2 at once): ${figures(loaded)}`);
     console.log(`exports of ${ROWS} rows meanwhile: ${figures(exportMs)}`);
     expect([...statuses]).toEqual([200]);
     expect(exportMs.length).toBeGreaterThanOrEqual(4);
-    if (cpuBefore !== undefined && cpuAfter !== undefined) {
-      const main = cpuAfter - cpuBefore;
-      const all = (processCpu.user + processCpu.system) / 1000;
+    if (main !== undefined) {
       const share = main / all;
       console.log(
         `4 exports: main thread CPU ${main.toFixed(0)} ms of the process's ${all.toFixed(0)} ms ` +
@@ -440,45 +431,28 @@ describe('/api/health while one tenant exports at its limit', () => {
 
 /** Health checks every 20 ms while one tenant runs two exports of `path` at once (none when `exports` is false). */
 async function healthDuring(path: string, exports: boolean) {
+  const statuses = new Set<number>();
   const health = async () => {
-    const started = performance.now();
     const res = await fetch(`${base}/api/health`);
     await res.arrayBuffer();
-    return { status: res.status, ms: performance.now() - started };
+    statuses.add(res.status);
   };
-  const statuses = new Set<number>();
-  let done = !exports;
-  const pair = exports
-    ? Promise.all([exported(path), exported(path)]).then((res) => {
-        for (const r of res) statuses.add(r.status);
-        done = true;
-        return res.map((r) => r.ms);
-      })
+  const pair: Promise<Awaited<ReturnType<typeof exported>>[]> = exports
+    ? Promise.all([exported(path), exported(path)])
     : Promise.resolve([]);
-  const checks: number[] = [];
-  const end = Date.now() + 2_000;
-  while (!done || Date.now() < end) {
-    const h = await health();
-    statuses.add(h.status);
-    checks.push(h.ms);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return { checks, exportMs: await pair, statuses };
+  const { latencies, result } = await latenciesWhile(pair, health, 2_000);
+  for (const r of result) statuses.add(r.status);
+  return { checks: latencies, exportMs: result.map((r) => r.ms), statuses };
 }
 
 /** The main thread's share of the process's CPU over two exports of `path` at once, twice (no other request). */
-async function mainThreadShare(path: string) {
-  const cpuBefore = mainThreadCpuMs();
-  const processBefore = process.cpuUsage();
-  for (let i = 0; i < 2; i++) {
-    const pair = await Promise.all([exported(path), exported(path)]);
-    expect(pair.map((res) => res.status)).toEqual([200, 200]);
-  }
-  const cpuAfter = mainThreadCpuMs();
-  const processCpu = process.cpuUsage(processBefore);
-  const all = (processCpu.user + processCpu.system) / 1000;
-  return { main: cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined, all };
-}
+const mainThreadShare = (path: string) =>
+  mainThreadShareOf(async () => {
+    for (let i = 0; i < 2; i++) {
+      const pair = await Promise.all([exported(path), exported(path)]);
+      expect(pair.map((res) => res.status)).toEqual([200, 200]);
+    }
+  });
 
 describe('/api/health while one tenant exports decorated rows at its limit', () => {
   it('answers as with no export, the main thread running only the decoration: before (rows read here) and after', async () => {

@@ -11,7 +11,7 @@ import { planReport, reportData, type ReportTemplateRow } from '../src/modules/r
 import { actingUser } from '../src/modules/report/report-runs';
 import { shapeReport } from '../src/modules/report/report-shape';
 import { DEMO_DEVICES, WATERLINE_PRODUCT } from '../src/seed/demo-devices';
-import { figures, mainThreadCpuMs, quantile } from './support/main-thread-cpu';
+import { figures, latenciesWhile, mainThreadShareOf, quantile } from './support/main-thread-cpu';
 import { createTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -139,32 +139,18 @@ describe("a register's rows read in the report thread", () => {
 });
 
 /** The main thread's share of the process's CPU over two month registers generated at once (no other request). */
-async function mainThreadShare() {
-  const cpuBefore = mainThreadCpuMs();
-  const processBefore = process.cpuUsage();
-  const files = await Promise.all([generate(MARCH), generate(MARCH)]);
-  expect(files.map((f) => f.state)).toEqual([ReportFileStatus.done, ReportFileStatus.done]);
-  const cpuAfter = mainThreadCpuMs();
-  const processCpu = process.cpuUsage(processBefore);
-  const all = (processCpu.user + processCpu.system) / 1000;
-  return { main: cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined, all };
-}
+const mainThreadShare = () =>
+  mainThreadShareOf(async () => {
+    const files = await Promise.all([generate(MARCH), generate(MARCH)]);
+    expect(files.map((f) => f.state)).toEqual([ReportFileStatus.done, ReportFileStatus.done]);
+  });
 
 /** Health checks every 20 ms while one tenant generates two month registers at once. */
 async function healthDuringReports() {
-  let done = false;
-  const pair = Promise.all([generate(MARCH), generate(MARCH)]).finally(() => (done = true));
-  const checks: number[] = [];
-  while (!done) {
-    const started = performance.now();
-    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
-    expect(res.statusCode).toBe(200);
-    checks.push(performance.now() - started);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  const files = await pair;
+  const health = async () => expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+  const { latencies, result: files } = await latenciesWhile(Promise.all([generate(MARCH), generate(MARCH)]), health);
   expect(files.map((f) => f.state)).toEqual([ReportFileStatus.done, ReportFileStatus.done]);
-  return { checks, ...(await mainThreadShare()) };
+  return { checks: latencies, ...(await mainThreadShare()) };
 }
 
 describe('/api/health while one tenant generates reports at its limit', () => {

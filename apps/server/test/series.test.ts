@@ -4,6 +4,7 @@ import { apiLogResource, formatDateTime } from '@mes/contracts';
 import { apiLog, param } from '../src/platform/db/schema';
 import { nextId } from '../src/platform/db/ids';
 import { listPartitions, nextPeriod, partitionName, periodStart } from '../src/platform/series/partitions';
+import { signInAsProvisionedTenant } from './support/scoped-user';
 import { createTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -48,17 +49,7 @@ async function insertAt(uri: string, times: Date[], tenantId = '000000') {
 beforeAll(async () => {
   t = await createTestApp();
   admin = (await t.signIn()).access_token;
-  const created = await t.as(admin, {
-    method: 'POST',
-    url: '/api/blade-system/tenant/submit',
-    payload: { tenantId: '100001', tenantName: '租户A', linkman: 'ops' },
-  });
-  expect(created.statusCode).toBe(200);
-  const [password] = await t.ctx.db
-    .select({ value: param.paramValue })
-    .from(param)
-    .where(eq(param.paramKey, 'tenant.default.password'));
-  adminA = (await t.signIn('admin', password?.value ?? '', '100001')).access_token;
+  adminA = await signInAsProvisionedTenant(t, admin, '100001', '租户A');
 });
 afterAll(() => t.close());
 
